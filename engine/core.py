@@ -1,0 +1,364 @@
+"""The game base class every Gaslight game subclasses, and the small value types of the contract.
+
+A game subclass declares its id, player range, options and action schemas, and implements
+`to_act`, `legal_actions`, `view` and one `act_<type>` method per action type. The base class
+does the checks every game shares (is the game over, is this a seat, is the action a well-formed
+map of a known type with fields of the right types, is it this seat's turn), keeps the history
+of applied actions for replay, and keeps the event log with each event's audience.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar, Iterable, Mapping
+
+SPECTATOR = -1
+"""The viewer id of anyone watching without a seat: `view(SPECTATOR)` is the public view."""
+
+REFEREE = -2
+"""The viewer id that sees everything. Only for the end of the game, replays and tests."""
+
+Seat = int
+Action = dict[str, Any]
+
+
+class IllegalAction(ValueError):
+    """An action that the rules do not allow now. The game state is unchanged."""
+
+
+class InvalidSetup(ValueError):
+    """A game id, player count or table option that the game does not support."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Options
+
+
+@dataclass(frozen=True)
+class Option:
+    """A table option: its name, default and the values allowed for a given player count.
+
+    `choices` is a tuple, or a function of the player count returning one, because some
+    options (a first player's seat, a crew size) depend on how many play.
+    """
+
+    name: str
+    default: Any
+    choices: tuple | Callable[[int], tuple]
+    help: str = ""
+
+    def allowed(self, players: int) -> tuple:
+        return self.choices(players) if callable(self.choices) else self.choices
+
+    def check(self, players: int, value: Any) -> None:
+        allowed = self.allowed(players)
+        # `True == 1` in Python, so a value must match a choice in type as well as in value.
+        if not any(type(value) is type(c) and value == c for c in allowed):
+            shown = ", ".join(repr(c) for c in allowed)
+            raise InvalidSetup(
+                f"option {self.name!r} cannot be {value!r} with {players} players; "
+                f"choose one of: {shown}"
+            )
+
+    def describe(self, players: int) -> dict[str, Any]:
+        """A msgpack-able description, for the lobby's table-creation form."""
+        return {
+            "name": self.name,
+            "default": self.default,
+            "choices": list(self.allowed(players)),
+            "help": self.help,
+        }
+
+
+# ---------------------------------------------------------------------------------------------
+# Events
+
+
+class Event:
+    """One entry of a game's log, with its audience.
+
+    `audience` is None for everyone (spectators included), or the frozenset of seats that may
+    see it; an empty frozenset means the referee only. `text` is English with `{0}`, `{1}`...
+    standing for the seats listed in `seats`, so a client can put in the players' names. The
+    public wording of an event must never depend on a secret.
+    """
+
+    # A plain slotted class, not a frozen dataclass: games log several events per action and
+    # the frozen dataclass __init__ costs several times more.
+    __slots__ = ("type", "text", "seats", "data", "audience")
+
+    def __init__(
+        self,
+        type: str,
+        text: str,
+        seats: tuple[int, ...] = (),
+        data: Mapping[str, Any] | None = None,
+        audience: frozenset[int] | None = None,
+    ):
+        self.type = type
+        self.text = text
+        self.seats = seats
+        self.data = data or {}
+        self.audience = audience
+
+    def visible_to(self, viewer: int) -> bool:
+        return viewer == REFEREE or self.audience is None or viewer in self.audience
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"type": self.type, "text": self.text, "seats": list(self.seats), **self.data}
+
+    def __repr__(self) -> str:
+        return (
+            f"Event({self.type!r}, {self.text!r}, {self.seats!r}, {self.data!r}, {self.audience!r})"
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# Outcome
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: the winning seats, each seat's team, and why.
+
+    `teams` gives each seat's team (or role) as revealed at the end. `reason` is a short
+    machine-readable word ("bomb", "defused", "time", ...); `text` says it for people.
+    """
+
+    winners: frozenset[int]
+    teams: tuple[str, ...]
+    reason: str
+    text: str
+    winning_team: str | None = None
+
+    def won(self, seat: int) -> bool:
+        return seat in self.winners
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "winners": sorted(self.winners),
+            "teams": list(self.teams),
+            "reason": self.reason,
+            "text": self.text,
+            "winning_team": self.winning_team,
+        }
+
+
+# ---------------------------------------------------------------------------------------------
+# Action schemas
+
+# A field spec is a type (int, str, bool) or a one-element list `[int]` for a list of that type.
+FieldSpec = type | list
+
+
+def _field_ok(value: Any, spec: FieldSpec) -> bool:
+    if isinstance(spec, list):
+        return isinstance(value, (list, tuple)) and all(_field_ok(v, spec[0]) for v in value)
+    # bool is a subclass of int: a seat number must not be accepted as True.
+    return type(value) is spec
+
+
+def _spec_name(spec: FieldSpec) -> str:
+    if isinstance(spec, list):
+        return f"a list of {_spec_name(spec[0])}"
+    return {int: "a whole number", str: "a string", bool: "true or false"}.get(spec, spec.__name__)
+
+
+# ---------------------------------------------------------------------------------------------
+# The game base class
+
+
+class Game:
+    """The base of every game. See `engine/__init__.py` for the contract it implements."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    OPTIONS: ClassVar[tuple[Option, ...]] = ()
+    ACTIONS: ClassVar[Mapping[str, Mapping[str, FieldSpec]]] = {}
+    """Each action type and its fields besides "type", with their types. Fields are required."""
+    FREE_ACTIONS: ClassVar[frozenset[str]] = frozenset()
+    """Action types any seat may take whenever the game runs, without being in `to_act`
+    (a public claim, say). They never advance the game, so bots need not take them."""
+    BOTS: ClassVar[Mapping[str, Callable]] = {}
+    """Bot name to `bot(view, legal_actions, rng) -> action`; "random" is always there."""
+
+    def __init__(self, players: int, options: Mapping[str, Any] | None = None, seed: int = 0):
+        self.players = players
+        self.options = self.validate_options(players, options or {})
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.events: list[Event] = []
+        self.only: tuple[frozenset[int], ...] = tuple(frozenset((s,)) for s in range(players))
+        """`only[seat]`, the audience of an event for that seat alone."""
+        self.history: list[tuple[int, Action]] = []
+        self.outcome: Outcome | None = None
+        self.setup()
+
+    # -- declared by subclasses -----------------------------------------------------------
+
+    def setup(self) -> None:
+        """Deal and arrange everything, drawing all randomness from `self.rng`."""
+        raise NotImplementedError
+
+    def to_act(self) -> frozenset[int]:
+        """The seats the game is waiting for now; several during a simultaneous phase."""
+        raise NotImplementedError
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action `seat` may take now, free actions included; empty when none."""
+        raise NotImplementedError
+
+    def view(self, viewer: int) -> dict[str, Any]:
+        """What `viewer` may see, built fresh field by field (an allow-list)."""
+        raise NotImplementedError
+
+    # -- options --------------------------------------------------------------------------
+
+    @classmethod
+    def check_players(cls, players: Any) -> None:
+        if type(players) is not int or not cls.min_players <= players <= cls.max_players:
+            raise InvalidSetup(
+                f"{cls.title} is for {cls.min_players}-{cls.max_players} players, not {players!r}"
+            )
+
+    @classmethod
+    def validate_options(cls, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The full option set for this player count: defaults filled in, every value checked."""
+        if not options:
+            # Simulations start thousands of default games: check the defaults once per count.
+            defaults = cls.__dict__.get("_default_options")
+            if defaults is None:
+                defaults = {}
+                setattr(cls, "_default_options", defaults)
+            if players not in defaults:
+                defaults[players] = cls._validate_options(players, {})
+            return dict(defaults[players])
+        return cls._validate_options(players, options)
+
+    @classmethod
+    def _validate_options(cls, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        cls.check_players(players)
+        if not isinstance(options, Mapping):
+            raise InvalidSetup("options must be a map of option name to value")
+        known = {o.name: o for o in cls.OPTIONS}
+        unknown = sorted(set(options) - set(known), key=str)
+        if unknown:
+            raise InvalidSetup(
+                f"{cls.title} has no option {unknown[0]!r}; its options are: "
+                + (", ".join(known) or "none")
+            )
+        resolved = {}
+        for name, option in known.items():
+            value = options.get(name, option.default)
+            option.check(players, value)
+            resolved[name] = value
+        return resolved
+
+    @classmethod
+    def describe_options(cls, players: int) -> list[dict[str, Any]]:
+        return [o.describe(players) for o in cls.OPTIONS]
+
+    # -- acting ---------------------------------------------------------------------------
+
+    def apply(self, seat: int, action: Action) -> None:
+        """Apply `seat`'s action, or raise IllegalAction and change nothing."""
+        if self.outcome is not None:
+            raise IllegalAction("the game is over")
+        if type(seat) is not int or not 0 <= seat < self.players:
+            raise IllegalAction(f"{seat!r} is not a seat at this table")
+        kind = self._check_shape(action)
+        if kind not in self.FREE_ACTIONS and not self.may_act(seat):
+            raise IllegalAction(self.not_your_turn(seat))
+        getattr(self, "act_" + kind)(seat, action)
+        self.history.append((seat, dict(action)))
+
+    def _check_shape(self, action: Any) -> str:
+        if not isinstance(action, Mapping):
+            raise IllegalAction("an action must be a map with a 'type' field")
+        kind = action.get("type")
+        fields = self.ACTIONS.get(kind) if type(kind) is str else None
+        if fields is None:
+            raise IllegalAction(
+                f"unknown action type {kind!r}; {self.title} has: " + ", ".join(self.ACTIONS)
+            )
+        if len(action) != len(fields) + 1:
+            extra = set(action) - set(fields) - {"type"}
+            if extra:
+                raise IllegalAction(
+                    f"a {kind!r} action has no field {sorted(extra, key=str)[0]!r}"
+                )
+        for name, spec in fields.items():
+            if name not in action:
+                raise IllegalAction(f"a {kind!r} action needs the field {name!r}")
+            value = action[name]
+            if type(value) is not spec and not _field_ok(value, spec):
+                raise IllegalAction(f"{kind!r}: {name!r} must be {_spec_name(spec)}")
+        return kind
+
+    def may_act(self, seat: int) -> bool:
+        """Whether the game waits for `seat`; a game may answer faster than `to_act`."""
+        return seat in self.to_act()
+
+    def not_your_turn(self, seat: int) -> str:
+        waiting = sorted(self.to_act())
+        if not waiting:
+            return "nobody may act now"
+        return "it is not your turn: waiting for seat " + ", ".join(map(str, waiting))
+
+    # -- events and views -----------------------------------------------------------------
+
+    def log(
+        self,
+        type: str,
+        text: str,
+        seats: Iterable[int] = (),
+        audience: Iterable[int] | None = None,
+        **data: Any,
+    ) -> None:
+        if audience is not None and audience.__class__ is not frozenset:
+            audience = frozenset(audience)
+        self.events.append(Event(type, text, tuple(seats), data, audience))
+
+    def visible_events(self, viewer: int) -> list[dict[str, Any]]:
+        return [e.as_dict() for e in self.events if e.visible_to(viewer)]
+
+    def base_view(self, viewer: int) -> dict[str, Any]:
+        """The fields every game's view starts with: all public by construction."""
+        return {
+            "game": self.id,
+            "players": self.players,
+            "viewer": viewer,
+            "options": dict(self.options),
+            "to_act": sorted(self.to_act()),
+            "events": self.visible_events(viewer),
+            "outcome": None if self.outcome is None else self.outcome.as_dict(),
+        }
+
+    def check_viewer(self, viewer: int) -> None:
+        if type(viewer) is not int or not (
+            viewer in (SPECTATOR, REFEREE) or 0 <= viewer < self.players
+        ):
+            raise ValueError(f"{viewer!r} is not a seat, SPECTATOR or REFEREE")
+
+    def finish(self, outcome: Outcome) -> None:
+        self.outcome = outcome
+        self.log("game_over", outcome.text, reason=outcome.reason, winners=sorted(outcome.winners))
+
+    def __repr__(self) -> str:
+        return (
+            f"engine.replay({self.id!r}, {self.players}, {self.options!r}, {self.seed!r}, "
+            f"{self.history!r})"
+        )
+
+
+def random_bot(free_actions: frozenset[str] = frozenset()) -> Callable:
+    """A bot that picks uniformly among the legal actions that advance the game."""
+
+    def choose(view: Mapping[str, Any], legal_actions: list[Action], rng: random.Random) -> Action:
+        moves = [a for a in legal_actions if a["type"] not in free_actions] or legal_actions
+        return rng.choice(moves)
+
+    return choose

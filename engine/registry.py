@@ -1,0 +1,55 @@
+"""The registry of games: id to class, and the contract's constructors."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Iterable, Mapping
+
+from engine.core import Game, InvalidSetup
+
+GAMES: dict[str, type[Game]] = {}
+
+# One line per game. Importing a game module registers its class(es).
+_GAME_MODULES = (
+    "engine.timebomb",
+)
+
+
+def register(cls: type[Game]) -> type[Game]:
+    """Class decorator: make a game reachable by its id."""
+    GAMES[cls.id] = cls
+    return cls
+
+
+def game_class(game_id: str) -> type[Game]:
+    try:
+        return GAMES[game_id]
+    except (KeyError, TypeError):
+        raise InvalidSetup(
+            f"no game {game_id!r}; the games are: " + ", ".join(sorted(GAMES))
+        ) from None
+
+
+def new_game(
+    game_id: str, players: int, options: Mapping[str, Any] | None = None, seed: int = 0
+) -> Game:
+    """A new game, its player count and options validated (InvalidSetup if not)."""
+    return game_class(game_id)(players, options, seed)
+
+
+def replay(
+    game_id: str,
+    players: int,
+    options: Mapping[str, Any] | None,
+    seed: int,
+    actions: Iterable[tuple[int, Mapping[str, Any]]],
+) -> Game:
+    """Rebuild a game by applying `actions`, a sequence of (seat, action), to a new game."""
+    game = new_game(game_id, players, options, seed)
+    for seat, action in actions:
+        game.apply(seat, dict(action))
+    return game
+
+
+for _module in _GAME_MODULES:
+    importlib.import_module(_module)

@@ -1,0 +1,338 @@
+"""Time Bomb (Yusuke Sato, IELLO), 4-8 players, per shared/rules/timebomb.md (rules TB-n).
+
+Sherlock's team must reveal every Defusing wire; Moriarty's team wants the Bomb revealed or the
+four rounds to run out. Hands are kept as counts per wire kind, never as ordered rows: TB-5
+makes a face-down position carry no information, so a cut draws a uniformly random wire of the
+target's multiset (TB-5 Decision), and no slot identity exists to leak or to survive a redeal.
+
+Time Bomb Évolution subclasses this class and overrides the hooks marked "hook".
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, ClassVar
+
+from engine.core import REFEREE, Game, IllegalAction, Option, Outcome
+
+SHERLOCK = "sherlock"
+MORIARTY = "moriarty"
+SAFE, DEFUSING, BOMB = "safe", "defusing", "bomb"
+
+ROUNDS = 4
+FIRST_HAND = 5
+
+# TB-2: players -> (Sherlock cards, Moriarty cards) in the role deck; the deck minus the
+# players is the number of cards set aside (1 at 4 and 7 players).
+ROLE_DECKS: dict[int, tuple[int, int]] = {4: (3, 2), 5: (3, 2), 6: (4, 2), 7: (5, 3), 8: (5, 3)}
+
+TEAM_NAMES = {SHERLOCK: "Sherlock", MORIARTY: "Moriarty"}
+
+
+@functools.cache
+def _claim_counts(held: int) -> tuple[tuple[int, int], ...]:
+    return tuple((d, b) for b in (0, 1) for d in range(held - b + 1))
+
+
+_COUNT_TEXTS: dict[tuple[str, ...], dict[tuple[int, ...], str]] = {}
+
+
+def _first_player_choices(players: int) -> tuple:
+    return ("random", *range(players))
+
+
+class TimeBomb(Game):
+    id: ClassVar[str] = "timebomb"
+    title: ClassVar[str] = "Time Bomb"
+    min_players: ClassVar[int] = 4
+    max_players: ClassVar[int] = 8
+    OPTIONS = (
+        Option(
+            "first_player",
+            "random",
+            _first_player_choices,
+            "Who takes the Wire Cutter first: random, or a seat number (TB-6).",
+        ),
+        Option("claims", True, (True, False), "Offer the public, non-binding claim (section 8)."),
+    )
+    ACTIONS = {
+        "cut": {"target": int},
+        "claim": {"defusing": int, "bomb": int},
+    }
+    FREE_ACTIONS = frozenset({"claim"})
+
+    ROLE_DECKS: ClassVar[dict[int, tuple[int, int]]] = ROLE_DECKS
+
+    # -- setup (TB-2 to TB-6) -------------------------------------------------------------
+
+    def setup(self) -> None:
+        rng = self.rng
+        sherlocks, moriartys = self.ROLE_DECKS[self.players]
+        deck = [SHERLOCK] * sherlocks + [MORIARTY] * moriartys
+        rng.shuffle(deck)
+        self.roles: list[str] = deck[: self.players]
+        self.set_aside: str | None = deck[self.players] if len(deck) > self.players else None
+
+        self.kinds: tuple[str, ...] = self.wire_kinds()
+        # Hand descriptions recur across deals and games; build each text once per kind set.
+        self._count_texts = _COUNT_TEXTS.setdefault(self.kinds, {})
+        self.defusing_index = self.kinds.index(DEFUSING)
+        pool = self.build_wire_pool()
+        self.total_wires = sum(pool)
+        self.defusing_total = pool[self.defusing_index]
+        self.hands: list[list[int]] = [[0] * len(self.kinds) for _ in range(self.players)]
+        self.revealed_counts = [0] * len(self.kinds)
+        self.claims: list[dict[str, int] | None] = [None] * self.players
+        self.round = 1
+        self.cuts = 0
+
+        first = self.options["first_player"]
+        self.cutter: int = rng.randrange(self.players) if first == "random" else first
+        for seat, role in enumerate(self.roles):
+            self.log(
+                "role",
+                f"You are on {TEAM_NAMES[role]}'s team.",
+                audience=self.only[seat],
+                role=role,
+            )
+        self.deal(pool, FIRST_HAND)
+        self.log("cutter", "{0} takes the Wire Cutter.", (self.cutter,))
+
+    def wire_kinds(self) -> tuple[str, ...]:
+        """Hook: the wire kinds, in the order hands and counts are kept."""
+        return (SAFE, DEFUSING, BOMB)
+
+    def build_wire_pool(self) -> list[int]:
+        """Hook: how many wires of each kind go into the first deal (TB-3)."""
+        n = self.players
+        return [4 * n - 1, n, 1]
+
+    def deal(self, pool: list[int], hand_size: int) -> None:
+        """Deal `hand_size` wires to each player from `pool` (counts per kind), unseen (TB-4).
+
+        Placing each wire of the rarer kinds in a uniformly random free slot, and filling the
+        rest with the commonest kind, is the same distribution as shuffling the pile and
+        dealing it (TB-5, TB-11), with a handful of draws instead of one per wire.
+        """
+        random = self.rng.random  # C-fast and deterministic; randrange costs several times more
+        hands = self.hands
+        free = list(range(self.players * hand_size))
+        common = max(range(len(pool)), key=pool.__getitem__)
+        for kind, count in enumerate(pool):
+            if kind == common:
+                continue
+            for _ in range(count):
+                i = int(random() * len(free))
+                slot = free[i]
+                free[i] = free[-1]
+                free.pop()
+                hands[slot // hand_size][kind] += 1
+        for hand in hands:
+            hand[common] = hand_size - sum(hand)
+        self.claims = [None] * self.players
+        self.log(
+            "deal",
+            f"Round {self.round}: {hand_size} wires dealt to each player.",
+            round=self.round,
+            hand_size=hand_size,
+        )
+        for seat, hand in enumerate(self.hands):
+            self.log(
+                "hand",
+                "You see your wires: " + self.describe_counts(tuple(hand)) + ".",
+                audience=self.only[seat],
+                hand=self.counts_dict(hand),
+            )
+
+    # -- turns ----------------------------------------------------------------------------
+
+    def to_act(self) -> frozenset[int]:
+        if self.outcome is not None:
+            return frozenset()
+        return frozenset((self.cutter,))
+
+    def may_act(self, seat: int) -> bool:
+        return seat == self.cutter and self.outcome is None
+
+    def cut_targets(self, seat: int) -> list[int]:
+        """Hook: the seats whose wire `seat` may cut now (TB-7, TB-16)."""
+        hands = self.hands
+        return [t for t in range(self.players) if t != seat and sum(hands[t])]
+
+    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+        if self.outcome is not None:
+            return []
+        actions: list[dict[str, Any]] = []
+        if seat == self.cutter:
+            actions = [{"type": "cut", "target": t} for t in self.cut_targets(seat)]
+        if self.options["claims"]:
+            actions += self.claim_actions(seat)
+        return actions
+
+    def claim_actions(self, seat: int) -> list[dict[str, Any]]:
+        held = sum(self.hands[seat])
+        return [{"type": "claim", "defusing": d, "bomb": b} for d, b in _claim_counts(held)]
+
+    # -- actions --------------------------------------------------------------------------
+
+    def act_claim(self, seat: int, action: dict[str, Any]) -> None:
+        if not self.options["claims"]:
+            raise IllegalAction("claims are switched off at this table")
+        defusing, bomb = action["defusing"], action["bomb"]
+        held = sum(self.hands[seat])
+        if bomb not in (0, 1):
+            raise IllegalAction("a claim holds 0 or 1 Bomb")
+        if defusing < 0 or defusing + bomb > held:
+            raise IllegalAction(f"you hold {held} face-down wires; the claim must fit in them")
+        self.claims[seat] = {"defusing": defusing, "bomb": bomb}
+        self.log(
+            "claim",
+            "{0} claims " + self.describe_claim(defusing, bomb) + ".",
+            (seat,),
+            defusing=defusing,
+            bomb=bomb,
+        )
+
+    @staticmethod
+    def describe_claim(defusing: int, bomb: int) -> str:
+        wires = f"{defusing} Defusing wire" + ("" if defusing == 1 else "s")
+        return wires + (" and the Bomb" if bomb else " and no Bomb")
+
+    def act_cut(self, seat: int, action: dict[str, Any]) -> None:
+        target = action["target"]
+        self.check_cut(seat, target)
+        kind = self.draw_wire(target)
+        self.cuts += 1
+        self.revealed_counts[kind] += 1
+        name = self.kinds[kind]
+        self.log(
+            "cut",
+            "{0} cuts a wire of {1}: " + self.wire_name(name) + ".",
+            (seat, target),
+            round=self.round,
+            cut=self.cuts,
+            wire=name,
+        )
+        self.resolve_reveal(seat, target, kind)
+        if self.outcome is None:
+            self.after_reveal(target)
+
+    def check_cut(self, seat: int, target: int) -> None:
+        """TB-8 step 1: reject anything but another player's face-down wire."""
+        if not 0 <= target < self.players:
+            raise IllegalAction(f"there is no seat {target} at this table")
+        if target == seat:
+            raise IllegalAction("you may never cut your own wire")
+        if not sum(self.hands[target]):
+            raise IllegalAction(f"seat {target} has no face-down wire to cut")
+
+    def draw_wire(self, target: int) -> int:
+        hand = self.hands[target]
+        r = int(self.rng.random() * sum(hand))
+        for kind, count in enumerate(hand):
+            if r < count:
+                hand[kind] -= 1
+                return kind
+            r -= count
+        raise AssertionError("unreachable: r < sum(hand)")
+
+    def resolve_reveal(self, cutter: int, target: int, kind: int) -> None:
+        """Hook: TB-8 steps 3-5, the revealed wire's effect, which may end the game."""
+        if kind == self.defusing_index:
+            if self.revealed_counts[kind] == self.defusing_total:
+                self.win(SHERLOCK, "defused", "Every Defusing wire is cut: Sherlock's team wins.")
+        elif self.kinds[kind] == BOMB:
+            self.win(MORIARTY, "bomb", "The Bomb goes off: Moriarty's team wins.")
+
+    def after_reveal(self, target: int) -> None:
+        """TB-8 steps 6-7: the target takes the Wire Cutter; the round may end."""
+        self.cutter = target
+        if self.cuts >= self.round_length():
+            self.end_round()
+
+    def round_length(self) -> int:
+        """Hook: cuts in the current round (TB-9)."""
+        return self.players
+
+    def end_round(self) -> None:
+        if self.round == ROUNDS:
+            self.win(MORIARTY, "time", "Four rounds are over: Moriarty's team wins on time.")
+            return
+        self.redeal()
+
+    def redeal(self) -> None:
+        """TB-11 and TB-12: gather the face-down wires, shuffle, deal 5-r each."""
+        pool = [sum(hand[k] for hand in self.hands) for k in range(len(self.kinds))]
+        for hand in self.hands:
+            hand[:] = [0] * len(self.kinds)
+        self.round += 1
+        self.cuts = 0
+        self.deal(pool, FIRST_HAND + 1 - self.round)
+        self.log("cutter", f"{{0}} holds the Wire Cutter and starts round {self.round}.", (self.cutter,))
+
+    def win(self, team: str, reason: str, text: str) -> None:
+        winners = frozenset(s for s, role in enumerate(self.roles) if role == team)
+        self.finish(Outcome(winners, tuple(self.roles), reason, text, team))
+
+    # -- views (section 7) ----------------------------------------------------------------
+
+    def wire_name(self, kind: str) -> str:
+        return kind.capitalize()
+
+    def counts_dict(self, counts: list[int]) -> dict[str, int]:
+        return dict(zip(self.kinds, counts))
+
+    def describe_counts(self, counts: tuple[int, ...]) -> str:
+        text = self._count_texts.get(counts)
+        if text is None:
+            parts = [f"{c} {self.wire_name(k)}" for k, c in zip(self.kinds, counts) if c]
+            text = ", ".join(parts) or "no wires"
+            self._count_texts[counts] = text
+        return text
+
+    def view(self, viewer: int) -> dict[str, Any]:
+        self.check_viewer(viewer)
+        view = self.base_view(viewer)
+        sherlocks, moriartys = self.ROLE_DECKS[self.players]
+        view.update(
+            {
+                "role_deck": {SHERLOCK: sherlocks, MORIARTY: moriartys},
+                "set_aside_count": sherlocks + moriartys - self.players,
+                "wire_kinds": list(self.kinds),
+                "wire_deck": self.counts_dict(self.build_wire_deck_public()),
+                "round": self.round,
+                "rounds": ROUNDS,
+                "cuts": self.cuts,
+                "round_length": self.round_length(),
+                "cutter": self.cutter,
+                "face_down": [sum(hand) for hand in self.hands],
+                "revealed": self.revealed_wires(),
+                "revealed_counts": self.counts_dict(self.revealed_counts),
+                "defusing_found": self.revealed_counts[self.defusing_index],
+                "defusing_total": self.defusing_total,
+                "claims": [None if c is None else dict(c) for c in self.claims],
+            }
+        )
+        if 0 <= viewer < self.players:
+            view["role"] = self.roles[viewer]
+            view["hand"] = self.counts_dict(self.hands[viewer])
+        if viewer == REFEREE or self.outcome is not None:
+            view["roles"] = list(self.roles)
+            view["set_aside"] = self.set_aside
+            view["hands"] = [self.counts_dict(hand) for hand in self.hands]
+        return view
+
+    def revealed_wires(self) -> list[dict[str, Any]]:
+        """Every revealed wire, who held it, who cut it, round and cut: the public cut events."""
+        return [
+            {"round": e.data["round"], "cut": e.data["cut"], "cutter": e.seats[0],
+             "target": e.seats[1], "wire": e.data["wire"]}
+            for e in self.events
+            if e.type == "cut"
+        ]
+
+    def build_wire_deck_public(self) -> list[int]:
+        """Hook: the public make-up of the wire deck (TB-3)."""
+        return self.build_wire_pool()
+
+

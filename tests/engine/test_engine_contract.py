@@ -1,0 +1,48 @@
+"""The engine contract shared by every game: registry, options, shape checks, purity."""
+
+import subprocess
+import sys
+
+import pytest
+
+import engine
+
+
+def test_every_registered_game_declares_the_contract():
+    assert "timebomb" in engine.GAMES
+    for game_id, cls in engine.GAMES.items():
+        assert cls.id == game_id
+        assert cls.min_players <= cls.max_players
+        assert "random" in cls.BOTS
+
+
+def test_unknown_game_is_a_clear_setup_error():
+    with pytest.raises(engine.InvalidSetup, match="no game 'chess'"):
+        engine.new_game("chess", 4)
+
+
+@pytest.mark.parametrize("players", [3, 9, "5", True])
+def test_player_count_outside_the_range_is_refused(players):
+    with pytest.raises(engine.InvalidSetup, match="4-8 players"):
+        engine.new_game("timebomb", players)
+
+
+def test_unknown_option_and_bad_value_are_refused():
+    with pytest.raises(engine.InvalidSetup, match="no option 'speed'"):
+        engine.new_game("timebomb", 5, {"speed": 2})
+    with pytest.raises(engine.InvalidSetup, match="first_player"):
+        engine.new_game("timebomb", 5, {"first_player": 5})
+    # True == 1 in Python; an option must match in type too.
+    with pytest.raises(engine.InvalidSetup, match="first_player"):
+        engine.new_game("timebomb", 5, {"first_player": True})
+
+
+def test_engine_imports_nothing_of_the_outer_layers():
+    code = (
+        "import sys, engine, engine.core, engine.registry\n"
+        "for m in list(engine.GAMES.values()): __import__(m.__module__)\n"
+        "bad = {'asyncio', 'msgpack', 'textual', 'zeroconf'} & set(sys.modules)\n"
+        "print(sorted(bad))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -1,0 +1,40 @@
+"""The `gaslight` command line: the lobby by default, and one subcommand per module in
+`tui/commands/`.
+
+Each command module defines `add_parser(subparsers)`, which registers its parser and sets
+`run=function(args) -> int` as a default. Modules import their heavy dependencies inside `run`,
+so that `gaslight --help` and the lobby start fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+COMMAND_MODULES = (
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gaslight",
+        description="Hidden-information Sherlock Holmes table games over a LAN.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"tui.commands.{name}").add_parser(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
