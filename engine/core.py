@@ -215,6 +215,11 @@ class Game:
         """What `viewer` may see, built fresh field by field (an allow-list)."""
         raise NotImplementedError
 
+    def seat_teams(self) -> tuple[str, ...]:
+        """Each seat's team or side. A secret in most games: for the simulator (which puts
+        different bots on different teams) and tests only, never for a view."""
+        raise NotImplementedError
+
     # -- options --------------------------------------------------------------------------
 
     @classmethod

@@ -270,6 +270,9 @@ class TimeBomb(Game):
         self.deal(pool, FIRST_HAND + 1 - self.round)
         self.log("cutter", f"{{0}} holds the Wire Cutter and starts round {self.round}.", (self.cutter,))
 
+    def seat_teams(self) -> tuple[str, ...]:
+        return tuple(self.roles)
+
     def win(self, team: str, reason: str, text: str) -> None:
         winners = frozenset(s for s, role in enumerate(self.roles) if role == team)
         self.finish(Outcome(winners, tuple(self.roles), reason, text, team))
