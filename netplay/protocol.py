@@ -74,7 +74,6 @@ def decode_body(body: bytes) -> dict:
             raw=False,
             strict_map_key=True,
             use_list=True,
-            max_buffer_size=MAX_FRAME,
         )
     except msgpack.StackError:
         raise ProtocolError(
