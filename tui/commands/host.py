@@ -29,6 +29,7 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--data-dir", metavar="DIR",
                         help="where journals live (default: $GASLIGHT_DATA_DIR or the user "
                         "data directory)")
+    parser.add_argument("--seed", type=int, help="fix the first game's seed, to reproduce a game")
     parser.add_argument("--no-announce", action="store_true",
                         help="do not announce on zeroconf; players join with HOST:PORT")
     parser.set_defaults(run=run)
@@ -65,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
                     print("gaslight host: --game and --players are required", file=sys.stderr)
                 return 2
             try:
-                host.create_table(args.game, args.players, {}, args.name, args.bots)
+                host.create_table(args.game, args.players, {}, args.name, args.bots, args.seed)
             except (engine.InvalidSetup, ValueError) as error:
                 print(f"gaslight host: {error}", file=sys.stderr)
                 return 2
