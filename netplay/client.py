@@ -90,7 +90,7 @@ class Connection:
         conn = cls(host, port, name=name, table=table, token=token, spectate=spectate,
                    reconnect=reconnect, on_frame=on_frame,
                    heartbeat_interval=heartbeat_interval, dead_after=dead_after)
-        await conn._open()
+        conn._inbox.put_nowait(await conn._open())
         conn._run_task = asyncio.get_running_loop().create_task(conn._run())
         conn._heartbeat_task = asyncio.get_running_loop().create_task(conn._heartbeat())
         return conn
@@ -148,7 +148,8 @@ class Connection:
 
     # -- the link -------------------------------------------------------------------------
 
-    async def _open(self) -> None:
+    async def _open(self) -> dict:
+        """Connect and shake hands; the host's welcome."""
         reader, writer = await asyncio.wait_for(
             asyncio.open_connection(self.host, self.port), CONNECT_TIMEOUT)
         hello: dict = {"name": self.name}
@@ -175,7 +176,7 @@ class Connection:
         self._last_heard = time.monotonic()
         self.status = CONNECTED
         self._welcomed(first)
-        self._inbox.put_nowait(first)
+        return first
 
     def _welcomed(self, welcome: dict) -> None:
         self.table = welcome.get("table")
@@ -234,13 +235,14 @@ class Connection:
         while time.monotonic() < deadline:
             await asyncio.sleep(delay)
             try:
-                await self._open()
+                welcome = await self._open()
             except HostRefused:
                 return False
             except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ProtocolError):
                 delay = min(delay * 2, MAX_BACKOFF)
                 continue
             self._inbox.put_nowait(message("status", status=CONNECTED))
+            self._inbox.put_nowait(welcome)
             return True
         return False
 

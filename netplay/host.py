@@ -420,6 +420,8 @@ class Host:
             self._start_bots(table)
         log.info("created table %s (%s, %d players, %d bots)", table_id, game, players, bots)
         self._changed(table)
+        if bots == players:
+            self._start_game(table, seed)
         return table_id
 
     def resume(self) -> list[str]:

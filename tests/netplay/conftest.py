@@ -9,7 +9,7 @@ import random
 import pytest
 
 import engine
-from netplay.client import Connection
+from netplay.client import Connection, NotConnected
 from netplay.host import Host
 from netplay.protocol import encode, message, read_message
 
@@ -54,7 +54,10 @@ async def play(conn: Connection, seed: int = 0, log: list | None = None) -> dict
         game = engine.GAMES[view["game"]]
         moves = [a for a in msg["legal"] if a["type"] not in game.FREE_ACTIONS]
         if moves and msg["seat"] in view["to_act"]:
-            await conn.act(client_bot(view["game"])(view, moves, rng))
+            try:
+                await conn.act(client_bot(view["game"])(view, moves, rng))
+            except NotConnected:
+                pass  # the state pushed after the reconnect asks again
     raise AssertionError(f"connection closed before the game ended ({conn.refusal})")
 
 
@@ -105,3 +108,14 @@ class RawClient:
 
     def close(self) -> None:
         self.writer.close()
+
+
+async def next_of(conn: Connection, tag: str, timeout: float = 5.0, **fields) -> dict:
+    """The next message tagged `tag` (and with `fields`) from `conn`, skipping others."""
+    async def find():
+        while True:
+            msg = await conn.next_message()
+            if msg["t"] == tag and all(msg.get(k) == v for k, v in fields.items()):
+                return msg
+
+    return await asyncio.wait_for(find(), timeout)
