@@ -51,7 +51,8 @@ async def test_dropped_client_reconnects_with_its_token_and_the_game_goes_on(hos
 
 
 async def test_reconnect_by_token_on_a_new_connection_takes_the_seat_back(host):
-    table_id = host.create_table("timebomb", 4, bots=3)
+    # Seat 0 cuts first, so the game waits for it and its view holds still.
+    table_id = host.create_table("timebomb", 4, {"first_player": 0}, bots=3)
     port = host.address[1]
     first = await Connection.connect("127.0.0.1", port, name="Ann", table=table_id,
                                      reconnect=False)
