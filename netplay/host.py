@@ -63,6 +63,9 @@ MAX_CONNECTIONS_PER_ADDRESS: Final = 16
 TOKEN_FAILURES: Final = 5
 """Wrong tokens one address may send per `TOKEN_FAILURE_WINDOW` before it is refused."""
 TOKEN_FAILURE_WINDOW: Final = 60.0
+CHAT_BURST: Final = 10
+"""Chat messages a client may send at once before the rate applies."""
+CHAT_PER_SECOND: Final = 2.0
 FLUSH_TIMEOUT: Final = 2.0
 """Seconds a closing connection gets to take its last frames (a fatal error, say)."""
 TOKEN_BYTES: Final = 24
@@ -231,6 +234,8 @@ class Client:
         self.spectator = False
         self.last_heard = time.monotonic()
         self.closing = False
+        self.chat_allowance = float(host.chat_burst)
+        self.chat_checked = self.last_heard
         self._queue: asyncio.Queue[bytes | None] = asyncio.Queue(queue_size)
         self._writer_task = asyncio.get_running_loop().create_task(self._write_loop())
 
@@ -308,6 +313,8 @@ class Host:
         handshake_timeout: float = HANDSHAKE_TIMEOUT,
         outbound_queue: int = OUTBOUND_QUEUE,
         max_connections_per_address: int = MAX_CONNECTIONS_PER_ADDRESS,
+        chat_burst: int = CHAT_BURST,
+        chat_per_second: float = CHAT_PER_SECOND,
     ):
         self.data_dir = data_dir
         self.bot_delay = bot_delay
@@ -317,6 +324,8 @@ class Host:
         self.handshake_timeout = handshake_timeout
         self.outbound_queue = outbound_queue
         self.max_connections_per_address = max_connections_per_address
+        self.chat_burst = chat_burst
+        self.chat_per_second = chat_per_second
         self.tables: dict[str, Table] = {}
         self.journal_errors: list[journals.JournalError] = []
         self.address: tuple[str, int] | None = None
@@ -594,6 +603,10 @@ class Host:
                     self._dispatch(client, parse_client_message(incoming))
                 except Refusal as refusal:
                     client.send(message("error", message=str(refusal), fatal=False))
+                # A burst of frames already buffered would otherwise be handled without a
+                # pause, and the frames it fans out would pile up in every queue at the table
+                # before any writer ran: let the writers drain between requests.
+                await asyncio.sleep(0)
         except (ProtocolError, Rejection) as error:
             client.fail(str(error))
         except (asyncio.IncompleteReadError, ConnectionError, OSError):
@@ -842,6 +855,15 @@ class Host:
         table = client.table
         if table is None:
             raise Refusal("sit at or watch a table to chat")
+        now = time.monotonic()
+        client.chat_allowance = min(
+            float(self.chat_burst),
+            client.chat_allowance + (now - client.chat_checked) * self.chat_per_second,
+        )
+        client.chat_checked = now
+        if client.chat_allowance < 1:
+            raise Refusal(f"too much chat: at most {self.chat_per_second:g} messages a second")
+        client.chat_allowance -= 1
         cleaned = clean_text(text)
         if not cleaned:
             raise Refusal("an empty chat message is not sent")
