@@ -68,6 +68,8 @@ CHAT_BURST: Final = 10
 CHAT_PER_SECOND: Final = 2.0
 FLUSH_TIMEOUT: Final = 2.0
 """Seconds a closing connection gets to take its last frames (a fatal error, say)."""
+MAX_TABLES: Final = 64
+"""Tables one host keeps; each has a journal, so a visitor may not create them without end."""
 TOKEN_BYTES: Final = 24
 """192 random bits per seat token."""
 
@@ -407,6 +409,9 @@ class Host:
                      bots: int = 0, seed: int | None = None) -> str:
         """A new table with `bots` bots in its last seats. Raises engine.InvalidSetup or
         ValueError with a clear message for a bad setup."""
+        if len(self.tables) >= MAX_TABLES:
+            raise ValueError(f"this host already has {len(self.tables)} tables; "
+                             f"the limit is {MAX_TABLES}")
         cls = engine.game_class(game)
         resolved = cls.validate_options(players, options or {})
         if type(bots) is not int or not 0 <= bots <= players:
@@ -672,7 +677,7 @@ class Host:
 
     def _reclaim_seat(self, client: Client, token: str) -> None:
         now = time.monotonic()
-        failures = self._token_failures.setdefault(client.address, collections.deque())
+        failures = self._token_failures.get(client.address, collections.deque())
         while failures and failures[0] < now - TOKEN_FAILURE_WINDOW:
             failures.popleft()
         if len(failures) >= TOKEN_FAILURES:
@@ -683,13 +688,14 @@ class Host:
         found = self._tokens.get(hash_token(token))
         if found is None or found[0] not in self.tables:
             failures.append(now)
+            self._token_failures[client.address] = failures
             # Never log the token itself: a near miss would help the next guess.
             log.warning("refused an unknown seat token from %s (%d recent failures)",
                         client.address, len(failures))
             raise Rejection("this seat token belongs to no seat at this host; "
                             "a name alone never claims a seat")
         if not failures:
-            self._token_failures.pop(client.address, None)
+            self._token_failures.pop(client.address, None)  # keep the map small
         table = self.tables[found[0]]
         seat = table.seats[found[1]]
         previous = seat.client
