@@ -109,6 +109,12 @@ async def test_sigkill_mid_game_then_resume_finishes_with_every_action_intact(tm
         restarted.send_signal(signal.SIGTERM)
         await restarted.wait()
 
+    # Neither run of the host printed or logged a token or the seed.
+    output = banner + (await process.stderr.read()).decode()
+    output += (await restarted.stdout.read()).decode() + (await restarted.stderr.read()).decode()
+    assert "resumed table" in output
+    for secret in [str(seed), *(c.token for c in conns)]:
+        assert secret not in output
     # Every player saw the link drop and come back with the same seat.
     assert [c.seat for c in conns] == list(range(PLAYERS))
     final = finals[0]
