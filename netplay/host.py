@@ -136,6 +136,9 @@ class Table:
     wake_bots: asyncio.Event = field(default_factory=asyncio.Event)
     bot_rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
     bot_task: asyncio.Task | None = None
+    acting: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held from applying an action until everyone is told: one action at a time, in
+    journal order, even while its fsync runs in a thread."""
 
     @property
     def phase(self) -> str:
@@ -390,7 +393,8 @@ class Host:
             self._server = None
         for table in self.tables.values():
             if table.journal is not None:
-                table.journal.close()
+                async with table.acting:  # no fsync may still be running on the descriptor
+                    table.journal.close()
 
     def advertised_addresses(self) -> list[str]:
         assert self.address is not None
@@ -522,13 +526,22 @@ class Host:
         self._push_state(table)
         table.wake_bots.set()
 
-    def _apply(self, table: Table, seat: int, action: dict) -> None:
+    async def _apply(self, table: Table, seat: int, action: dict) -> None:
         """Apply, journal, then tell everyone: an action nobody was told about may be lost
         in a crash, one anybody saw never is."""
-        game = table.game
-        assert game is not None
-        game.apply(seat, action)
-        table.record({"t": "act", "seat": seat, "action": game.history[-1][1]})
+        async with table.acting:
+            game = table.game
+            if game is None or game.outcome is not None:
+                raise engine.IllegalAction("no game is running at this table")
+            game.apply(seat, action)
+            if table.journal is not None:
+                # The write keeps journal order; the fsync runs in a thread so that the other
+                # tables and connections carry on while the disk works.
+                table.journal.write({"t": "act", "seat": seat, "action": game.history[-1][1]})
+                await asyncio.to_thread(table.journal.sync)
+            self._tell_applied(table, game)
+
+    def _tell_applied(self, table: Table, game: engine.Game) -> None:
         if game.outcome is not None:
             log.info("table %s: game over (%s)", table.id, game.outcome.reason)
             self._changed(table)
@@ -556,19 +569,24 @@ class Host:
                 seat = due[0]
                 if seat not in game.to_act() or table.seats[seat].kind != BOT:
                     continue
-                self._bot_act(table, game, seat)
+                await self._bot_act(table, game, seat)
 
-    def _bot_act(self, table: Table, game: engine.Game, seat: int) -> None:
+    async def _bot_act(self, table: Table, game: engine.Game, seat: int) -> None:
         bots = engine.GAMES[table.game_id].BOTS
         legal = game.legal_actions(seat)
         bot = bots.get(table.seats[seat].bot or "", bots["random"])
         try:
             action = bot(game.view(seat), legal, table.bot_rng)
-            self._apply(table, seat, action)
         except Exception:
             # A bot bug must not stall the table: log it (without the view) and play randomly.
             log.exception("table %s: bot at seat %d failed; playing a random move", table.id, seat)
-            self._apply(table, seat, bots["random"](game.view(seat), legal, table.bot_rng))
+            action = bots["random"](game.view(seat), legal, table.bot_rng)
+        try:
+            await self._apply(table, seat, action)
+        except engine.IllegalAction as error:
+            log.error("table %s: bot at seat %d chose an illegal move (%s); playing a random "
+                      "move", table.id, seat, error)
+            await self._apply(table, seat, bots["random"](game.view(seat), legal, table.bot_rng))
 
     # -- connections ----------------------------------------------------------------------
 
@@ -605,7 +623,7 @@ class Host:
                 incoming = await read_message(reader)
                 client.last_heard = time.monotonic()
                 try:
-                    self._dispatch(client, parse_client_message(incoming))
+                    await self._dispatch(client, parse_client_message(incoming))
                 except Refusal as refusal:
                     client.send(message("error", message=str(refusal), fatal=False))
                 # A burst of frames already buffered would otherwise be handled without a
@@ -706,7 +724,7 @@ class Host:
         self._seat_client(client, table, seat.seat, token)
         log.info("table %s: seat %d reconnected", table.id, seat.seat)
         self._changed(table)
-        self._push_state(table, only=client)
+        self._push_joiner_state(table, client)
 
     def _seat_client(self, client: Client, table: Table, seat: int, token: str) -> None:
         client.table, client.seat, client.spectator = table, seat, False
@@ -718,7 +736,14 @@ class Host:
         table.spectators.add(client)
         client.send(message("welcome", table=table.id, seat=None, token=None, spectator=True))
         self._changed(table)
-        self._push_state(table, only=client)
+        self._push_joiner_state(table, client)
+
+    def _push_joiner_state(self, table: Table, client: Client) -> None:
+        """The full view for a client that just joined. While an action is being journaled,
+        the broadcast that follows it includes the newcomer: sending now would show it an
+        action not yet on disk, and then the same state twice."""
+        if not table.acting.locked():
+            self._push_state(table, only=client)
 
     def _sit(self, client: Client, table: Table, wanted: int | None) -> None:
         if client.table is not None:
@@ -771,7 +796,7 @@ class Host:
             raise Refusal(f"only the player who hosts table {table.id} (seat {table.host_seat}) "
                           f"may {what}")
 
-    def _dispatch(self, client: Client, request: ClientMessage) -> None:
+    async def _dispatch(self, client: Client, request: ClientMessage) -> None:
         match request:
             case Ping():
                 client.send(message("pong"))
@@ -802,16 +827,17 @@ class Host:
                 if table.phase != PLAYING:
                     raise Refusal("no game is running at this table")
                 try:
-                    self._apply(table, client.seat, action)
+                    await self._apply(table, client.seat, action)
                 except engine.IllegalAction as error:
                     raise Refusal(str(error)) from None
             case Chat(text=text):
                 self._chat(client, text)
             case PlayAgain():
                 table = self._own_table(client, "ask to play again")
-                if table.phase != OVER:
-                    raise Refusal("the game is not over yet")
-                self._start_game(table, None)
+                async with table.acting:  # the last action is told before a new game starts
+                    if table.phase != OVER:
+                        raise Refusal("the game is not over yet")
+                    self._start_game(table, None)
             case Hello():
                 raise ProtocolError("'hello' is only for the first message")
 
