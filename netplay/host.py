@@ -136,6 +136,8 @@ class Table:
     wake_bots: asyncio.Event = field(default_factory=asyncio.Event)
     bot_rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
     bot_task: asyncio.Task | None = None
+    published: dict | None = None
+    """The public summary last told to the lobby and the LAN."""
     acting: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Held from applying an action until everyone is told: one action at a time, in
     journal order, even while its fsync runs in a thread."""
@@ -239,6 +241,8 @@ class Client:
         self.spectator = False
         self.last_heard = time.monotonic()
         self.closing = False
+        self.welcomed = False
+        """Whether the handshake is done: a lobby visitor gets `tables` pushes only after."""
         self.chat_allowance = float(host.chat_burst)
         self.chat_checked = self.last_heard
         self._queue: asyncio.Queue[bytes | None] = asyncio.Queue(queue_size)
@@ -474,11 +478,19 @@ class Host:
         return resumed
 
     def _changed(self, table: Table) -> None:
-        """Tell everyone at the table about a lobby change, and the LAN about the new facts."""
+        """Tell everyone at the table about a lobby change, and, when its public facts
+        changed, the lobby visitors and the LAN."""
         lobby = encode(table.lobby())
         for client in table.clients():
             client.send_frame(lobby)
-        self._announce(table)
+        summary = table.summary()
+        if summary != table.published:
+            table.published = summary
+            tables = encode(self._tables_message())
+            for client in self._clients:
+                if client.welcomed and client.table is None:
+                    client.send_frame(tables)
+            self._announce(table)
 
     def _announce(self, table: Table) -> None:
         if self._advertiser is None or self.address is None:
@@ -691,6 +703,7 @@ class Host:
                     raise Rejection(str(refusal)) from None
         else:
             client.send(message("welcome", table=None, seat=None, token=None, spectator=False))
+            client.welcomed = True
             client.send(self._tables_message())
 
     def _reclaim_seat(self, client: Client, token: str) -> None:
@@ -730,11 +743,13 @@ class Host:
         client.table, client.seat, client.spectator = table, seat, False
         table.seats[seat].client = client
         client.send(message("welcome", table=table.id, seat=seat, token=token, spectator=False))
+        client.welcomed = True
 
     def _watch(self, client: Client, table: Table) -> None:
         client.table, client.seat, client.spectator = table, None, True
         table.spectators.add(client)
         client.send(message("welcome", table=table.id, seat=None, token=None, spectator=True))
+        client.welcomed = True
         self._changed(table)
         self._push_joiner_state(table, client)
 

@@ -165,3 +165,16 @@ async def test_spectator_reconnects_to_its_table(host):
     assert (welcome["table"], welcome["spectator"], welcome["token"]) == (table_id, True, None)
     assert (await next_of(fan, "state"))["seat"] is None
     await fan.close()
+
+
+async def test_lobby_visitors_see_tables_appear_and_fill(host):
+    visitor = await connect(host, "Visitor")
+    assert (await next_of(visitor, "tables"))["tables"] == []
+    table_id = host.create_table("timebomb", 4, name="Pushed", bots=2)
+    listed = (await next_of(visitor, "tables"))["tables"]
+    assert [(t["id"], t["seats_taken"]) for t in listed] == [(table_id, 2)]
+    ann = await connect(host, "Ann", table=table_id)
+    listed = (await next_of(visitor, "tables"))["tables"]
+    assert [(t["id"], t["seats_taken"], t["phase"]) for t in listed] == [(table_id, 3, "waiting")]
+    await ann.close()
+    await visitor.close()
