@@ -13,6 +13,8 @@ import importlib
 import sys
 
 COMMAND_MODULES = (
+    "join",
+    "watch",
 )
 
 
@@ -20,6 +22,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gaslight",
         description="Hidden-information Sherlock Holmes table games over a LAN.",
+    )
+    parser.add_argument(
+        "--interface",
+        action="append",
+        metavar="IP",
+        help="an address zeroconf may use (repeatable; default: every LAN interface)",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
@@ -31,8 +39,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        parser.print_help()
-        return 0
+        from tui.launch import run_app
+
+        return run_app(interfaces=args.interface)
     return args.run(args)
 
 
