@@ -28,8 +28,6 @@ class Ticket:
     address: Address
     table: str | None
     spectate: bool = False
-    start_when_seated: bool = False
-    """Send `start` once seated: the table was made for this player alone, with bots."""
 
 
 @dataclass(frozen=True)
@@ -119,7 +117,6 @@ class Backend:
         name: str,
         bots: int,
         advertise: bool,
-        start_when_seated: bool = False,
     ) -> Ticket:
         """Start a host in this process on a free port and create one table on it."""
         from netplay.host import Host
@@ -138,10 +135,11 @@ class Backend:
         table = host.create_table(
             game, players, options, name=name, bots=bots, seed=self.seed
         )
-        return Ticket(Address(LOCAL, port), table, start_when_seated=start_when_seated)
+        return Ticket(Address(LOCAL, port), table)
 
     async def play_bots(self, name: str, game: str = "timebomb", players: int = 5) -> Ticket:
-        """A private table on loopback, every other seat a bot, never advertised."""
+        """A private table on loopback, every other seat a bot, never advertised. The host
+        starts the game as soon as the player takes the last free seat."""
         return await self.host_table(
             game,
             players,
@@ -149,20 +147,29 @@ class Backend:
             name=f"{name} against bots",
             bots=players - 1,
             advertise=False,
-            start_when_seated=True,
         )
 
     async def browse(self) -> AsyncIterator[list[TableListing]]:
         """The tables announced on the LAN, as a fresh full list each time it changes."""
         if not self.discover:
             return
-        from netplay import discovery
+        from netplay.discovery import TableBrowser
 
-        async for found in discovery.browse(interfaces=self.interfaces):
-            yield [
-                TableListing.from_message(Address(t["host"], int(t["port"])), t, "lan")
-                for t in found
-            ]
+        async with TableBrowser(self.interfaces) as browser:
+            yield []
+            async for _ in browser:
+                yield [
+                    TableListing(
+                        address=Address(t.host, t.port),
+                        id=t.id,
+                        name=t.name or t.id,
+                        game=t.game,
+                        players=t.players,
+                        seats_free=t.seats_free,
+                        phase=t.phase,
+                    )
+                    for t in browser.tables.values()
+                ]
 
     async def close(self) -> None:
         hosts, self.hosts = self.hosts, []

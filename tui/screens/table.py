@@ -33,10 +33,6 @@ from tui.widgets.game_table import GameTable
 from tui.widgets.status_bar import StatusBar
 from tui.widgets.waiting_room import WaitingRoom
 
-STATUS_POLL = 0.25
-"""How often the connection's status is read: reconnects happen inside the client."""
-
-
 class TableScreen(Screen):
     BINDINGS = [
         Binding("escape", "leave", "Lobby"),
@@ -60,7 +56,6 @@ class TableScreen(Screen):
         self.view: dict[str, Any] | None = None
         self.legal: list[dict[str, Any]] = []
         self.status = "connecting"
-        self.start_sent = False
         self.game_table: GameTable | None = None
         self.end_screen: Any = None
         self.ended = False
@@ -79,7 +74,6 @@ class TableScreen(Screen):
     def on_mount(self) -> None:
         self.query_one(StatusBar).set_game(f"joining {self.ticket.address}…")
         self.run_connection()
-        self.set_interval(STATUS_POLL, self.poll_status)
 
     # -- the network --------------------------------------------------------------------------
 
@@ -88,6 +82,11 @@ class TableScreen(Screen):
         address = self.ticket.address
         try:
             connection = await self.backend.connect(self.ticket, self.player_name)
+        except ConnectionRefusedError:
+            self.post_message(
+                ConnectionStatusChanged("closed", f"Nobody answers at {address}.")
+            )
+            return
         except (OSError, ConnectionError) as error:
             self.post_message(
                 ConnectionStatusChanged("closed", f"Could not reach {address}: {error}")
@@ -109,6 +108,8 @@ class TableScreen(Screen):
 
     def dispatch(self, message: dict[str, Any]) -> None:
         match message.get("t"):
+            case "status":  # made by the client itself while it reconnects
+                self.post_message(ConnectionStatusChanged(str(message.get("status"))))
             case "welcome":
                 self.post_message(
                     Connected(message.get("seat"), bool(message.get("spectator")))
@@ -141,12 +142,6 @@ class TableScreen(Screen):
             await self.connection.send(message)
         except (OSError, ConnectionError) as error:
             self.query_one(EventLog).note(f"Could not send: {error}")
-
-    def poll_status(self) -> None:
-        if self.connection is not None and self.status != "closed":
-            status = self.connection.status
-            if status != self.status:
-                self.post_message(ConnectionStatusChanged(status))
 
     # -- what the host said ---------------------------------------------------------------------
 
@@ -188,12 +183,7 @@ class TableScreen(Screen):
                 "waiting for players" + (" · you host" if self.is_host else "")
             )
             self.close_end_screen()
-            if self.ticket.start_when_seated and self.is_host and not self.start_sent:
-                self.start_sent = True
-                self.send({"t": "start"})
-        elif phase == "playing":
-            self.start_sent = False
-        if self.view is not None:
+        elif self.view is not None:
             await self.render_state()
         self.refresh_bindings()
 
