@@ -51,3 +51,149 @@ async def test_play_against_bots_until_the_end_then_play_again(app_factory, wait
             "a new game after play again",
         )
         assert table.view["revealed"] == [] or table.view["round"] == 1
+
+
+async def play_my_turns(pilot, waiter, app, table, until) -> None:
+    """Cut by keyboard whenever it is this app's turn, until `until()` holds."""
+    while not until():
+        model = table.game_table.model if table.game_table else None
+        if model and model.your_turn and app.screen is table:
+            before = len(table.view["revealed"])
+            await pilot.press("enter")
+            await waiter.until(pilot, lambda: isinstance(app.screen, CutScreen), "the wire picker")
+            await pilot.press("enter")
+            await waiter.until(
+                pilot,
+                lambda: len(table.view["revealed"]) > before or table.view["outcome"],
+                "the cut",
+            )
+        else:
+            await waiter.until(
+                pilot,
+                lambda: until() or (table.game_table and table.game_table.model
+                                    and table.game_table.model.your_turn),
+                "a turn",
+            )
+
+
+async def test_host_a_table_and_a_second_app_joins_by_address(app_factory, waiter):
+    """n hosts a 4-seat table with 2 bots; another app finds it by HOST:PORT and sits."""
+    from tests_helpers import second_waiter
+
+    host_app = app_factory("Ann")
+    guest_app = app_factory("Bob")
+    guest_waiter = second_waiter()
+    async with host_app.run_test(size=(100, 30), message_hook=waiter.hook) as host_pilot:
+        await host_pilot.press("n")
+        await waiter.until(host_pilot, lambda: host_app.screen.query("#host-players"), "the form")
+        form = host_app.screen
+        form.query_one("#host-players").value = 4
+        await host_pilot.pause()
+        form.query_one("#host-bots").value = 2
+        await host_pilot.pause()
+        await host_pilot.click("#host-go")
+        table = await waiter.until(host_pilot, lambda: table_screen(host_app), "the table")
+        await waiter.until(host_pilot, lambda: table.lobby.get("phase") == "waiting", "lobby")
+        assert "waiting for players" in screen_text(host_app)
+        port = host_app.backend.hosts[0].address[1]
+        async with guest_app.run_test(size=(100, 30), message_hook=guest_waiter.hook) as guest:
+            await guest.press("a")
+            await guest.press(*f"127.0.0.1:{port}", "enter")
+            await guest_waiter.until(
+                guest, lambda: guest_app.screen.query_one("#tables").row_count, "the listing"
+            )
+            await guest.press("j")
+            guest_table = await guest_waiter.until(
+                guest, lambda: table_screen(guest_app), "the guest's table"
+            )
+            await guest_waiter.until(guest, lambda: guest_table.view is not None, "a state")
+            await waiter.until(host_pilot, lambda: table.view is not None, "the host's state")
+            assert guest_table.seat == 1 and table.seat == 0
+            names = [s.name for s in guest_table.seats]
+            assert names[:2] == ["Ann", "Bob"] and all(n.startswith("Bot") for n in names[2:])
+            assert "Bob (you)" in screen_text(guest_app)
+            assert "Ann (you)" in screen_text(host_app)
+
+
+async def test_spectator_never_sees_a_role_or_a_hand(app_factory, waiter):
+    """A spectator app watching a whole game never renders a role, a hand or a private event."""
+    from tests_helpers import second_waiter
+
+    from tui.address import Address
+    from tui.app import create_app
+
+    player = app_factory("Ann")
+    async with player.run_test(size=(100, 30), message_hook=waiter.hook) as pilot:
+        await pilot.press("b")
+        table = await waiter.until(pilot, lambda: table_screen(player), "the table")
+        await waiter.until(pilot, lambda: table.view is not None, "a state")
+        port = player.backend.hosts[0].address[1]
+        spectator = create_app(
+            player.backend.__class__(discover=False, interfaces=["127.0.0.1"]),
+            player_name="Sam",
+            initial=(Address("127.0.0.1", port), True),
+        )
+        spectator_waiter = second_waiter()
+        seen_views = []
+
+        texts = []
+
+        def check(message) -> None:
+            spectator_waiter.hook(message)
+            view = getattr(message, "view", None)
+            if isinstance(view, dict):
+                seen_views.append(view)
+            watched = table_screen(spectator)
+            if isinstance(view, dict) and watched is not None and not watched.ended:
+                texts.append(screen_text(spectator))
+
+        async with spectator.run_test(size=(100, 30), message_hook=check) as watcher:
+            watched = await spectator_waiter.until(
+                watcher, lambda: table_screen(spectator), "the spectator's table"
+            )
+            await spectator_waiter.until(watcher, lambda: watched.view is not None, "a view")
+            await watcher.press("t", *"who is Moriarty?", "enter")
+            await spectator_waiter.until(
+                watcher, lambda: "who is Moriarty?" in screen_text(spectator), "spectator chat"
+            )
+            def spectator_done() -> bool:
+                return watched.view is not None and watched.view.get("outcome") is not None
+
+            async def advance():
+                await play_my_turns(pilot, waiter, player, table, lambda: table.view["outcome"])
+
+            await advance()
+            await spectator_waiter.until(watcher, spectator_done, "the end, seen by the spectator")
+            for text in texts:
+                assert "Role:" not in text and "Wires:" not in text
+                assert "You see your wires" not in text and "team." not in text
+            assert all("role" not in v and "hand" not in v for v in seen_views if not v["outcome"])
+            assert watched.spectator and watched.game_table.model.spectator
+            assert len(texts) > 1
+            assert "Play again" not in screen_text(spectator)
+        assert "who is Moriarty?" not in screen_text(player)
+
+
+async def test_losing_the_host_and_reconnecting(app_factory, waiter, tmp_path):
+    """The host goes away: the indicator says reconnecting; it comes back: the seat is kept."""
+    from netplay.host import Host
+
+    app = app_factory("Ann", bot_delay=60)
+    async with app.run_test(size=(100, 30), message_hook=waiter.hook) as pilot:
+        await pilot.press("b")
+        table = await waiter.until(pilot, lambda: table_screen(app), "the table")
+        await waiter.until(pilot, lambda: table.view is not None, "a state")
+        seat, round_ = table.seat, table.view["round"]
+        old = app.backend.hosts[0]
+        port = old.address[1]
+        await old.stop()
+        await waiter.until(pilot, lambda: table.status == "reconnecting", "reconnecting")
+        assert "reconnecting" in screen_text(app)
+        new = Host(data_dir=tmp_path / "data", bot_delay=60)
+        app.backend.hosts.append(new)
+        assert new.resume()
+        await new.start("127.0.0.1", port)
+        await waiter.until(pilot, lambda: table.status == "connected", "reconnected", timeout=20)
+        await waiter.until(pilot, lambda: "Reconnected" in screen_text(app), "the note")
+        assert table.seat == seat and table.view["round"] == round_
+        assert "● connected" in screen_text(app)
