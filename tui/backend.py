@@ -72,6 +72,8 @@ class Backend:
     seed: int | None = None
     """A fixed seed for the tables this app creates: screenshots and tests."""
     discover: bool = True
+    port: int = 0
+    """The port for the first host this app starts; 0 picks a free one."""
     hosts: list["Host"] = field(default_factory=list)
 
     async def connect(self, ticket: Ticket, name: str, token: str | None = None) -> "Connection":
@@ -130,11 +132,14 @@ class Backend:
         # A table for others listens on every interface; a private bot game, or an app held to
         # loopback (tests, development machines), only on 127.0.0.1.
         bind = "0.0.0.0" if advertise and self.interfaces != [LOCAL] else LOCAL
-        _, port = await host.start(bind, 0)
+        _, port = await host.start(bind, 0 if self.hosts else self.port)
         self.hosts.append(host)
         table = host.create_table(
             game, players, options, name=name, bots=bots, seed=self.seed
         )
+        if self.seed is not None:
+            # Screenshots and tests replay the same game: the bots' choices must repeat too.
+            host.tables[table].bot_rng.seed(self.seed)
         return Ticket(Address(LOCAL, port), table)
 
     async def play_bots(self, name: str, game: str = "timebomb", players: int = 5) -> Ticket:
