@@ -58,7 +58,7 @@ class GaslightApp(App):
         seen: dict[str, str] = {}
         for key, active in self.active_bindings.items():
             binding = active.binding
-            if active.enabled and binding.description and binding.key not in seen:
+            if active.enabled and binding.show and binding.description:
                 seen[binding.key_display or self.get_key_display(binding)] = binding.description
         self.push_screen(KeysScreen(list(seen.items())))
 

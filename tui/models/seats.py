@@ -17,7 +17,8 @@ class SeatInfo:
     def status(self) -> str:
         """A word for the seat's state; never colour alone."""
         if self.kind == "bot":
-            return "bot"
+            # The host names bots "Bot 3"; saying "bot" twice helps nobody.
+            return "" if "bot" in self.name.lower() else "bot"
         if self.kind == "empty":
             return "empty"
         return "" if self.connected else "offline"

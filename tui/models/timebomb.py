@@ -103,7 +103,7 @@ class TimeBombModel:
         return (
             f"Round {self.round}/{self.rounds} · {self.cuts_left} "
             f"cut{'s' if self.cuts_left != 1 else ''} left · "
-            f"◆ Defusing {self.defusing_found}/{self.defusing_total}"
+            f"◆ {self.defusing_found}/{self.defusing_total} found"
         )
 
 

@@ -27,10 +27,10 @@ class LobbyScreen(Screen):
         Binding("j", "join", "Join"),
         Binding("w", "watch", "Watch"),
         Binding("a", "address", "By address"),
-        Binding("r", "rename", "Name"),
+        Binding("r", "rename", "Change name", show=False),
         Binding("f1", "rules", "Rules"),
         Binding("question_mark", "keys", "Keys"),
-        Binding("q", "quit", "Quit"),
+        Binding("q", "quit", "Quit", show=False),
     ]
 
     def __init__(self, backend: Backend, initial: tuple[Address, bool] | None = None) -> None:

@@ -174,7 +174,7 @@ class TableScreen(Screen):
 
         game = GAMES.get(lobby.get("game", ""))
         title = game.title if game else str(lobby.get("game", ""))
-        self.query_one(StatusBar).set_title(f"{title} · {lobby.get('name', '')}".strip(" ·"))
+        self.query_one(StatusBar).set_title(title)
         self.query_one(WaitingRoom).show(lobby, self.seats, self.seat, self.is_host)
         phase = lobby.get("phase")
         if phase == "waiting":
@@ -202,7 +202,7 @@ class TableScreen(Screen):
         table = await self.ensure_game_table(str(view.get("game")))
         table.show(view, self.legal, None if self.spectator else self.seat, self.seats)
         self.query_one(ContentSwitcher).current = "game"
-        self.query_one(EventLog).show_events(view.get("events", []), names_of(self.seats))
+        self.show_log()
         self.query_one(StatusBar).set_game(table.status_line())
         if view.get("outcome") is not None:
             if not self.ended:
@@ -212,6 +212,18 @@ class TableScreen(Screen):
             self.ended = False
             self.close_end_screen()
         self.refresh_bindings()
+
+    def show_log(self) -> None:
+        """The log, with this seat's private events masked while its secrets are hidden."""
+        if self.view is None:
+            return
+        hidden = self.game_table.private_events() if self.game_table else frozenset()
+        self.query_one(EventLog).show_events(
+            self.view.get("events", []), names_of(self.seats), hidden
+        )
+
+    def on_game_table_secrets_toggled(self, event: GameTable.SecretsToggled) -> None:
+        self.show_log()
 
     async def ensure_game_table(self, game_id: str) -> GameTable:
         if self.game_table is None:

@@ -19,14 +19,29 @@ class EventLog(RichLog):
         super().__init__(wrap=True, markup=False, highlight=False, min_width=1, **kwargs)
         self.border_title = "Log"
         self.shown: list[dict[str, Any]] = []
+        self.masked: frozenset[str] = frozenset()
 
-    def show_events(self, events: Sequence[dict[str, Any]], names: Sequence[str]) -> None:
-        """Append the events not shown yet; start over when a new game replaced the old."""
-        if len(events) < len(self.shown) or events[: len(self.shown)] != self.shown:
+    def show_events(
+        self,
+        events: Sequence[dict[str, Any]],
+        names: Sequence[str],
+        masked: frozenset[str] = frozenset(),
+    ) -> None:
+        """Append the events not shown yet; start over when a new game replaced the old, or
+        when the event types to mask (secrets hidden from onlookers) changed."""
+        if (
+            masked != self.masked
+            or len(events) < len(self.shown)
+            or events[: len(self.shown)] != self.shown
+        ):
             self.clear()
             self.shown = []
+            self.masked = masked
         for event in events[len(self.shown) :]:
-            self.write(event_text(event, names))
+            if event.get("type") in masked:
+                self.write("(hidden: press h to show)")
+            else:
+                self.write(event_text(event, names))
         self.shown = list(events)
 
     def note(self, text: str) -> None:

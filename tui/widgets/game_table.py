@@ -27,6 +27,13 @@ class GameTable(Widget):
     class ActionChosen(Message):
         action: dict[str, Any]
 
+    class SecretsToggled(Message):
+        """The player hid or showed their secrets: the log must mask or unmask its events."""
+
+    def private_events(self) -> frozenset[str]:
+        """Event types the log must mask now, because the player hid their secrets."""
+        return frozenset()
+
     def show(
         self,
         view: dict[str, Any],

@@ -8,7 +8,7 @@ from textual.widgets import DataTable
 
 from tui.backend import TableListing
 
-PHASES = {"waiting": "waiting for players", "playing": "playing", "over": "game over"}
+PHASES = {"waiting": "waiting", "playing": "playing", "over": "over"}
 
 
 def game_title(game_id: str) -> str:
@@ -32,7 +32,7 @@ class TableList(DataTable):
         self.border_title = "Tables"
         self.add_column("Table", key="name")
         self.add_column("Game", key="game")
-        self.add_column("Seats free", key="free")
+        self.add_column("Free", key="free")
         self.add_column("Phase", key="phase")
         self.add_column("Address", key="address")
 
@@ -49,7 +49,7 @@ class TableList(DataTable):
             self.add_row(
                 listing.name,
                 game_title(listing.game),
-                f"{listing.seats_free} of {listing.players}",
+                f"{listing.seats_free}/{listing.players}",
                 PHASES.get(listing.phase, listing.phase),
                 str(listing.address),
                 key=listing.key,

@@ -29,7 +29,21 @@ from tui.models.timebomb import (
 from tui.widgets.game_table import GameTable
 from tui.widgets.player_list import PlayerEntry, PlayerList
 
+PRIVATE_EVENTS = frozenset({"role", "hand"})
+"""The events only this seat sees: its role and each new hand."""
+
 TEAM_STYLES = {"sherlock": "bold dodger_blue1", "moriarty": "bold red1"}
+
+
+class TargetList(PlayerList):
+    """The players, where Enter means cutting a wire of the highlighted one."""
+
+    BINDINGS = [Binding("enter", "select", "Cut")]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "select":
+            return any(entry.pickable for entry in self.entries)
+        return True
 
 
 class TimeBombTable(GameTable):
@@ -38,13 +52,17 @@ class TimeBombTable(GameTable):
     TimeBombTable #tb-secret { height: auto; border: round $primary; border-title-align: left;
                                padding: 0 1; }
     TimeBombTable #tb-secret.-hidden { color: $text-muted; }
-    TimeBombTable #tb-players-head { height: 1; padding: 0 1; color: $text-muted; }
+    TimeBombTable #tb-players-box { height: auto; border: round $secondary;
+                                    border-title-align: left; }
+    TimeBombTable #tb-players-box.-your-turn { border: round $warning; }
+    TimeBombTable #tb-players-box:focus-within { border: round $accent; }
+    TimeBombTable #tb-players-head { height: 1; color: $text-muted; }
+    TimeBombTable TargetList, TimeBombTable TargetList:focus { border: none; }
     TimeBombTable #tb-revealed { height: 1fr; min-height: 3; border: round $secondary;
                                  border-title-align: left; padding: 0 1; }
     """
 
     BINDINGS = [
-        Binding("enter", "cut", "Cut", priority=False),
         Binding("c", "claim", "Claim"),
         Binding("h", "hide", "Hide role"),
         Binding("h", "unhide", "Show role"),
@@ -60,13 +78,14 @@ class TimeBombTable(GameTable):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static("", id="tb-secret")
-            yield Static("", id="tb-players-head")
-            yield PlayerList(id="tb-players")
+            with Vertical(id="tb-players-box"):
+                yield Static("", id="tb-players-head")
+                yield TargetList(id="tb-players")
             yield Static("", id="tb-revealed")
 
     def on_mount(self) -> None:
         self.query_one("#tb-secret").border_title = "You"
-        self.query_one("#tb-players").border_title = "Players"
+        self.query_one("#tb-players-box").border_title = "Players"
         self.query_one("#tb-revealed").border_title = "Revealed wires"
 
     # -- rendering --------------------------------------------------------------------------
@@ -104,9 +123,11 @@ class TimeBombTable(GameTable):
             return
         width = 16 if self.size.width < 60 else 24
         head = self.query_one("#tb-players-head", Static)
-        head.update(f"  {'Player':<{width}}  wires  cut from  claim")
+        head.update(f"  {'Player':<{width}}  wires  revealed  claim")
         players = self.query_one(PlayerList)
-        players.border_title = "Players · pick a wire to cut" if model.your_turn else "Players"
+        box = self.query_one("#tb-players-box")
+        box.border_title = "Players · your cut: pick one" if model.your_turn else "Players"
+        box.set_class(model.your_turn, "-your-turn")
         players.set_entries(
             PlayerEntry(row.seat, self.row_text(row, width), row.target) for row in model.players
         )
@@ -147,6 +168,10 @@ class TimeBombTable(GameTable):
     def watch_secret_hidden(self) -> None:
         self.refresh_secret()
         self.refresh_bindings()
+        self.post_message(self.SecretsToggled())
+
+    def private_events(self) -> frozenset[str]:
+        return PRIVATE_EVENTS if self.secret_hidden else frozenset()
 
     def status_line(self) -> str:
         model = self.model
@@ -165,8 +190,6 @@ class TimeBombTable(GameTable):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         model = self.model
-        if action == "cut":
-            return bool(model and model.your_turn)
         if action == "claim":
             return bool(model and model.claims and not model.spectator)
         if action == "hide":
@@ -174,11 +197,6 @@ class TimeBombTable(GameTable):
         if action == "unhide":
             return bool(model and not model.spectator and self.secret_hidden)
         return True
-
-    def action_cut(self) -> None:
-        seat = self.query_one(PlayerList).highlighted_seat
-        if seat is not None:
-            self.offer_wires(seat)
 
     def on_player_list_picked(self, event: PlayerList.Picked) -> None:
         event.stop()
