@@ -7,7 +7,9 @@ textual; `netplay` is imported on first use so that the lobby draws before zeroc
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import importlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, AsyncIterator
@@ -158,7 +160,9 @@ class Backend:
         """The tables announced on the LAN, as a fresh full list each time it changes."""
         if not self.discover:
             return
-        from netplay.discovery import TableBrowser
+        # zeroconf takes a noticeable time to import: do it off the event loop.
+        discovery = await asyncio.to_thread(importlib.import_module, "netplay.discovery")
+        TableBrowser = discovery.TableBrowser
 
         async with TableBrowser(self.interfaces) as browser:
             yield []

@@ -17,6 +17,8 @@ EMPTY_HINT = (
     "No table found on your network yet; new ones appear here by themselves.\n"
     "b: play against bots now · n: host a table · a: join a table by its address"
 )
+DISCOVERY_DELAY = 0.3
+"""Seconds between the lobby's first paint and loading zeroconf, which would slow that paint."""
 TABLES_HINT = "Enter or j: join the highlighted table · w: watch it as a spectator"
 
 
@@ -50,7 +52,7 @@ class LobbyScreen(Screen):
         self.show_name()
         self.query_one(TableList).border_title = "Tables on your network"
         if self.backend.discover:
-            self.browse()
+            self.set_timer(DISCOVERY_DELAY, self.browse)
         if self.initial is not None and self.app.player_name:
             self.go_initial()
 
