@@ -171,6 +171,8 @@ class Ending:
     rows: tuple[EndRow, ...]
     set_aside: str | None
     you_won: bool | None
+    last_cut: str
+    """The cut that ended the game, in words."""
 
 
 REASONS = {
@@ -199,10 +201,20 @@ def build_ending(view: Mapping[str, Any], seat: int | None, seats: Sequence[Seat
         for s, role in enumerate(roles)
     )
     set_aside = view.get("set_aside")
+    revealed = view.get("revealed") or []
+    last_cut = ""
+    if revealed:
+        last = revealed[-1]
+        name = {row.seat: row.name for row in rows}
+        last_cut = (
+            f"Last cut: {name.get(last['cutter'], '?')} ✂ {name.get(last['target'], '?')}: "
+            f"{wire_symbol(last['wire'])} {wire_word(last['wire'])}"
+        )
     return Ending(
         headline=f"{team_label(team)}'s team wins" if team else "The game is over",
         reason=str(outcome.get("text") or REASONS.get(outcome.get("reason"), "")),
         rows=rows,
         set_aside=team_label(set_aside) if set_aside else None,
         you_won=None if seat is None else seat in winners,
+        last_cut=last_cut,
     )

@@ -38,6 +38,7 @@ class TableScreen(Screen):
         Binding("escape", "leave", "Lobby"),
         Binding("s", "start", "Start game"),
         Binding("a", "add_bot", "Add bot"),
+        Binding("p", "play_again", "Play again"),
         Binding("t", "chat", "Chat"),
         Binding("f1", "rules", "Rules"),
         Binding("question_mark", "keys", "Keys"),
@@ -232,10 +233,11 @@ class TableScreen(Screen):
             self.call_after_refresh(self.focus_game)
         return self.game_table
 
-    def focus_game(self) -> None:
+    def focus_game(self, from_chat: bool = False) -> None:
+        """Put the keyboard on the game's list, unless the player is typing in the chat."""
         from textual.widgets import OptionList
 
-        if self.game_table is not None and not isinstance(self.focused, Input):
+        if self.game_table is not None and (from_chat or not isinstance(self.focused, Input)):
             lists = self.game_table.query(OptionList)
             if lists:
                 lists.first().focus()
@@ -265,6 +267,9 @@ class TableScreen(Screen):
         waiting = self.lobby.get("phase") == "waiting" and self.status == "connected"
         if action == "start":
             return waiting and self.is_host
+        if action == "play_again":
+            over = self.view is not None and self.view.get("outcome") is not None
+            return over and not self.spectator and self.status == "connected"
         if action == "add_bot":
             return waiting and self.is_host and any(s.kind == "empty" for s in self.seats)
         return True
@@ -275,15 +280,14 @@ class TableScreen(Screen):
     def action_add_bot(self) -> None:
         self.send({"t": "add_bot", "table": self.lobby.get("table", self.ticket.table)})
 
+    def action_play_again(self) -> None:
+        self.send({"t": "play_again"})
+
     def action_chat(self) -> None:
         self.query_one("#chat-input", Input).focus()
 
-    def on_key(self, event) -> None:
-        # Esc in the chat line goes back to the table rather than leaving it.
-        if event.key == "escape" and isinstance(self.focused, Input):
-            event.stop()
-            event.prevent_default()
-            self.focus_game() if self.game_table else self.set_focus(None)
+    def on_chat_panel_done(self, event: ChatPanel.Done) -> None:
+        self.focus_game(from_chat=True) if self.game_table else self.set_focus(None)
 
     def action_rules(self) -> None:
         from tui.screens.rules import RulesScreen

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input, RichLog
@@ -18,12 +19,20 @@ class ChatPanel(Vertical):
     ChatPanel { border: round $secondary; border-title-align: left; height: 40%; min-height: 6; }
     ChatPanel RichLog { height: 1fr; scrollbar-size-vertical: 1; }
     ChatPanel Input { height: 1; border: none; padding: 0 1; background: $boost; }
-    ChatPanel Input:focus { background: $accent 30%; }
+    ChatPanel Input:focus { border: none; background: $accent 30%; }
     """
+
+    BINDINGS = [Binding("escape", "done", "Back to the table")]
 
     @dataclass
     class Sent(Message):
         text: str
+
+    class Done(Message):
+        """The player is done typing: the keyboard goes back to the table."""
+
+    def action_done(self) -> None:
+        self.post_message(self.Done())
 
     def __init__(self, *, spectator: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -17,6 +17,7 @@ class TimeBombEnding(Vertical):
     TimeBombEnding #ending-headline { text-style: bold; content-align: center middle;
                                       height: 3; border: heavy $accent; }
     TimeBombEnding #ending-reason { content-align: center middle; height: 1; }
+    TimeBombEnding #ending-last-cut { content-align: center middle; height: 1; }
     TimeBombEnding #ending-you { content-align: center middle; height: 1; text-style: italic; }
     TimeBombEnding #ending-table { height: auto; margin: 1 0 0 0; }
     """
@@ -29,6 +30,8 @@ class TimeBombEnding(Vertical):
         ending = self.ending
         yield Static(ending.headline, id="ending-headline")
         yield Static(ending.reason, id="ending-reason")
+        if ending.last_cut:
+            yield Static(ending.last_cut, id="ending-last-cut")
         if ending.you_won is not None:
             yield Static("You won." if ending.you_won else "You lost.", id="ending-you")
         table = Table(expand=True, box=None, padding=(0, 1), header_style="bold")
