@@ -13,6 +13,8 @@ import importlib
 import sys
 
 COMMAND_MODULES = (
+    "host",
+    "tables",
     "join",
     "watch",
 )
@@ -26,8 +28,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--interface",
         action="append",
+        dest="app_interfaces",
         metavar="IP",
-        help="an address zeroconf may use (repeatable; default: every LAN interface)",
+        help="an address the app's discovery may use (repeatable; default: every LAN "
+        "interface; also $GASLIGHT_INTERFACES)",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
@@ -41,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command is None:
         from tui.launch import run_app
 
-        return run_app(interfaces=args.interface)
+        return run_app(interfaces=args.app_interfaces)
     return args.run(args)
 
 

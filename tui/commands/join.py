@@ -21,4 +21,4 @@ def run(args: argparse.Namespace) -> int:
         address = parse_address(args.address)
     except AddressError as error:
         raise SystemExit(f"gaslight join: {error}")
-    return run_app((address, False), args.interface)
+    return run_app((address, False), args.app_interfaces)

@@ -21,4 +21,4 @@ def run(args: argparse.Namespace) -> int:
         address = parse_address(args.address)
     except AddressError as error:
         raise SystemExit(f"gaslight watch: {error}")
-    return run_app((address, True), args.interface)
+    return run_app((address, True), args.app_interfaces)
