@@ -199,3 +199,21 @@ async def test_losing_the_host_and_reconnecting(app_factory, waiter, tmp_path):
         await waiter.until(pilot, lambda: "Reconnected" in screen_text(app), "the note")
         assert table.seat == seat and table.view["round"] == round_
         assert "● connected" in screen_text(app)
+
+
+async def test_lobby_lists_tables_as_they_appear_and_vanish(app_factory, waiter, tmp_path):
+    """Discovery on loopback: an announced table shows up live, and goes when its host stops."""
+    from netplay.host import Host
+
+    host = Host(data_dir=tmp_path / "lan", advertise=True, interfaces=["127.0.0.1"])
+    app = app_factory("Ann", discover=True)
+    async with app.run_test(size=(100, 30), message_hook=waiter.hook) as pilot:
+        tables = app.screen.query_one("#tables")
+        await host.start("127.0.0.1", 0)
+        try:
+            host.create_table("timebomb", 6, {}, name="Baker Street", bots=2)
+            await waiter.until(pilot, lambda: tables.row_count == 1, "the table to appear")
+            assert "Baker Street" in screen_text(app) and "4/6" in screen_text(app)
+        finally:
+            await host.stop()
+        await waiter.until(pilot, lambda: tables.row_count == 0, "the table to vanish")

@@ -7,7 +7,9 @@ import argparse
 
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
-        "join", help="join a table at HOST:PORT", description=__doc__.split(":", 1)[1].strip()
+        "join",
+        help="join a table at HOST:PORT",
+        description="Take a free seat at a table on the host at HOST:PORT.",
     )
     parser.add_argument("address", metavar="HOST:PORT", help="the host's address")
     parser.set_defaults(run=run)

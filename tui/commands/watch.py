@@ -7,7 +7,9 @@ import argparse
 
 def add_parser(subparsers) -> None:
     parser = subparsers.add_parser(
-        "watch", help="watch a game at HOST:PORT", description=__doc__.split(":", 1)[1].strip()
+        "watch",
+        help="watch a game at HOST:PORT",
+        description="Watch a game on the host at HOST:PORT as a spectator.",
     )
     parser.add_argument("address", metavar="HOST:PORT", help="the host's address")
     parser.set_defaults(run=run)
