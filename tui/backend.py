@@ -30,6 +30,8 @@ class Ticket:
     address: Address
     table: str | None
     spectate: bool = False
+    share: str | None = None
+    """For a table this app hosts: the HOST:PORT other players can type to join it."""
 
 
 @dataclass(frozen=True)
@@ -142,7 +144,11 @@ class Backend:
         if self.seed is not None:
             # Screenshots and tests replay the same game: the bots' choices must repeat too.
             host.tables[table].bot_rng.seed(self.seed)
-        return Ticket(Address(LOCAL, port), table)
+        share = None
+        if advertise:
+            addresses = [a for a in host.advertised_addresses() if not a.startswith("127.")]
+            share = str(Address((addresses or [LOCAL])[0], port))
+        return Ticket(Address(LOCAL, port), table, share=share)
 
     async def play_bots(self, name: str, game: str = "timebomb", players: int = 5) -> Ticket:
         """A private table on loopback, every other seat a bot, never advertised. The host

@@ -186,7 +186,6 @@ class LobbyScreen(Screen):
         except Exception as error:
             self.notify(f"Could not host the table: {error}", severity="error")
             return
-        self.notify(f"Hosting {request.name!r}: others join at port {ticket.address.port}.")
         self.go(ticket)
 
     def action_address(self) -> None:

@@ -175,8 +175,11 @@ class TableScreen(Screen):
 
         game = GAMES.get(lobby.get("game", ""))
         title = game.title if game else str(lobby.get("game", ""))
-        self.query_one(StatusBar).set_title(title)
-        self.query_one(WaitingRoom).show(lobby, self.seats, self.seat, self.is_host)
+        watching = int(lobby.get("spectators") or 0)
+        self.query_one(StatusBar).set_title(title + (f" · {watching} watching" if watching else ""))
+        self.query_one(WaitingRoom).show(
+            lobby, self.seats, self.seat, self.is_host, self.ticket.share
+        )
         phase = lobby.get("phase")
         if phase == "waiting":
             self.query_one(ContentSwitcher).current = "waiting"

@@ -21,7 +21,12 @@ class WaitingRoom(Static):
         self.update("Connecting to the table…")
 
     def show(
-        self, lobby: dict[str, Any], seats: Sequence[SeatInfo], seat: int | None, is_host: bool
+        self,
+        lobby: dict[str, Any],
+        seats: Sequence[SeatInfo],
+        seat: int | None,
+        is_host: bool,
+        share: str | None = None,
     ) -> None:
         text = Text()
         free = sum(1 for s in seats if s.kind == "empty")
@@ -36,6 +41,10 @@ class WaitingRoom(Static):
                     text.append(f"  {info.status}", style="italic")
             text.append("\n")
         text.append("\n")
+        if share:
+            text.append("Other players find this table in their lobby,\nor join it by address: ")
+            text.append(share, style="bold")
+            text.append("\n\n")
         if is_host:
             text.append("You host this table. ")
             text.append("Press s to start" + (" (bots fill the free seats)" if free else "") + ".")
