@@ -32,6 +32,8 @@ class Ticket:
     spectate: bool = False
     share: str | None = None
     """For a table this app hosts: the HOST:PORT other players can type to join it."""
+    private: bool = False
+    """A table this app hosts for this player alone (bots): its host stops when they leave."""
 
 
 @dataclass(frozen=True)
@@ -148,7 +150,7 @@ class Backend:
         if advertise:
             addresses = [a for a in host.advertised_addresses() if not a.startswith("127.")]
             share = str(Address((addresses or [LOCAL])[0], port))
-        return Ticket(Address(LOCAL, port), table, share=share)
+        return Ticket(Address(LOCAL, port), table, share=share, private=not advertise)
 
     async def play_bots(self, name: str, game: str = "timebomb", players: int = 5) -> Ticket:
         """A private table on loopback, every other seat a bot, never advertised. The host
@@ -185,6 +187,16 @@ class Backend:
                     )
                     for t in browser.tables.values()
                 ]
+
+    async def release(self, ticket: Ticket) -> None:
+        """Stop the private host behind `ticket`: nobody else can be at that table."""
+        if not ticket.private:
+            return
+        for host in list(self.hosts):
+            if host.address is not None and host.address[1] == ticket.address.port:
+                self.hosts.remove(host)
+                with contextlib.suppress(Exception):
+                    await host.stop()
 
     async def close(self) -> None:
         hosts, self.hosts = self.hosts, []

@@ -6,7 +6,9 @@ from screen_text import screen_text
 
 from tui.screens.end import EndScreen
 from tui.screens.table import TableScreen
+from tui.screens.timebomb_claim import ClaimScreen
 from tui.screens.timebomb_cut import CutScreen
+from tui.widgets.player_list import PlayerList
 
 
 def table_screen(app) -> TableScreen | None:
@@ -20,6 +22,30 @@ async def test_play_against_bots_until_the_end_then_play_again(app_factory, wait
         await pilot.press("b")
         table = await waiter.until(pilot, lambda: table_screen(app), "the table screen")
         await waiter.until(pilot, lambda: table.view is not None, "the first state")
+        await waiter.until(
+            pilot, lambda: table.game_table.model.your_turn or table.view["outcome"], "my turn"
+        )
+        if not table.view["outcome"]:
+            # A claim, from its dialog; then the first cut by mouse: a player, then a wire.
+            await pilot.press("c")
+            await waiter.until(pilot, lambda: isinstance(app.screen, ClaimScreen), "claims")
+            await pilot.press("down", "enter")
+            await waiter.until(
+                pilot, lambda: table.view["claims"][table.seat] is not None, "my claim"
+            )
+            assert "1◆ no ✹" in screen_text(app)
+            players = table.game_table.query_one(PlayerList)
+            row = next(i for i, e in enumerate(players.entries) if e.pickable)
+            before = len(table.view["revealed"])
+            await pilot.click(players, offset=(4, row))
+            await waiter.until(pilot, lambda: isinstance(app.screen, CutScreen), "the wires")
+            await pilot.click("#wire-1")
+            await waiter.until(
+                pilot,
+                lambda: len(table.view["revealed"]) > before or table.view["outcome"],
+                "the mouse cut",
+            )
+            assert table.view["revealed"][before]["target"] == players.entries[row].seat
         cuts = 0
         while not isinstance(app.screen, EndScreen):
             await waiter.until(
@@ -182,7 +208,9 @@ async def test_losing_the_host_and_reconnecting(app_factory, waiter, tmp_path):
 
     app = app_factory("Ann", bot_delay=60)
     async with app.run_test(size=(100, 30), message_hook=waiter.hook) as pilot:
-        await pilot.press("b")
+        await pilot.press("ctrl+p", *"against bots")
+        await waiter.until(pilot, lambda: "Play against bots" in screen_text(app), "commands")
+        await pilot.press("enter")
         table = await waiter.until(pilot, lambda: table_screen(app), "the table")
         await waiter.until(pilot, lambda: table.view is not None, "a state")
         seat, round_ = table.seat, table.view["round"]
@@ -199,6 +227,9 @@ async def test_losing_the_host_and_reconnecting(app_factory, waiter, tmp_path):
         await waiter.until(pilot, lambda: "Reconnected" in screen_text(app), "the note")
         assert table.seat == seat and table.view["round"] == round_
         assert "● connected" in screen_text(app)
+        await pilot.press("escape")
+        await waiter.until(pilot, lambda: app.screen is app.lobby, "the lobby again")
+        assert app.backend.hosts == []  # leaving a private bot table stops its host
 
 
 async def test_lobby_lists_tables_as_they_appear_and_vanish(app_factory, waiter, tmp_path):
@@ -217,3 +248,23 @@ async def test_lobby_lists_tables_as_they_appear_and_vanish(app_factory, waiter,
         finally:
             await host.stop()
         await waiter.until(pilot, lambda: tables.row_count == 0, "the table to vanish")
+
+
+async def test_the_name_is_asked_once_and_remembered(app_factory, waiter):
+    """First start asks the name and stores it; the next start goes straight to the lobby."""
+    from tui.config import load_name
+    from tui.screens.name import NameScreen
+
+    app = app_factory(None)
+    async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+        await waiter.until(pilot, lambda: isinstance(app.screen, NameScreen), "the question")
+        await pilot.press("enter")
+        assert "type a name" in screen_text(app)
+        await pilot.press(*"Mrs Hudson", "enter")
+        await waiter.until(pilot, lambda: app.screen is app.lobby, "the lobby")
+        assert "Playing as Mrs Hudson" in screen_text(app)
+    assert load_name() == "Mrs Hudson"
+    again = app_factory(load_name())
+    async with again.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert again.screen is again.lobby

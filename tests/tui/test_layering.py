@@ -13,6 +13,8 @@ HEADLESS = [
     "tui.backend",
     "tui.launch",
     "tui.cli",
+    "tui.commands.join",
+    "tui.commands.watch",
     "tui.models.seats",
     "tui.models.timebomb",
     "tui.tables",

@@ -48,6 +48,7 @@ def test_lobby_asks_the_name_on_first_start(snap_compare, size):
     async def run_before(pilot):
         while not isinstance(pilot.app.screen, NameScreen):
             await pilot.pause()
+        pilot.app.screen.query_one("#name-input").cursor_blink = False  # no clock in pixels
         await pilot.pause()
 
     assert snap_compare(app(None), terminal_size=size, run_before=run_before)

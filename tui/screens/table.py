@@ -60,6 +60,7 @@ class TableScreen(Screen):
         self.game_table: GameTable | None = None
         self.end_screen: Any = None
         self.ended = False
+        self.shown_bindings: tuple | None = None
         """The end screen was shown for this game; a new game (outcome None) clears it."""
 
     def compose(self) -> ComposeResult:
@@ -159,13 +160,13 @@ class TableScreen(Screen):
             log.note(detail + " Press Esc for the lobby.")
             if self.view is None:
                 self.query_one(WaitingRoom).update(detail + "\n\nPress Esc to go back to the lobby.")
-        self.refresh_bindings()
+        self.update_bindings()
 
     def on_connected(self, event: Connected) -> None:
         self.seat = event.seat
         self.spectator = event.spectator or event.seat is None
         self.query_one(ChatPanel).set_spectator(self.spectator)
-        self.refresh_bindings()
+        self.update_bindings()
 
     async def on_lobby_changed(self, event: LobbyChanged) -> None:
         lobby = event.lobby
@@ -189,7 +190,7 @@ class TableScreen(Screen):
             self.close_end_screen()
         elif self.view is not None:
             await self.render_state()
-        self.refresh_bindings()
+        self.update_bindings()
 
     async def on_state_changed(self, event: StateChanged) -> None:
         self.view, self.legal = event.view, event.legal
@@ -215,7 +216,7 @@ class TableScreen(Screen):
         else:
             self.ended = False
             self.close_end_screen()
-        self.refresh_bindings()
+        self.update_bindings()
 
     def show_log(self) -> None:
         """The log, with this seat's private events masked while its secrets are hidden."""
@@ -228,6 +229,7 @@ class TableScreen(Screen):
 
     def on_game_table_secrets_toggled(self, event: GameTable.SecretsToggled) -> None:
         self.show_log()
+        self.update_bindings()
 
     async def ensure_game_table(self, game_id: str) -> GameTable:
         if self.game_table is None:
@@ -260,6 +262,22 @@ class TableScreen(Screen):
 
     def on_chat_panel_sent(self, event: ChatPanel.Sent) -> None:
         self.send({"t": "chat", "text": event.text})
+
+    def binding_state(self) -> tuple:
+        """Everything `check_action` reads, here and in the game's table."""
+        over = self.view is not None and self.view.get("outcome") is not None
+        table = self.game_table.binding_state() if self.game_table else ()
+        empty = any(s.kind == "empty" for s in self.seats)
+        return (self.lobby.get("phase"), self.status, self.is_host, self.spectator, over, empty,
+                table)
+
+    def update_bindings(self) -> None:
+        """Refresh the footer only when what may be done changed: a redraw of the footer
+        restyles every key in it, which would otherwise happen on each state."""
+        state = self.binding_state()
+        if state != self.shown_bindings:
+            self.shown_bindings = state
+            self.refresh_bindings()
 
     @property
     def is_host(self) -> bool:
@@ -314,6 +332,7 @@ class TableScreen(Screen):
                 await connection.close()
             except Exception:
                 pass  # leaving must always work, even from a dead connection
+        await self.backend.release(self.ticket)
         self.close_end_screen()
         if self.app.screen is self:
             self.dismiss()

@@ -43,6 +43,10 @@ class GameTable(Widget):
     ) -> None:
         raise NotImplementedError
 
+    def binding_state(self) -> tuple:
+        """What this table's `check_action` depends on: the footer is redrawn when it changes."""
+        return ()
+
     def status_line(self) -> str:
         """The game's state in one line for the status bar: round, turn, score."""
         return ""

@@ -96,7 +96,6 @@ class TimeBombTable(GameTable):
         self.refresh_secret()
         self.refresh_players()
         self.refresh_revealed()
-        self.refresh_bindings()
 
     def refresh_secret(self) -> None:
         model = self.model
@@ -167,8 +166,13 @@ class TimeBombTable(GameTable):
 
     def watch_secret_hidden(self) -> None:
         self.refresh_secret()
-        self.refresh_bindings()
         self.post_message(self.SecretsToggled())
+
+    def binding_state(self) -> tuple:
+        model = self.model
+        if model is None:
+            return ()
+        return (model.your_turn, bool(model.claims), model.spectator, self.secret_hidden)
 
     def private_events(self) -> frozenset[str]:
         return PRIVATE_EVENTS if self.secret_hidden else frozenset()
