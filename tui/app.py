@@ -59,7 +59,8 @@ class GaslightApp(App):
         for key, active in self.active_bindings.items():
             binding = active.binding
             if active.enabled and binding.show and binding.description:
-                seen[binding.key_display or self.get_key_display(binding)] = binding.description
+                key = binding.key_display or self.get_key_display(binding)
+                seen[key] = binding.tooltip or binding.description
         self.push_screen(KeysScreen(list(seen.items())))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:

@@ -100,6 +100,8 @@ class TimeBombModel:
 
     def status_line(self) -> str:
         """The table's state in one line, for the status bar."""
+        if self.over:
+            return f"Round {self.round}/{self.rounds} · ◆ {self.defusing_found}/{self.defusing_total} found"
         return (
             f"Round {self.round}/{self.rounds} · {self.cuts_left} "
             f"cut{'s' if self.cuts_left != 1 else ''} left · "

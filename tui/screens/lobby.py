@@ -24,11 +24,11 @@ TABLES_HINT = "Enter or j: join the highlighted table · w: watch it as a specta
 
 class LobbyScreen(Screen):
     BINDINGS = [
-        Binding("b", "bots", "Play vs bots"),
-        Binding("n", "host", "Host"),
-        Binding("j", "join", "Join"),
-        Binding("w", "watch", "Watch"),
-        Binding("a", "address", "By address"),
+        Binding("b", "bots", "Play vs bots", tooltip="Start a Time Bomb game against bots, now"),
+        Binding("n", "host", "Host", tooltip="Host a new table for the LAN"),
+        Binding("j", "join", "Join", tooltip="Take a seat at the highlighted table (or Enter)"),
+        Binding("w", "watch", "Watch", tooltip="Watch the highlighted table as a spectator"),
+        Binding("a", "address", "By address", tooltip="Find a host's tables by HOST:PORT"),
         Binding("r", "rename", "Change name", show=False),
         Binding("f1", "rules", "Rules"),
         Binding("question_mark", "keys", "Keys"),

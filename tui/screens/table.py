@@ -35,13 +35,13 @@ from tui.widgets.waiting_room import WaitingRoom
 
 class TableScreen(Screen):
     BINDINGS = [
-        Binding("escape", "leave", "Lobby"),
-        Binding("s", "start", "Start game"),
-        Binding("a", "add_bot", "Add bot"),
-        Binding("p", "play_again", "Play again"),
-        Binding("t", "chat", "Chat"),
-        Binding("f1", "rules", "Rules"),
-        Binding("question_mark", "keys", "Keys"),
+        Binding("escape", "leave", "Lobby", tooltip="Leave this table for the lobby"),
+        Binding("s", "start", "Start game", tooltip="Start now; bots take the free seats"),
+        Binding("a", "add_bot", "Add bot", tooltip="Seat a bot in a free seat"),
+        Binding("p", "play_again", "Play again", tooltip="Deal a new game at this table"),
+        Binding("t", "chat", "Chat", tooltip="Type in the chat (Esc comes back)"),
+        Binding("f1", "rules", "Rules", tooltip="The rules of this game"),
+        Binding("question_mark", "keys", "Keys", tooltip="This list"),
     ]
 
     def __init__(self, backend: Backend, ticket: Ticket, player_name: str) -> None:

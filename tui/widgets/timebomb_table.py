@@ -38,7 +38,9 @@ TEAM_STYLES = {"sherlock": "bold dodger_blue1", "moriarty": "bold red1"}
 class TargetList(PlayerList):
     """The players, where Enter means cutting a wire of the highlighted one."""
 
-    BINDINGS = [Binding("enter", "select", "Cut")]
+    BINDINGS = [
+        Binding("enter", "select", "Cut", tooltip="Cut a wire of the highlighted player")
+    ]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "select":
@@ -63,9 +65,9 @@ class TimeBombTable(GameTable):
     """
 
     BINDINGS = [
-        Binding("c", "claim", "Claim"),
-        Binding("h", "hide", "Hide role"),
-        Binding("h", "unhide", "Show role"),
+        Binding("c", "claim", "Claim", tooltip="Claim in public what you hold (a bluff is fine)"),
+        Binding("h", "hide", "Hide role", tooltip="Hide your role and wires from onlookers"),
+        Binding("h", "unhide", "Show role", tooltip="Show your role and wires again"),
     ]
 
     secret_hidden: reactive[bool] = reactive(False)
@@ -120,24 +122,33 @@ class TimeBombTable(GameTable):
         model = self.model
         if model is None:
             return
-        width = 16 if self.size.width < 60 else 24
+        wide = self.size.width >= 64
+        width = 24 if wide else 16
+        wires = "face-down wires" if wide else "wires"
         head = self.query_one("#tb-players-head", Static)
-        head.update(f"  {'Player':<{width}}  wires  revealed  claim")
+        head.update(f"  {'Player':<{width}}  {wires:<{16 if wide else 6}}revealed  claim")
         players = self.query_one(PlayerList)
         box = self.query_one("#tb-players-box")
         box.border_title = "Players · your cut: pick one" if model.your_turn else "Players"
         box.set_class(model.your_turn, "-your-turn")
         players.set_entries(
-            PlayerEntry(row.seat, self.row_text(row, width), row.target) for row in model.players
+            PlayerEntry(row.seat, self.row_text(row, width, wide), row.target)
+            for row in model.players
         )
 
-    def row_text(self, row, width: int) -> Text:
+    def on_resize(self) -> None:
+        self.refresh_players()
+
+    def row_text(self, row, width: int, wide: bool) -> Text:
         text = Text()
         text.append("✂ " if row.cutter else "  ", style="bold")
         suffix = " (you)" if row.you else (f" · {row.status}" if row.status else "")
         name = row.name[: width - len(suffix)] + suffix
         text.append(f"{name:<{width}}", style="bold" if row.you else "")
-        text.append(f"  {row.face_down:>2}▮   ")
+        if wide:  # room to lay the wires out, as on the table
+            text.append(f"  {'▮' * row.face_down:<5} {row.face_down:>2}        ")
+        else:
+            text.append(f"  {row.face_down:>2}▮   ")
         text.append(f"{row.revealed:<8.8}  ")
         text.append(row.claim)
         return text
