@@ -1,0 +1,125 @@
+"""Action to screen over loopback: from a client sending an action until the last of the N
+clients at that table has received its view, p50 and p99, at 5 and at 10 players.
+
+    uv run python benchmarks/latency.py [--players 5 10] [--runs 5] [--actions 400]
+
+The host runs in its own process on 127.0.0.1 (journals fsynced on the real disk, as in play);
+the N players are `netplay.client.Connection`s in this process, playing the game's random bot
+from their own views, one action in flight at a time. A sample ends when every client's
+iterator has handed over the `state` that action caused: what the TUI would draw. Running all
+N clients in one process adds their decoding, one after another, to the last one's time, so
+the figures err high. Each run is a fresh table; a finished game is followed by `play_again`.
+The figures are the medians of the runs' p50 and p99. When no game seats N players, the
+largest table on offer stands in, and the output says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import time
+
+import engine
+from harness import HostProcess, machine_note, median, percentile
+from netplay.client import Connection
+from netplay.protocol import message
+
+TIMEOUT = 10.0
+PREFERRED_GAMES = ("timebomb", "machinations")
+"""The games to measure a player count with, in order, when the command line names none."""
+
+
+def game_for(players: int, wanted: str | None) -> tuple[str, int]:
+    """The game and player count that stand for an N-player table."""
+    if wanted is not None:
+        return wanted, players
+    ordered = [g for g in PREFERRED_GAMES if g in engine.GAMES] + sorted(engine.GAMES)
+    for game_id in ordered:
+        cls = engine.GAMES[game_id]
+        if cls.min_players <= players <= cls.max_players:
+            return game_id, players
+    biggest = max(ordered, key=lambda g: engine.GAMES[g].max_players)
+    return biggest, engine.GAMES[biggest].max_players
+
+
+async def next_state(conn: Connection) -> tuple[float, dict]:
+    """The next `state` message and when the client API handed it over."""
+    while True:
+        msg = await conn.next_message(TIMEOUT)
+        if msg["t"] == "state":
+            return time.perf_counter(), msg
+        if msg["t"] == "error":
+            raise RuntimeError(f"the host refused a benchmark action: {msg['message']}")
+
+
+async def one_run(host: HostProcess, game_id: str, players: int, actions: int,
+                  rng: random.Random) -> list[float]:
+    """Seconds from each action sent to the last client holding its view."""
+    table = await host.create_table(game_id, players)
+    conns = [await Connection.connect("127.0.0.1", host.port, name=f"P{i}", table=table,
+                                      reconnect=False) for i in range(players)]
+    bot = engine.GAMES[game_id].BOTS["random"]
+    try:
+        # The last seat taken starts the game: everyone gets its first state.
+        states = {c.seat: msg for c in conns for _, msg in [await next_state(c)]}
+        by_seat = {c.seat: c for c in conns}
+        samples: list[float] = []
+        while len(samples) < actions:
+            view = next(iter(states.values()))["view"]
+            if view["outcome"] is not None:
+                await conns[0].send(message("play_again"))
+                states = {c.seat: msg for c in conns for _, msg in [await next_state(c)]}
+                continue
+            seat = rng.choice(sorted(view["to_act"]))
+            own = states[seat]
+            action = bot(own["view"], own["legal"], rng)
+            sent = time.perf_counter()
+            await by_seat[seat].act(action)
+            arrivals = await asyncio.gather(*(next_state(c) for c in conns))
+            samples.append(max(at for at, _ in arrivals) - sent)
+            states = {c.seat: msg for c, (_, msg) in zip(conns, arrivals)}
+        return samples
+    finally:
+        for conn in conns:
+            await conn.close()
+
+
+async def measure(players: int, game: str | None, runs: int, actions: int, warmup: int,
+                  seed: int) -> None:
+    game_id, seated = game_for(players, game)
+    stand_in = "" if seated == players else f" (standing in for {players}: no game seats {players})"
+    rng = random.Random(seed)
+    async with HostProcess() as host:
+        if warmup:
+            await one_run(host, game_id, seated, warmup, rng)
+        p50s, p99s = [], []
+        for _ in range(runs):
+            samples = await one_run(host, game_id, seated, actions, rng)
+            p50s.append(percentile(samples, 0.50))
+            p99s.append(percentile(samples, 0.99))
+    print(f"{game_id} at {seated} players{stand_in}: {runs} runs x {actions} actions")
+    print(f"  action to last view, p50: {median(p50s) * 1000:.2f} ms "
+          f"(runs {min(p50s) * 1000:.2f}-{max(p50s) * 1000:.2f})")
+    print(f"  action to last view, p99: {median(p99s) * 1000:.2f} ms "
+          f"(runs {min(p99s) * 1000:.2f}-{max(p99s) * 1000:.2f})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, nargs="+", default=[5, 10],
+                        help="table sizes to measure (default: 5 10)")
+    parser.add_argument("--game", help="measure this game only (default: per table size)")
+    parser.add_argument("--runs", type=int, default=5, help="tables measured per size")
+    parser.add_argument("--actions", type=int, default=400, help="actions timed per run")
+    parser.add_argument("--warmup", type=int, default=50,
+                        help="actions played first and not timed (default 50)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    print(f"action to screen on 127.0.0.1 ({machine_note()})")
+    for players in args.players:
+        asyncio.run(measure(players, args.game, args.runs, args.actions, args.warmup, args.seed))
+
+
+if __name__ == "__main__":
+    main()
