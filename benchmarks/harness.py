@@ -7,8 +7,10 @@ and its figures (CPU, memory) are its alone. The parent drives it over a line-ba
         table = await host.create_table("timebomb", 5)
         conn = await Connection.connect("127.0.0.1", host.port, name="P0", table=table)
 
-The host listens on 127.0.0.1 only and never advertises; its journals go to a temporary
-directory on the same disk as the user's data directory, so each action is still fsynced.
+The host listens on 127.0.0.1 only and never advertises. Its journals go to a temporary
+directory, by default under the system's temporary directory (on this machine the same disk as
+the user's data directory), so that each action's fsync costs what it costs in play;
+`data_parent` moves them, to a RAM disk say, to see what the disk adds.
 """
 
 from __future__ import annotations
@@ -81,8 +83,10 @@ def process_cpu_seconds(pid: int) -> float:
 class HostProcess:
     """A Gaslight host in a subprocess on 127.0.0.1, driven through its stdin and stdout."""
 
-    def __init__(self, *, cpu: int | None = None, max_tables: int = 10_000):
+    def __init__(self, *, cpu: int | None = None, max_tables: int = 10_000,
+                 data_parent: str | None = None):
         self.cpu = cpu
+        self.data_parent = data_parent
         self.max_tables = max_tables
         self.port = 0
         self.pid = 0
@@ -93,6 +97,7 @@ class HostProcess:
         self._process = await asyncio.create_subprocess_exec(
             sys.executable, __file__, "--serve", "--max-tables", str(self.max_tables),
             *(["--cpu", str(self.cpu)] if self.cpu is not None else []),
+            *(["--data-parent", self.data_parent] if self.data_parent else []),
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, cwd=PROJECT_ROOT,
         )
         self.pid = self._process.pid
@@ -145,7 +150,7 @@ def _resident_bytes() -> int:
     return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
-async def _serve(max_tables: int) -> None:
+async def _serve(max_tables: int, data_parent: str | None) -> None:
     import gc
 
     import engine
@@ -162,7 +167,7 @@ async def _serve(max_tables: int) -> None:
         sys.stdout.write(json.dumps(fields) + "\n")
         sys.stdout.flush()
 
-    with tempfile.TemporaryDirectory(prefix="gaslight-bench-") as data:
+    with tempfile.TemporaryDirectory(prefix="gaslight-bench-", dir=data_parent) as data:
         host = Host(data_dir=Path(data), bot_delay=0, advertise=False,
                     max_connections_per_address=1_000_000)
         _, port = await host.start("127.0.0.1", 0)
@@ -198,7 +203,8 @@ if __name__ == "__main__":
     parser.add_argument("--serve", action="store_true", required=True)
     parser.add_argument("--cpu", type=int)
     parser.add_argument("--max-tables", type=int, default=10_000)
+    parser.add_argument("--data-parent", help="where the journals' temporary directory goes")
     arguments = parser.parse_args()
     pin_to_cpu(arguments.cpu)
     raise_open_file_limit()
-    asyncio.run(_serve(arguments.max_tables))
+    asyncio.run(_serve(arguments.max_tables, arguments.data_parent))

@@ -86,11 +86,11 @@ async def one_run(host: HostProcess, game_id: str, players: int, actions: int,
 
 
 async def measure(players: int, game: str | None, runs: int, actions: int, warmup: int,
-                  seed: int) -> None:
+                  seed: int, journal_dir: str | None) -> None:
     game_id, seated = game_for(players, game)
     stand_in = "" if seated == players else f" (standing in for {players}: no game seats {players})"
     rng = random.Random(seed)
-    async with HostProcess() as host:
+    async with HostProcess(data_parent=journal_dir) as host:
         if warmup:
             await one_run(host, game_id, seated, warmup, rng)
         p50s, p99s = [], []
@@ -115,10 +115,14 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=50,
                         help="actions played first and not timed (default 50)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--journal-dir", help="where the host journals (default: a temporary "
+                        "directory on disk); /dev/shm shows what the disk's fsync adds")
     args = parser.parse_args()
-    print(f"action to screen on 127.0.0.1 ({machine_note()})")
+    where = args.journal_dir or "a temporary directory on disk"
+    print(f"action to screen on 127.0.0.1, journals in {where} ({machine_note()})")
     for players in args.players:
-        asyncio.run(measure(players, args.game, args.runs, args.actions, args.warmup, args.seed))
+        asyncio.run(measure(players, args.game, args.runs, args.actions, args.warmup, args.seed,
+                            args.journal_dir))
 
 
 if __name__ == "__main__":
