@@ -1,7 +1,7 @@
 """Capacity: how many 5-player tables one host serves on one core while the p99 from an action
 sent to the last view received stays under 20 ms, and the host's memory per table.
 
-    uv run python benchmarks/capacity.py [--tables 50 100 150 200 300] [--think 1.0]
+    uv run python benchmarks/capacity.py [--tables 50 100 200 300 400 600] [--think 1.0]
                                          [--runs 3] [--duration 5]
 
 The host runs in its own process pinned to core 0, journals fsynced on the real disk; this
@@ -156,7 +156,7 @@ def report(step: Step) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, nargs="+", default=[50, 100, 150, 200, 300],
+    parser.add_argument("--tables", type=int, nargs="+", default=[50, 100, 200, 300, 400, 600],
                         help="table counts to try, in increasing order")
     parser.add_argument("--think", type=float, default=1.0,
                         help="mean seconds between actions at each table (default 1.0)")

@@ -77,6 +77,9 @@ def main() -> None:
                   f"{median(percentile(r.encode, 0.5) for r in runs) * 1e6:>10.0f}", flush=True)
     share = largest / MAX_FRAME
     print(f"largest frame seen: {largest} bytes, {share:.0%} of the {MAX_FRAME}-byte frame limit")
+    if share > 0.5:
+        print("  warning: views grow as a game goes on; a longer game than these may pass the "
+              "limit, and the host cannot send a frame over it")
 
 
 if __name__ == "__main__":
