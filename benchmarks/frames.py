@@ -1,4 +1,4 @@
-"""Frame cost: bytes per view and the time to build and encode one, for each game in
+"""Frame cost: bytes per view and the time to build, encode and decode one, for each game in
 `engine.GAMES` at each player count.
 
     uv run python benchmarks/frames.py [--games 20] [--runs 3] [--game timebomb]
@@ -6,7 +6,8 @@
 Random-bot games are played through the public contract. At every step, each seat's `state`
 frame is made as the host makes it: `game.view(seat)` and `game.legal_actions(seat)`, then
 `netplay.protocol.encode` of the `state` message. Bytes are whole frames (length prefix
-included). "build" is the view and legal actions, "encode" the msgpack frame. Per run: the
+included). "build" is the view and legal actions, "encode" the msgpack frame, "decode" the
+client's `decode_body` with its checks (each client pays it once per frame). Per run: the
 median and largest frame, and the median times; the figures are the medians over the runs.
 The largest frame of all is checked against the protocol's limit.
 """
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 
 import engine
 from harness import machine_note, median, percentile
-from netplay.protocol import MAX_FRAME, encode, message
+from netplay.protocol import HEADER_SIZE, MAX_FRAME, decode_body, encode, message
 
 
 @dataclass
@@ -28,6 +29,7 @@ class Run:
     sizes: list[int] = field(default_factory=list)
     build: list[float] = field(default_factory=list)
     encode: list[float] = field(default_factory=list)
+    decode: list[float] = field(default_factory=list)
 
 
 def one_run(game_id: str, players: int, games: int, rng: random.Random) -> Run:
@@ -43,7 +45,10 @@ def one_run(game_id: str, players: int, games: int, rng: random.Random) -> Run:
                 view, legal = game.view(seat), game.legal_actions(seat)
                 built = clock()
                 frame = encode(message("state", view=view, legal=legal, seat=seat))
-                run.encode.append(clock() - built)
+                encoded = clock()
+                decode_body(frame[HEADER_SIZE:])
+                run.decode.append(clock() - encoded)
+                run.encode.append(encoded - built)
                 run.build.append(built - started)
                 run.sizes.append(len(frame))
             seat = rng.choice(sorted(game.to_act()))
@@ -62,7 +67,7 @@ def main() -> None:
     print(f"frame cost per view, {args.runs} runs x {args.games} random-bot games "
           f"({machine_note()})")
     print(f"{'game':<22} {'players':>7} {'bytes p50':>10} {'bytes max':>10} "
-          f"{'build us':>9} {'encode us':>10}")
+          f"{'build us':>9} {'encode us':>10} {'decode us':>10}")
     largest = 0
     for game_id in args.game or sorted(engine.GAMES):
         cls = engine.GAMES[game_id]
@@ -74,7 +79,8 @@ def main() -> None:
                   f"{median(percentile(r.sizes, 0.5) for r in runs):>10.0f} "
                   f"{median(max(r.sizes) for r in runs):>10.0f} "
                   f"{median(percentile(r.build, 0.5) for r in runs) * 1e6:>9.0f} "
-                  f"{median(percentile(r.encode, 0.5) for r in runs) * 1e6:>10.0f}", flush=True)
+                  f"{median(percentile(r.encode, 0.5) for r in runs) * 1e6:>10.0f} "
+                  f"{median(percentile(r.decode, 0.5) for r in runs) * 1e6:>10.0f}", flush=True)
     share = largest / MAX_FRAME
     print(f"largest frame seen: {largest} bytes, {share:.0%} of the {MAX_FRAME}-byte frame limit")
     if share > 0.5:

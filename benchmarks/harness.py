@@ -168,8 +168,9 @@ async def _serve(max_tables: int, data_parent: str | None) -> None:
         sys.stdout.flush()
 
     with tempfile.TemporaryDirectory(prefix="gaslight-bench-", dir=data_parent) as data:
+        # Lean benchmark clients send no heartbeat: a long run must not count them as dead.
         host = Host(data_dir=Path(data), bot_delay=0, advertise=False,
-                    max_connections_per_address=1_000_000)
+                    max_connections_per_address=1_000_000, heartbeat_timeout=3600)
         _, port = await host.start("127.0.0.1", 0)
         reply(port=port)
         try:

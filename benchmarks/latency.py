@@ -4,11 +4,11 @@ clients at that table has received its view, p50 and p99, at 5 and at 10 players
     uv run python benchmarks/latency.py [--players 5 10] [--runs 5] [--actions 400]
 
 The host runs in its own process on 127.0.0.1 (journals fsynced on the real disk, as in play);
-the N players are `netplay.client.Connection`s in this process, playing the game's random bot
-from their own views, one action in flight at a time. A sample ends when every client's
-iterator has handed over the `state` that action caused: what the TUI would draw. Running all
-N clients in one process adds their decoding, one after another, to the last one's time, so
-the figures err high. Each run is a fresh table; a finished game is followed by `play_again`.
+the N players are lean protocol clients in this process (see `Player`), playing the game's
+random bot from their own views, one action in flight at a time. A sample ends when the last
+byte of the `state` that action caused has reached every player's socket. A player's own
+decoding then adds `decode us` from frames.py. Each run is a fresh table; a finished game is
+followed by `play_again`.
 The figures are the medians of the runs' p50 and p99. When no game seats N players, the
 largest table on offer stands in, and the output says so.
 """
@@ -23,8 +23,7 @@ import time
 
 import engine
 from harness import HostProcess, machine_note, median, percentile, process_cpu_seconds
-from netplay.client import Connection
-from netplay.protocol import message
+from netplay.protocol import HEADER_SIZE, decode_body, encode, message
 
 TIMEOUT = 10.0
 PREFERRED_GAMES = ("timebomb", "machinations")
@@ -44,40 +43,94 @@ def game_for(players: int, wanted: str | None) -> tuple[str, int]:
     return biggest, engine.GAMES[biggest].max_players
 
 
-async def next_state(conn: Connection) -> tuple[float, dict]:
-    """The next `state` message and when the client API handed it over."""
-    while True:
-        msg = await conn.next_message(TIMEOUT)
-        if msg["t"] == "state":
-            return time.perf_counter(), msg
-        if msg["t"] == "error":
-            raise RuntimeError(f"the host refused a benchmark action: {msg['message']}")
+class Player(asyncio.Protocol):
+    """A lean client for one seat. It stamps each frame with the moment its last byte arrives
+    and decodes it only when asked: with N players in one process, decoding as frames arrive
+    would queue each player behind the others' decoding, which real players, each on their
+    own machine, never do. A real client's decoding adds `decode us` from frames.py."""
+
+    def __init__(self) -> None:
+        self.seat: int | None = None
+        self.transport: asyncio.Transport | None = None
+        self.buffer = bytearray()
+        self.inbox: asyncio.Queue[tuple[float, bytes]] = asyncio.Queue()
+
+    @classmethod
+    async def join(cls, port: int, name: str, table: str) -> "Player":
+        loop = asyncio.get_running_loop()
+        _, player = await loop.create_connection(cls, "127.0.0.1", port)
+        await player.send(message("hello", name=name, table=table))
+        welcome = await player.next_message()
+        if welcome["t"] != "welcome":
+            raise RuntimeError(f"the host did not seat a benchmark player: {welcome}")
+        player.seat = welcome["seat"]
+        return player
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        arrived = time.perf_counter()
+        self.buffer += data
+        while len(self.buffer) >= HEADER_SIZE:
+            length = int.from_bytes(self.buffer[:HEADER_SIZE], "big")
+            if len(self.buffer) < HEADER_SIZE + length:
+                break
+            self.inbox.put_nowait((arrived, bytes(self.buffer[HEADER_SIZE:HEADER_SIZE + length])))
+            del self.buffer[:HEADER_SIZE + length]
+
+    async def send(self, msg: dict) -> None:
+        assert self.transport is not None
+        self.transport.write(encode(msg))
+
+    async def act(self, action: dict) -> None:
+        await self.send(message("act", action=action))
+
+    async def next_message(self) -> dict:
+        return (await self.timed_message())[1]
+
+    async def timed_message(self) -> tuple[float, dict]:
+        arrived, body = await asyncio.wait_for(self.inbox.get(), TIMEOUT)
+        return arrived, decode_body(body)
+
+    async def next_state(self) -> tuple[float, dict]:
+        """The next `state` message and when its last byte arrived."""
+        while True:
+            arrived, msg = await self.timed_message()
+            if msg["t"] == "state":
+                return arrived, msg
+            if msg["t"] == "error":
+                raise RuntimeError(f"the host refused a benchmark action: {msg['message']}")
+
+    async def close(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
 
 
 async def one_run(host: HostProcess, game_id: str, players: int, actions: int,
                   rng: random.Random) -> list[float]:
     """Seconds from each action sent to the last client holding its view."""
     table = await host.create_table(game_id, players)
-    conns = [await Connection.connect("127.0.0.1", host.port, name=f"P{i}", table=table,
-                                      reconnect=False) for i in range(players)]
+    conns = [await Player.join(host.port, f"P{i}", table) for i in range(players)]
     bot = engine.GAMES[game_id].BOTS["random"]
     try:
         # The last seat taken starts the game: everyone gets its first state.
-        states = {c.seat: msg for c in conns for _, msg in [await next_state(c)]}
+        states = {c.seat: msg for c in conns for _, msg in [await c.next_state()]}
         by_seat = {c.seat: c for c in conns}
         samples: list[float] = []
         while len(samples) < actions:
             view = next(iter(states.values()))["view"]
             if view["outcome"] is not None:
                 await conns[0].send(message("play_again"))
-                states = {c.seat: msg for c in conns for _, msg in [await next_state(c)]}
+                states = {c.seat: msg for c in conns for _, msg in [await c.next_state()]}
                 continue
             seat = rng.choice(sorted(view["to_act"]))
             own = states[seat]
             action = bot(own["view"], own["legal"], rng)
             sent = time.perf_counter()
             await by_seat[seat].act(action)
-            arrivals = await asyncio.gather(*(next_state(c) for c in conns))
+            arrivals = await asyncio.gather(*(c.next_state() for c in conns))
             samples.append(max(at for at, _ in arrivals) - sent)
             states = {c.seat: msg for c, (_, msg) in zip(conns, arrivals)}
         return samples
@@ -108,7 +161,7 @@ async def measure(players: int, game: str | None, runs: int, actions: int, warmu
     print(f"  action to last view, p99: {median(p99s) * 1000:.2f} ms "
           f"(runs {min(p99s) * 1000:.2f}-{max(p99s) * 1000:.2f})")
     # CPU time per action suffers far less than wall time when other work shares the cores.
-    print(f"  CPU per action: host {host_cpu * 1000:.2f} ms, all {seated} clients "
+    print(f"  CPU per action: host {host_cpu * 1000:.2f} ms, all {seated} players "
           f"{clients_cpu * 1000:.2f} ms (connecting and seating included)")
 
 
