@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 import engine
 from harness import HostProcess, machine_note, median, percentile, pin_to_cpu, \
-    process_cpu_seconds, raise_open_file_limit
+    process_cpu_seconds, raise_open_file_limit, within
 from netplay.client import Connection
 from netplay.protocol import message
 
@@ -101,9 +101,9 @@ class Step:
 
 
 async def run_step(tables: int, think: float, warmup: float, runs: int, duration: float,
-                   seed: int, journal_dir: str | None) -> Step:
+                   seed: int, journal_dir: str | None, pin: bool) -> Step:
     rng = random.Random(seed)
-    async with HostProcess(cpu=HOST_CPU, data_parent=journal_dir) as host:
+    async with HostProcess(cpu=HOST_CPU if pin else None, data_parent=journal_dir) as host:
         empty = await host.memory()
         seated = []
         for start in range(0, tables, 10):  # a few tables at a time: no connection storm
@@ -132,10 +132,9 @@ async def run_step(tables: int, think: float, warmup: float, runs: int, duration
         finally:
             for task in players:
                 task.cancel()
-            await asyncio.gather(*players, return_exceptions=True)
-            for conns in seated:
-                for conn in conns:
-                    await conn.close()
+            await within(30, asyncio.gather(*players, return_exceptions=True), "stopping play")
+            await within(30, asyncio.gather(*(conn.close() for conns in seated for conn in conns)),
+                         "closing the clients")
     for task in players:
         if not task.cancelled() and task.exception() is not None:
             raise task.exception()
@@ -164,18 +163,27 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="measured windows per step")
     parser.add_argument("--duration", type=float, default=5.0, help="seconds per window")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-pin", action="store_true",
+                        help="let the host and the clients run on any core (the host, one thread "
+                        "of Python, still uses one core at most); on a shared machine pinning "
+                        "makes them wait for the other work on their core")
     parser.add_argument("--journal-dir", help="where the host journals (default: a temporary "
                         "directory on disk); /dev/shm shows what the disk's fsync adds")
     args = parser.parse_args()
-    pin_to_cpu(CLIENT_CPU)
+    if not args.no_pin:
+        pin_to_cpu(CLIENT_CPU)
     raise_open_file_limit()
-    print(f"capacity: {PLAYERS}-player {GAME} tables, host on core {HOST_CPU}, bot clients on "
-          f"core {CLIENT_CPU}, one action per table every {args.think:g} s on average "
+    where = "any core" if args.no_pin else f"core {HOST_CPU}, bot clients on core {CLIENT_CPU}"
+    print(f"capacity: {PLAYERS}-player {GAME} tables, host on {where}, "
+          f"one action per table every {args.think:g} s on average "
           f"({machine_note()}); journals in {args.journal_dir or 'a temporary directory on disk'}")
     best: Step | None = None
     for tables in args.tables:
-        step = asyncio.run(run_step(tables, args.think, args.warmup, args.runs, args.duration,
-                                    args.seed, args.journal_dir))
+        step = asyncio.run(within(
+            args.warmup + args.runs * args.duration + 300,
+            run_step(tables, args.think, args.warmup, args.runs, args.duration, args.seed,
+                     args.journal_dir, not args.no_pin),
+            f"the step at {tables} tables"))
         report(step)
         if step.p99 >= LIMIT:
             break

@@ -27,6 +27,18 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
+REPLY_TIMEOUT = 60.0
+
+
+async def within(seconds: float, awaitable: Any, what: str) -> Any:
+    """`awaitable`'s result, or, past `seconds`, every task's stack on stderr and an error:
+    a benchmark that hangs says where instead of waiting for ever."""
+    try:
+        return await asyncio.wait_for(awaitable, seconds)
+    except asyncio.TimeoutError:
+        for task in asyncio.all_tasks():
+            task.print_stack(limit=8, file=sys.stderr)
+        raise RuntimeError(f"{what} took over {seconds:g} s; the tasks' stacks are above") from None
 
 
 def percentile(values: Iterable[float], fraction: float) -> float:
@@ -132,7 +144,11 @@ class HostProcess:
         async with self._lock:
             self._process.stdin.write(json.dumps({"command": command, **fields}).encode() + b"\n")
             await self._process.stdin.drain()
-            return await self._reply()
+            try:
+                return await asyncio.wait_for(self._reply(), REPLY_TIMEOUT)
+            except asyncio.TimeoutError:
+                raise RuntimeError(f"the benchmark host did not answer {command!r} within "
+                                   f"{REPLY_TIMEOUT:g} s") from None
 
     async def create_table(self, game: str, players: int, options: dict | None = None) -> str:
         return (await self.request("create", game=game, players=players,
