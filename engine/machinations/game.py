@@ -364,7 +364,8 @@ class Machinations(Game):
         cards_text = ", ".join(f"{counts[c]} {CARD_NAMES[c]}" for c in CARDS)
         self.log(
             "heist",
-            f"Heist {number}: {cards_text}. The {TEAM_NAMES[team]} score {points} "
+            f"Heist {number} by " + ", ".join(f"{{{i}}}" for i in range(size))
+            + f": {cards_text}. The {TEAM_NAMES[team]} score {points} "
             f"(Cops {self.scores[COPS]}, Robbers {self.scores[ROBBERS]}).",
             crew,
             number=number,
