@@ -1,4 +1,4 @@
-"""How well the Machinations bots play: each team's win rate with "reasoner" bots against
+"""How well the Machinations bots play: each team's win rate with "smart" bots against
 "random" ones, next to the all-random baseline.
 
     uv run python benchmarks/machinations_bots.py [games per cell, default 400]
@@ -23,7 +23,7 @@ def play(players: int, seed: int, smart_teams: frozenset[str]) -> tuple[set[str]
     game = engine.new_game("machinations", players, {}, seed)
     teams = game.seat_teams()
     bots = {
-        seat: engine.GAMES["machinations"].BOTS["reasoner" if team in smart_teams else "random"]
+        seat: engine.GAMES["machinations"].BOTS["smart" if team in smart_teams else "random"]
         for seat, team in enumerate(teams)
     }
     rngs = [random.Random(seed * 100 + seat) for seat in range(players)]
@@ -42,10 +42,10 @@ def play(players: int, seed: int, smart_teams: frozenset[str]) -> tuple[set[str]
 def table(games: int) -> None:
     setups = {
         "all random": frozenset(),
-        "reasoning Robbers": frozenset({ROBBERS}),
-        "reasoning Cops": frozenset({COPS}),
-        "reasoning Irene": frozenset({NEUTRAL}),
-        "all reasoning": frozenset(TEAMS),
+        "smart Robbers": frozenset({ROBBERS}),
+        "smart Cops": frozenset({COPS}),
+        "smart Irene": frozenset({NEUTRAL}),
+        "all smart": frozenset(TEAMS),
     }
     print(f"Win rates over {games} games per cell (Robbers / Cops / Irene where present)")
     print(f"{'N':>3}  " + "  ".join(f"{name:>22}" for name in setups))

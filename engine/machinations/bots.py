@@ -1,7 +1,7 @@
 """Moriarty's Machinations bots: `bot(view, legal_actions, rng) -> action`, own view only.
 
-"reasoner" reasons from what its seat knows: its role, its Information Exchange, the public
-heist results (foil counts per crew) and the votes with names. Its picture of the table is a
+"smart" (the `reasoner` function) reasons from what its seat knows: its role, its Information
+Exchange, the public heist results (foil counts per crew) and the votes with names. Its picture of the table is a
 `Suspicions`: for every seat, how likely it is a Cop. Robbers propose and approve crews they
 trust; Cops approve crews they can foil and foil when it does not expose them; Lestrade arrests
 the seat that looks most like Moriarty, Jack murders the seat that looks most like Sherlock.
@@ -20,6 +20,7 @@ from engine.machinations.roles import (
     JACK,
     LESTRADE,
     SHERLOCK,
+    WATSON,
     team_of,
 )
 
@@ -124,8 +125,12 @@ def _approves(view: View, sus: Suspicions) -> bool:
     team = team_of(sus.role)
     if team == COPS:
         # A Cop can foil a crew a Cop sits on; a long streak of failures wins for the Cops.
-        if sus.role == SHERLOCK and sus.seat_of(BRUTUS) in crew:
-            return False
+        if sus.role == SHERLOCK:
+            # Jack reads who backs Lestrade's crews: Sherlock backs only crews he sits on or
+            # Watson does, and never one with Brutus, who could cancel the foil.
+            if sus.seat_of(BRUTUS) in crew:
+                return False
+            return me in crew or sus.seat_of(WATSON) in crew
         return any(s in sus.known_cops for s in crew)
     if view["streak"] >= n - 1:
         return True  # one more failure ends the game for the Cops
@@ -181,15 +186,11 @@ def _moriarty_suspect(view: View, sus: Suspicions) -> int:
 
 
 def _sherlock_suspect(view: View, sus: Suspicions) -> int:
-    """Sherlock favours crews holding Lestrade and Watson and foils only on crews of three."""
+    """Sherlock is a Cop, and Cops foil and object: they back only crews a Cop sits on."""
     me, n = sus.me, sus.n
-    score = [sus.p[s] * 2 for s in range(n)]
-    lestrade = sus.seat_of(LESTRADE)
-    for record in view["vote_history"]:
-        if lestrade is not None and lestrade in record["crew"]:
-            for s in range(n):
-                if s != lestrade:
-                    score[s] += 0.3 if record["votes"][s] else -0.2
+    records = view["vote_history"] or [{"votes": [True] * n}]
+    objections = [sum(not r["votes"][s] for r in records) / len(records) for s in range(n)]
+    score = [sus.p[s] * 2 + objections[s] * 1.5 for s in range(n)]
     return _best(score, me, sus, rule_out=set())
 
 
@@ -222,5 +223,5 @@ def reasoner(view: View, legal: list[Action], rng: random.Random) -> Action:
 
 BOTS: dict[str, Callable] = {
     "random": random_bot(),
-    "reasoner": reasoner,
+    "smart": reasoner,
 }
