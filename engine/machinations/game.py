@@ -124,6 +124,7 @@ class Machinations(Game):
         self.sizes: list[set[int]] = [set() for _ in range(n)]
         # blocked[s]: bitmask of the seats that have gone on a heist of size s (MM-22).
         self.blocked = [0] * (n + 1)
+        self._eligible: tuple[tuple[int, ...], ...] | None = None
         self.fall_used = False
         self.proposal: dict[str, Any] | None = None
         self.votes: dict[int, bool] = {}
@@ -214,12 +215,8 @@ class Machinations(Game):
             return []
         phase = self.phase
         if phase == PROPOSAL:
-            blocked = self.blocked
-            return [
-                {"type": "propose", "name": "", "crew": list(crew)}
-                for crew, mask, size in all_crews(self.players)
-                if not mask & blocked[size]
-            ]
+            return [{"type": "propose", "name": "", "crew": list(crew)}
+                    for crew in self.eligible_crews()]
         if phase == VOTE:
             return [{"type": "vote", "approve": True}, {"type": "vote", "approve": False}]
         if phase == HEIST:
@@ -228,6 +225,15 @@ class Machinations(Game):
                 cards.append({"type": "play", "card": TAKE_THE_FALL})
             return cards
         return [{"type": "accuse", "target": t} for t in range(self.players) if t != seat]
+
+    def eligible_crews(self) -> tuple[tuple[int, ...], ...]:
+        """Every crew MM-22 allows now; it changes only when a heist is performed."""
+        if self._eligible is None:
+            blocked = self.blocked
+            self._eligible = tuple(
+                crew for crew, mask, size in all_crews(self.players) if not mask & blocked[size]
+            )
+        return self._eligible
 
     def may_take_the_fall(self, seat: int) -> bool:
         return self.roles[seat] == BRUTUS and not self.fall_used
@@ -273,8 +279,9 @@ class Machinations(Game):
     def act_vote(self, seat: int, action: dict[str, Any]) -> None:
         self.expect(VOTE, "no vote is asked for now")
         approve = action["approve"]
+        # No event per vote: `voted` in the view says who is in, and N lines a vote would
+        # swamp the log.
         self.votes[seat] = approve
-        self.log("voted", "{0} has voted.", (seat,))
         if len(self.votes) == self.players:
             self.reveal_votes()
 
@@ -351,6 +358,7 @@ class Machinations(Game):
         for seat in crew:
             self.sizes[seat].add(size)
             self.blocked[size] |= 1 << seat
+        self._eligible = None
         heist = {
             "number": number,
             "proposer": self.proposal["proposer"],

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import copy
 import random
+
+import msgpack
 
 import pytest
 
@@ -30,9 +31,9 @@ def play(game, bots, seed):
     while game.outcome is None:
         seat = min(game.to_act())
         view, legal = game.view(seat), game.legal_actions(seat)
-        frozen = copy.deepcopy((view, legal))
+        frozen = msgpack.packb((view, legal))
         action = bots[seat](view, legal, rngs[seat])
-        assert (view, legal) == frozen, "a bot must not change what it is shown"
+        assert msgpack.packb((view, legal)) == frozen, "a bot must not change what it is shown"
         assert action in legal or (action["type"] == "propose" and {**action, "name": ""}
                                    in legal), action
         game.apply(seat, action)
@@ -41,7 +42,7 @@ def play(game, bots, seed):
 
 @pytest.mark.parametrize("n", range(5, 11))
 def test_every_bot_plays_legal_actions_to_the_end(n):
-    for seed in range(6):
+    for seed in range(3):
         mixed = [BOTS["smart"] if (s + seed) % 2 else BOTS["random"] for s in range(n)]
         for bots in ([BOTS["smart"]] * n, mixed):
             game = play(engine.new_game("machinations", n, {"lestrade_reveals": seed % 2 == 0},
@@ -128,7 +129,7 @@ def _team_wins(n, team, smart_teams, games):
 
 
 def test_reasoning_bots_beat_random_bots_for_each_team():
-    games = 40
+    games = 30
     robbers = _team_wins(7, ROBBERS, {ROBBERS}, games)
     random_robbers = _team_wins(7, ROBBERS, set(), games)
     assert robbers > random_robbers + 0.4, (robbers, random_robbers)
