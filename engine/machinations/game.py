@@ -12,9 +12,13 @@ Secrets and how they stay secret:
 - A heist card is never attributable (MM-38). The played cards are kept per seat only until
   the last one is in; then they become a count per kind and each seat keeps its own card.
   No event, not even one for the player alone or the referee, names a card with its player.
-- With `lestrade_reveals` off, `to_act` must not point at Lestrade, so every seat that is not
-  a revealed Jack names a target in secret; only Lestrade's counts as the arrest, the others
-  are never shown.
+- With `lestrade_reveals` off, `to_act` must not point at Lestrade, so every seat names a
+  target in secret: Lestrade's is the arrest, Jack's the murder (6+ players), and the others
+  count for nothing and are never shown.
+
+Every crew member is shown the same three heist cards (MM-20), but `legal_actions`, which
+only that seat receives, offers Take the Fall only to a Brutus who still holds it: a table
+draws all three cards for everyone and disables the ones the legal list leaves out.
 
 The proposal's free-text heist name (MM-12) cannot be enumerated, so `legal_actions` lists each
 eligible crew once with `"name": ""`, a placeholder: `apply` accepts any string in its place,
@@ -410,7 +414,7 @@ class Machinations(Game):
             self.reveal(lestrade)
             self.choosers = (lestrade,) if jack is None else tuple(sorted((lestrade, jack)))
         else:
-            # Everyone but a revealed Jack names a target, so `to_act` cannot point at Lestrade.
+            # Everyone names a target, so `to_act` cannot point at Lestrade.
             self.choosers = tuple(range(self.players))
         self.targets = {}
 
