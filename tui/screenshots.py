@@ -122,7 +122,7 @@ async def machinations_shot(backend, pilot_settle) -> None:
         while True:
             await pilot_settle(pilot, ready)
             model = table.game_table.model
-            if table.view["outcome"] or (table.view["heists"] and model.crews):
+            if table.view["outcome"] or table.view["heists"]:
                 break
             before = (len(table.view["events"]), table.view["phase"], model.my_choice)
             if model.crews:
