@@ -145,3 +145,24 @@ def playout(options: dict, seed: int, bots=None) -> Holmes:
 
 
 ALL_TYPES = CLUE_TYPES
+
+
+FULL_BOARD = ["watson", "hudson", "lestrade", *DECK_CHARACTERS]
+
+
+def visit(game: Holmes, seat: int, character: str, day: int = 3) -> None:
+    """Make `seat` the active player of `day` with every character in play, and move a
+    marker onto `character`: its skill is then pending, if usable."""
+    source = "hudson" if character != "hudson" else "watson"
+    game.day = day
+    game.board = list(FULL_BOARD)
+    game.day_of = {c: 1 for c in DECK_CHARACTERS}
+    game.char_deck = []
+    game.markers = [{}, {}]
+    game.markers[seat][source] = True
+    game.spent = set()
+    game.stage = "action"
+    game.actions_each = 3
+    game.actions_done = 0 if seat == game.first else 1
+    game.queue = [Pending("move", seat)]
+    act(game, seat, "move", **{"from": source, "to": character})
