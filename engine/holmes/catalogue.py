@@ -124,3 +124,9 @@ SKILLS: Final = {
 
 def character_name(character: str) -> str:
     return CHARACTER_NAMES[character]
+
+
+def a_clue(card: str) -> str:
+    """The card's name with its article: "an Explosive", "a Bullet"."""
+    name = clue_name(card)
+    return ("an " if name[0] in "AEIOUaeiou" else "a ") + name

@@ -30,6 +30,7 @@ from engine.holmes.catalogue import (
     SIDES,
     VILLAINS,
     character_name,
+    a_clue,
     clue_name,
 )
 from engine.holmes.pending import BOTH, Pending
@@ -341,7 +342,7 @@ class Holmes(SkillsMixin, Game):
         self.line[slot] = None
         self.areas[seat].reserved = card
         self.reserve_holder = 1 - seat
-        self.log("reserve", "{0} reserves a " + clue_name(card) + " from the line.", (seat,),
+        self.log("reserve", "{0} reserves " + a_clue(card) + " from the line.", (seat,),
                  card=card)
         self.refill_line()
 

@@ -30,6 +30,7 @@ from engine.holmes.catalogue import (
     WILD_PREFIX,
     WILDCARD,
     character_name,
+    a_clue,
     clue_name,
 )
 from engine.holmes.pending import Pending
@@ -186,7 +187,7 @@ class SkillsMixin:
         paid = f", paying {cost} IM" if cost else ""
         self.log(
             "take",
-            "{0} takes a " + clue_name(card) + f" {where}{paid} ({character_name(p.character)}).",
+            "{0} takes " + a_clue(card) + f" {where}{paid} ({character_name(p.character)}).",
             (seat,),
             card=card,
             character=p.character,
@@ -219,7 +220,7 @@ class SkillsMixin:
         p.taken = 1
         self.log(
             "steal",
-            "{0} pays " + f"{self.day} IM and steals a " + clue_name(card)
+            "{0} pays " + f"{self.day} IM and steals " + a_clue(card)
             + " from {1} into their hidden clues (Irene Adler).",
             (seat, victim),
             card=card,
@@ -259,7 +260,7 @@ class SkillsMixin:
         else:
             area.hidden.append(kept)
             text = "{0} keeps 1 hidden clue"
-            self.log("hidden_gain", "You keep a " + clue_name(kept) + " hidden.", (seat,),
+            self.log("hidden_gain", "You keep " + a_clue(kept) + " hidden.", (seat,),
                      audience=self.only[seat], card=kept)
         self.log(
             "keep",
@@ -279,7 +280,7 @@ class SkillsMixin:
         p.taken += 1
         self.log(
             "discard_line",
-            "{0} discards a " + clue_name(card) + " from the line (Shinwell Johnson).",
+            "{0} discards " + a_clue(card) + " from the line (Shinwell Johnson).",
             (seat,),
             card=card,
         )
@@ -291,14 +292,14 @@ class SkillsMixin:
         self.discard.append(printed)
         if p.kind == "moriarty":
             self.queue.pop(0)
-            self.log("moriarty_discard", "{0} discards a " + clue_name(card) + " (Moriarty).",
+            self.log("moriarty_discard", "{0} discards " + a_clue(card) + " (Moriarty).",
                      (seat,), card=card)
             return
         gained = self.gain(seat, max(0, VALUE[card] - self.day))
         p.taken = 1
         self.log(
             "errand",
-            "{0} discards a " + clue_name(card) + f" and gains {gained} IM (Billy).",
+            "{0} discards " + a_clue(card) + f" and gains {gained} IM (Billy).",
             (seat,),
             card=card,
             amount=gained,
@@ -314,7 +315,7 @@ class SkillsMixin:
         p.taken = 1
         self.log(
             "swap",
-            "{0} gives a " + clue_name(give) + " for a " + clue_name(taken)
+            "{0} gives " + a_clue(give) + " for " + a_clue(taken)
             + " from the line (Violet Hunter).",
             (seat,),
             give=give,
@@ -350,5 +351,5 @@ class SkillsMixin:
             area.hidden.append(card)
             self.log("buy", "{0} pays 1 IM and draws a hidden clue (Von Kramm).", (seat,),
                      wildcard=False)
-            self.log("hidden_gain", "You draw a " + clue_name(card) + " and keep it hidden.",
+            self.log("hidden_gain", "You draw " + a_clue(card) + " and keep it hidden.",
                      (seat,), audience=self.only[seat], card=card)
