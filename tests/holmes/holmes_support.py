@@ -9,7 +9,9 @@ from collections import Counter
 from typing import Any, Iterable
 
 import engine
-from engine.holmes.catalogue import CLUE_TYPES, COPIES, DECK_CHARACTERS, IM_TOTAL, VILLAINS
+from engine.holmes.catalogue import (
+    CLUE_TYPES, COPIES, DECK_CHARACTERS, IM_TOTAL, VILLAINS, WILDCARD,
+)
 from engine.holmes.game import Holmes
 from engine.holmes.pending import Pending
 
@@ -33,16 +35,25 @@ def types_of(actions: Iterable[dict]) -> set[str]:
 
 
 def cards_in_play(game: Holmes) -> Counter:
-    cards = Counter(game.deck) + Counter(game.discard) + Counter(c for c in game.line if c)
+    cards = Counter(game.deck)
+    cards.update(game.discard)
+    cards.update(c for c in game.line if c)
     for area in game.areas:
-        cards += area.physical_cards()
+        cards.update(area.clues)
+        cards[WILDCARD] += len(area.wild_on) + area.free_wild
+        cards.update(area.hidden)
+        if area.reserved:
+            cards[area.reserved] += 1
     for pending in game.queue:
-        cards += Counter(pending.drawn)
-    return cards
+        cards.update(pending.drawn)
+    return +cards
+
+
+_ALL_CARDS = Counter(COPIES)
 
 
 def check_conservation(game: Holmes) -> None:
-    assert cards_in_play(game) == Counter(COPIES), f"cards not conserved: {game!r}"
+    assert cards_in_play(game) == _ALL_CARDS, f"cards not conserved: {game!r}"
     assert game.reserve + sum(a.im for a in game.areas) == IM_TOTAL, f"IM: {game!r}"
     assert game.reserve >= 0 and all(a.im >= 0 for a in game.areas), repr(game)
 

@@ -53,11 +53,11 @@ def test_the_smart_bot_decides_from_its_view_only():
 def test_smart_beats_random_in_a_sample():
     """The full 1,000-game measurement is benchmarks/holmes_bots.py (at least 90%)."""
     wins = 0
-    for seed in range(30):
+    for seed in range(20):
         smart = seed % 2
         game = play(seed, ("smart", "random") if smart == 0 else ("random", "smart"))
         wins += game.outcome.won(smart)
-    assert wins >= 27
+    assert wins >= 18
 
 
 def test_chases_a_majority_it_can_win_not_a_lost_one():
