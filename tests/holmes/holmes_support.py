@@ -10,7 +10,7 @@ from typing import Any, Iterable
 
 import engine
 from engine.holmes.catalogue import (
-    CLUE_TYPES, COPIES, DECK_CHARACTERS, IM_TOTAL, VILLAINS, WILDCARD,
+    COPIES, DECK_CHARACTERS, IM_TOTAL, WILDCARD,
 )
 from engine.holmes.game import Holmes
 from engine.holmes.pending import Pending
@@ -154,8 +154,6 @@ def playout(options: dict, seed: int, bots=None) -> Holmes:
         game.apply(seat, rng.choice(legal))
     return game
 
-
-ALL_TYPES = CLUE_TYPES
 
 
 FULL_BOARD = ["watson", "hudson", "lestrade", *DECK_CHARACTERS]

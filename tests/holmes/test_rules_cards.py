@@ -8,7 +8,7 @@ from engine.holmes.catalogue import (
     TOBY, VIOLET, WATSON, WILDCARD,
 )
 from holmes_support import (
-    M, S, act, arrange, check_conservation, new_game, set_area, types_of, visit,
+    M, S, act, arrange, check_conservation, new_game, set_area, visit,
 )
 
 

@@ -5,12 +5,11 @@ import pytest
 import engine
 from engine.core import IllegalAction
 from engine.holmes.catalogue import (
-    BULLET, BUTTON, CIGARETTE, DECK_CHARACTERS, FOOTPRINT, GREGSON, HUDSON, IRENE, LANGDALE,
+    BULLET, BUTTON, CIGARETTE, FOOTPRINT, GREGSON, HUDSON, IRENE,
     LESTRADE, MAP, MORAN, MORIARTY, TOBY, VILLAINS, VIOLET, VON_KRAMM, WATSON, WIGGINS,
 )
-from engine.holmes.pending import Pending
 from holmes_support import (
-    M, S, act, arrange, check_conservation, jump_to_day, new_game, playout, set_area, types_of,
+    M, S, act, arrange, check_conservation, new_game, playout, set_area, types_of,
     visit,
 )
 
