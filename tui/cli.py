@@ -13,6 +13,8 @@ import importlib
 import sys
 
 COMMAND_MODULES = (
+    "host",
+    "tables",
 )
 
 
