@@ -18,6 +18,8 @@ LINE_SIZE: Final = 4
 SHERLOCK, MYCROFT = "sherlock", "mycroft"
 SIDES: Final = (SHERLOCK, MYCROFT)
 SIDE_NAMES: Final = {SHERLOCK: "Sherlock", MYCROFT: "Mycroft"}
+FIRST, SECOND = "first", "second"
+"""The teams of `Holmes.seat_teams()` and of the outcome: the first and second player."""
 
 # -- clues (HO-5) ----------------------------------------------------------------------------
 

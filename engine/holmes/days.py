@@ -175,7 +175,7 @@ class DaysMixin:
             text = f"{totals[0]} to {totals[1]}, and equal IM: the case remains unsolved."
         else:
             reason = "score" if totals[0] != totals[1] else "investigation_markers"
-            name = SIDE_NAMES[teams[best]]
+            name = SIDE_NAMES[self.sides[best]]
             if reason == "score":
                 text = f"{name} wins, {max(totals)} to {min(totals)}."
             else:

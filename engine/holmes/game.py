@@ -24,6 +24,8 @@ from engine.holmes.catalogue import (
     INITIAL,
     LINE_SIZE,
     MARKERS,
+    FIRST,
+    SECOND,
     SIDE_NAMES,
     SIDES,
     VILLAINS,
@@ -162,10 +164,11 @@ class Holmes(DaysMixin, SkillsMixin, Game):
         return self.order[self.actions_done % 2]
 
     def seat_teams(self) -> tuple[str, ...]:
-        # Sides are public; before the first player chooses, seat order stands in.
-        first_side = self.sides[self.first] or SIDES[0]
-        other = SIDES[1] if first_side == SIDES[0] else SIDES[0]
-        return tuple(first_side if s == self.first else other for s in range(2))
+        """"first" and "second" player: the game's only asymmetry (HO-10), fixed at setup.
+
+        Sherlock and Mycroft play by the same rules (HO-1) and the side is chosen in play, so
+        a side cannot name a seat's team before the game starts (as the simulator needs)."""
+        return tuple(FIRST if s == self.first else SECOND for s in range(2))
 
     # -- legal actions --------------------------------------------------------------------
 

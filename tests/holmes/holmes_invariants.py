@@ -11,7 +11,7 @@ import msgpack
 
 import engine
 from engine.core import REFEREE, SPECTATOR
-from engine.holmes.catalogue import DAYS, SIDES, VILLAINS, WILDCARD
+from engine.holmes.catalogue import DAYS, FIRST, SECOND, VILLAINS, WILDCARD
 from holmes_support import check_conservation
 
 OPTION_COMBOS = [
@@ -86,7 +86,7 @@ def run_playout(options: dict, seed: int, *, illegal_every: int = 7, branch_ever
     assert [e.data["day"] for e in game.events if e.type == "day"] == list(range(1, DAYS + 1))
     outcome = game.outcome
     assert len(outcome.winners) <= 1 and outcome.winners <= {0, 1}
-    assert sorted(outcome.teams) == sorted(SIDES)
+    assert outcome.teams == game.seat_teams() and sorted(outcome.teams) == [FIRST, SECOND]
     assert outcome.reason in ("score", "investigation_markers", "draw")
     assert not set(game.board) & set(VILLAINS)
     assert game.to_act() == frozenset() and game.legal_actions(0) == []

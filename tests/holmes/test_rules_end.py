@@ -50,4 +50,5 @@ def test_ho39_scoring_through_the_engine_with_the_im_tie_break():
     set_area(game, M, clues={BUTTON: 2}, im=4)
     end_now(game)
     assert game.outcome.winners == {S} and game.outcome.reason == "investigation_markers"
-    assert game.outcome.winning_team == "sherlock"
+    assert game.outcome.winning_team == "first" and game.outcome.teams == ("first", "second")
+    assert game.outcome.text.startswith("Sherlock wins")

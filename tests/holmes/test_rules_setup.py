@@ -16,7 +16,7 @@ def test_ho1_two_players_with_identical_rules():
     assert game.legal_actions(S) == [{"type": "choose_side", "side": "sherlock"},
                                      {"type": "choose_side", "side": "mycroft"}]
     act(game, S, "choose_side", side="mycroft")
-    assert game.sides == ["mycroft", "sherlock"] and game.seat_teams() == ("mycroft", "sherlock")
+    assert game.sides == ["mycroft", "sherlock"] and game.seat_teams() == ("first", "second")
     # Mycroft (seat 0 here) moves first: the side changes nothing in the rules.
     assert game.to_act() == {S} and len(game.legal_actions(S)) == 5
 
