@@ -257,27 +257,24 @@ class Holmes(DaysMixin, SkillsMixin, Game):
         head = self.queue[0]
         kind = action["type"]
         awaited = views.describe_pending(self, head)
-        if kind == "move" and head.kind == "move" and self.day > 1:
-            source, target = action["from"], action["to"]
-            if not self.markers[seat].get(source):
-                return f"you have no standing marker on {source!r}"
-            return self.explain_target(seat, target)
-        if kind == "place" and head.kind == "move" and self.day == 1:
+        if kind not in {a["type"] for a in self.legal_actions(seat)}:
+            if kind == "reserve" and self.reserve_holder is not None:
+                if self.reserve_holder != seat:
+                    return "you do not hold the Sherlock/Mycroft reserve card"
+                if self.areas[seat].reserved is not None:
+                    return "you already hold a reserved clue; claim it before reserving again"
+            return f"you cannot {kind!r} now: {awaited}"
+        if kind == "move":
+            if not self.markers[seat].get(action["from"]):
+                return f"you have no standing marker on {action['from']!r}"
+            return self.explain_target(seat, action["to"])
+        if kind == "place":
             return self.explain_target(seat, action["character"])
-        if kind == "reserve" and self.reserve_holder != seat:
-            return "you do not hold the Sherlock/Mycroft reserve card"
-        if kind == "reserve" and self.areas[seat].reserved is not None:
-            return "you already hold a reserved clue; claim it before reserving again"
         if "slot" in action and not (
             0 <= action["slot"] < LINE_SIZE and self.line[action["slot"]] is not None
         ):
             return f"there is no clue in slot {action['slot']} of the line"
-        if kind in ("take", "take_reserved") and head.kind == "skill":
-            return f"you cannot pay for that clue: {awaited}"
-        legal = {a["type"] for a in self.legal_actions(seat)}
-        if kind in legal:
-            return f"that {kind!r} is not one of your choices now: {awaited}"
-        return f"you cannot {kind!r} now: {awaited}"
+        return f"that {kind!r} is not one of your choices now: {awaited}"
 
     def explain_target(self, seat: int, target: str) -> str:
         if target not in self.board:
