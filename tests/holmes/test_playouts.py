@@ -25,11 +25,12 @@ def test_information_set_invariance(options):
     for seed in range(2):
         game = engine.new_game("holmes", 2, options, seed)
         rng = random.Random(seed)
-        step = 0
+        step = changed = 0
         while game.outcome is None:
             if step % 4 == 0:
-                check_information_sets(game, rng)
+                changed += check_information_sets(game, rng)
             seat = min(game.to_act())
             game.apply(seat, rng.choice(game.legal_actions(seat)))
             step += 1
-        check_information_sets(game, rng)
+        changed += check_information_sets(game, rng)
+        assert changed > 10  # the secrets really were changed, and no view noticed
