@@ -67,8 +67,6 @@ def wildcard_on(clue_type: str) -> str:
 def clue_name(card: str) -> str:
     if card.startswith(WILD_PREFIX):
         return f"Wildcard on {CLUE_NAMES[card[len(WILD_PREFIX):]]}"
-    if card == WILDCARD:
-        return "unassigned Wildcard"
     return CLUE_NAMES[card]
 
 
