@@ -128,9 +128,9 @@ def table_screen(app) -> TableScreen | None:
 
 
 async def test_play_a_full_game_of_holmes_against_the_bot(app_factory, waiter):
-    """A private table against the smart bot, every choice made in the dialog, to the end."""
+    """A private table against the smart bot, every choice made in its dialog, to the end."""
     app = app_factory()
-    async with app.run_test(size=(120, 40), message_hook=waiter.hook) as pilot:
+    async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
         ticket = await app.backend.play_bots("Ann", game="holmes", players=2)
         app.screen.go(ticket)
         table = await waiter.until(pilot, lambda: table_screen(app), "the table screen")
@@ -147,10 +147,11 @@ async def test_play_a_full_game_of_holmes_against_the_bot(app_factory, waiter):
             if isinstance(app.screen, EndScreen):
                 break
             before = len(table.view["events"])
-            await pilot.press("enter")
+            await pilot.press("c")
             await waiter.until(pilot, lambda: isinstance(app.screen, HolmesChoiceScreen),
                                "the choice dialog")
-            await pilot.press("enter")
+            # The last choice: a move, or declining a skill, keeps the game short.
+            await pilot.press("end", "enter")
             await waiter.until(pilot, lambda: len(table.view["events"]) > before,
                                "my choice applied")
             choices += 1
