@@ -140,6 +140,23 @@ async def test_host_a_table_and_a_second_app_joins_by_address(app_factory, waite
             assert "Bob (you)" in screen_text(guest_app)
             assert "Ann (you)" in screen_text(host_app)
 
+            # Bob steps out to the lobby mid-game, then takes his seat back.
+            await guest.press("escape")
+            await guest_waiter.until(guest, lambda: guest_app.screen is guest_app.lobby, "lobby")
+            await waiter.until(
+                host_pilot, lambda: not table.seats[1].connected, "Bob shown away"
+            )
+            assert "Bob · offline" in screen_text(host_app)
+            await guest.press("a", *f"127.0.0.1:{port}", "enter")
+            await guest_waiter.until(
+                guest, lambda: guest_app.screen.query_one("#tables").row_count, "the listing"
+            )
+            await guest.press("j")
+            back = await guest_waiter.until(
+                guest, lambda: (s := table_screen(guest_app)) and s.view and s, "the seat again"
+            )
+            assert back.seat == 1 and not back.spectator
+
 
 async def test_spectator_never_sees_a_role_or_a_hand(app_factory, waiter):
     """A spectator app watching a whole game never renders a role, a hand or a private event."""

@@ -130,7 +130,9 @@ class LobbyScreen(Screen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         selected = self.query_one(TableList).selected if self.is_mounted else None
         if action == "join":
-            return selected is not None and selected.seats_free > 0
+            return selected is not None and (
+                selected.seats_free > 0 or self.backend.holds_seat(selected)
+            )
         if action == "watch":
             return selected is not None
         return True
@@ -142,7 +144,8 @@ class LobbyScreen(Screen):
         event.stop()
         listing = self.query_one(TableList).selected
         if listing is not None:
-            self.open_table(listing, spectate=listing.seats_free == 0)
+            spectate = listing.seats_free == 0 and not self.backend.holds_seat(listing)
+            self.open_table(listing, spectate=spectate)
 
     def action_join(self) -> None:
         listing = self.query_one(TableList).selected
