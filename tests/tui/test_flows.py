@@ -240,7 +240,7 @@ async def test_losing_the_host_and_reconnecting(app_factory, waiter, tmp_path):
         app.backend.hosts.append(new)
         assert new.resume()
         await new.start("127.0.0.1", port)
-        await waiter.until(pilot, lambda: table.status == "connected", "reconnected", timeout=20)
+        await waiter.until(pilot, lambda: table.status == "connected", "reconnected", timeout=40)
         await waiter.until(pilot, lambda: "Reconnected" in screen_text(app), "the note")
         assert table.seat == seat and table.view["round"] == round_
         assert "● connected" in screen_text(app)
