@@ -23,6 +23,20 @@ if TYPE_CHECKING:
 LOCAL = "127.0.0.1"
 
 
+def connect_error_text(address: Address, error: BaseException) -> str:
+    """Why a connection to `address` failed, in words a player can act on."""
+    if isinstance(error, ConnectionRefusedError):
+        return f"Nobody answers at {address}: is the host running, and is the port right?"
+    if isinstance(error, (TimeoutError, asyncio.TimeoutError)):
+        return f"{address} did not answer in time: is it on this network?"
+    if isinstance(error, OSError) and error.strerror:
+        return f"Cannot reach {address}: {error.strerror}."
+    name = type(error).__name__
+    if name in ("HostRefused", "ProtocolError"):
+        return f"{address} refused: {error}"
+    return f"Cannot reach {address}: {error}"
+
+
 @dataclass(frozen=True)
 class Ticket:
     """Where a table is and how to sit at it: everything the table screen needs to connect."""

@@ -9,7 +9,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from tui.address import Address
-from tui.backend import Backend, TableListing, Ticket
+from tui.backend import Backend, TableListing, Ticket, connect_error_text
 from tui.messages import TablesFound
 from tui.widgets.table_list import TableList
 
@@ -86,7 +86,7 @@ class LobbyScreen(Screen):
         try:
             tables = await self.backend.list_tables(address, self.app.player_name or "guest")
         except Exception as error:
-            self.notify(f"No Gaslight host at {address}: {error}", severity="error", timeout=6)
+            self.notify(connect_error_text(address, error), severity="error", timeout=8)
             return
         self.post_message(TablesFound(tables, f"address:{address}"))
         if not tables:
