@@ -96,10 +96,18 @@ class Journal:
 
     def append(self, record: dict) -> None:
         """Write one record and fsync it: when this returns, the record survives a crash."""
+        self.write(record)
+        self.sync()
+
+    def write(self, record: dict) -> None:
+        """Write one record with a single write call. It survives the process being killed;
+        `sync` makes it survive the machine going down too."""
         data = encode_record(record)
         written = os.write(self._fd, data)
         if written != len(data):  # a full disk: never leave a half record we would misread
             raise OSError(f"table {self.table_id}: journal write was short ({written} bytes)")
+
+    def sync(self) -> None:
         os.fsync(self._fd)
 
     def close(self) -> None:
