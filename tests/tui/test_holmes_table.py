@@ -40,7 +40,6 @@ def test_model_shows_own_hidden_clues_and_only_the_count_of_the_opponents():
     game = holmes_game(0)
     game.areas[0].hidden = ["button"]
     game.areas[1].hidden = ["bullet", "map"]
-    game.deck = [c for c in game.deck]
     mine = build_model(game.view(0), game.legal_actions(0), 0, SEATS)
     assert mine.areas[0].hidden == ("button",) and mine.areas[1].hidden is None
     assert mine.areas[1].hidden_count == 2

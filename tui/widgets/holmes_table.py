@@ -20,7 +20,6 @@ from textual.widgets.option_list import Option
 
 from engine.holmes.catalogue import CLUE_NAMES, COPIES, MAP
 from tui.models.holmes import AreaModel, HolmesModel, build_model, clue_word
-from tui.models.seats import SeatInfo
 from tui.widgets.game_table import GameTable
 
 PRIVATE_EVENTS = frozenset({"rumours_private", "hidden_gain", "start_offer"})
