@@ -3,7 +3,8 @@
     uv run python -m tui.screenshots
 
 Fixed seeds make every run draw the same game: the lobby, a Time Bomb table mid-game from a
-seat, the same moment as a spectator sees it, and the end screen.
+seat, the same moment as a spectator sees it, and the end screen; a Holmes table against the
+bot on Day 2, and its dialog of legal choices.
 """
 
 from __future__ import annotations
@@ -96,8 +97,46 @@ async def main() -> None:
         await settle(pilot, lambda: isinstance(player.screen, EndScreen))
         await pilot.pause(0.3)
         player.save_screenshot(str(OUT / "end.svg"))
-    for name in ("lobby", "table-seat", "table-spectator", "end"):
+
+    await holmes_shots(backend)
+    for name in ("lobby", "table-seat", "table-spectator", "end", "holmes-table",
+                 "holmes-choice"):
         print(OUT / f"{name}.svg")
+
+
+async def holmes_shots(backend) -> None:
+    """Holmes against the smart bot, every choice the first one offered, until Day 2."""
+    from tui.app import create_app
+    from tui.screens.holmes_choice import HolmesChoiceScreen
+    from tui.screens.table import TableScreen
+
+    app = create_app(backend(port=HOST_PORT + 2), player_name="Ada")
+    async with app.run_test(size=(120, 40)) as pilot:
+        ticket = await app.backend.play_bots("Ada", game="holmes", players=2)
+        app.screen.go(ticket)
+        await settle(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view)
+        table = app.screen
+
+        def my_turn() -> bool:
+            model = table.game_table.model
+            return bool(model and model.your_turn) and app.screen is table
+
+        while not (table.view["day"] >= 2 and my_turn()
+                   and table.view["pending"]["kind"] == "move"):
+            await settle(pilot, my_turn)
+            if table.view["day"] >= 2 and table.view["pending"]["kind"] == "move":
+                break
+            before = len(table.view["events"])
+            await pilot.press("c")
+            await settle(pilot, lambda: isinstance(app.screen, HolmesChoiceScreen))
+            await pilot.press("enter")
+            await settle(pilot, lambda: len(table.view["events"]) > before)
+        await pilot.pause(0.3)
+        app.save_screenshot(str(OUT / "holmes-table.svg"))
+        await pilot.press("c")
+        await settle(pilot, lambda: isinstance(app.screen, HolmesChoiceScreen))
+        await pilot.pause(0.3)
+        app.save_screenshot(str(OUT / "holmes-choice.svg"))
 
 
 if __name__ == "__main__":

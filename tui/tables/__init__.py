@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
 TABLE_WIDGETS: dict[str, str] = {
     "timebomb": "tui.widgets.timebomb_table:TimeBombTable",
+    "holmes": "tui.widgets.holmes_table:HolmesTable",
 }
 
 
