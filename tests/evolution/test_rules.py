@@ -384,3 +384,23 @@ def test_ev24_end_reveal_shows_roles_set_aside_hands_and_the_removed_pile():
         assert view["hands"] == [dict(zip(game.kinds, h)) for h in game.hands]
         assert view["removed"] == dict(zip(game.colours, game.removed[1:]))
         assert sum(view["removed"].values()) == 4
+
+
+def test_ev19_a_red_on_the_games_last_cut_draws_nothing(table):
+    game = table.new(5)
+    game.round, game.round4_length, game.cuts = 4, 5, 4
+    table.hold(game, 1, red=2)
+    table.cut(game, 0, 1)
+    assert game.outcome.reason == "time" and game.draws == [] and game.pending is None
+
+
+def test_ev19_a_designated_player_without_wires_takes_the_wire_cutter(table):
+    game = table.new(5)
+    table.hold(game, 3, yellow=0)  # D has no wire left
+    table.hold(game, 2, red=2)
+    table.cut(game, 0, 2)
+    table.next_number(game, 1)
+    table.act(game, 2, "draw_number")
+    assert game.designated is None and game.cutter == 3
+    assert game.view(engine.SPECTATOR)["events"][-1]["type"] == "designation_lapsed"
+    assert 3 not in {a["target"] for a in game.legal_actions(3) if a["type"] == "cut"}
