@@ -23,7 +23,9 @@ GAME = "timebomb-evolution"
 
 
 def copy_game(game):
-    return copy.deepcopy(game, {id(game._count_texts): game._count_texts})
+    # Time Bomb's shared cache of event wording is not state: keep it out of the copy.
+    cache = getattr(game, "_count_texts", None)
+    return copy.deepcopy(game, {} if cache is None else {id(cache): cache})
 
 
 def resample_hidden(game, viewer: int, rng: random.Random):
