@@ -102,12 +102,15 @@ def test_smart_sherlock_claims_the_truth_and_moriarty_lures(table):
     assert action == {"type": "claim", "defusing": 1, "colour": ""}
 
 
-def test_smart_sherlocks_beat_random_ones_against_random_moriarty():
-    options = {"variante": True}
-    assert sherlock_rate(5, options, 300, "smart", "random") >= sherlock_rate(
-        5, options, 300, "random", "random") + 0.04
+@pytest.mark.parametrize("variante", [False, True])
+def test_smart_sherlocks_beat_random_ones_against_random_moriarty(variante):
+    # Measured over 1,000 games (benchmarks/evolution_bots.py): about 5% against 20%.
+    options = {"variante": variante}
+    assert sherlock_rate(6, options, 300, "smart", "random") >= sherlock_rate(
+        6, options, 300, "random", "random") + 0.07
 
 
 def test_smart_moriarty_beats_random_moriarty_against_smart_sherlocks():
-    assert sherlock_rate(5, {}, 300, "smart", "smart") <= sherlock_rate(
-        5, {}, 300, "smart", "random") - 0.06
+    # Its lures poison the Sherlocks' trust: about 20% against 6% over 1,000 games.
+    assert sherlock_rate(6, {}, 300, "smart", "smart") <= sherlock_rate(
+        6, {}, 300, "smart", "random") - 0.07
