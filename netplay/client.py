@@ -1,0 +1,261 @@
+"""The client side of a table: one `Connection` per player, spectator or lobby visitor.
+
+    conn = await Connection.connect("127.0.0.1", 7420, name="Ann", table="3fa2c1d0")
+    async for msg in conn:           # every message from the host, in order
+        if msg["t"] == "state" and msg["legal"]:
+            await conn.act(msg["legal"][0])
+
+The connection sends a `ping` every few seconds and treats a host silent for longer than
+`dead_after` as gone. When the link drops it reconnects with backoff, using the seat token the
+host gave it (or, for a spectator, the table id), unless the host had refused it with a fatal
+error. While it does, the iterator yields `{"t": "status", "status": "reconnecting"}` and then
+`{"t": "status", "status": "connected"}`: these two are made locally, never sent by the host.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import AsyncIterator, Callable, Final
+
+from netplay.protocol import (
+    HEADER_SIZE,
+    PROTOCOL_VERSION,
+    ProtocolError,
+    check_length,
+    decode_body,
+    encode,
+    message,
+)
+
+log = logging.getLogger("gaslight.client")
+
+HEARTBEAT_INTERVAL: Final = 5.0
+DEAD_AFTER: Final = 15.0
+"""Seconds without any frame from the host before the link counts as dead."""
+CONNECT_TIMEOUT: Final = 10.0
+FIRST_BACKOFF: Final = 0.1
+MAX_BACKOFF: Final = 2.0
+GIVE_UP_AFTER: Final = 120.0
+"""Seconds of failed reconnects before the connection closes for good."""
+
+CONNECTED, RECONNECTING, CLOSED = "connected", "reconnecting", "closed"
+
+
+class HostRefused(ConnectionError):
+    """The host answered with a fatal error (wrong token, full table, wrong version...)."""
+
+
+class NotConnected(ConnectionError):
+    """A send while the link is down: the connection is reconnecting or closed."""
+
+
+class Connection:
+    seat: int | None
+    token: str | None
+    table: str | None
+    spectator: bool
+    status: str
+
+    def __init__(self, host: str, port: int, *, name: str, table: str | None, token: str | None,
+                 spectate: bool, reconnect: bool, on_frame: Callable[[bytes], None] | None,
+                 heartbeat_interval: float, dead_after: float):
+        self.host, self.port, self.name = host, port, name
+        self.table, self.token, self.seat = table, token, None
+        self.spectator = spectate
+        self.reconnect = reconnect
+        self.status = CLOSED
+        self.on_frame = on_frame
+        self.heartbeat_interval = heartbeat_interval
+        self.dead_after = dead_after
+        self.refusal: str | None = None
+        """The host's fatal error message, once it has refused this connection."""
+        self._inbox: asyncio.Queue[dict | None] = asyncio.Queue()
+        self._reader: asyncio.StreamReader | None = None
+        self._writer: asyncio.StreamWriter | None = None
+        self._run_task: asyncio.Task | None = None
+        self._heartbeat_task: asyncio.Task | None = None
+        self._last_heard = time.monotonic()
+
+    @classmethod
+    async def connect(cls, host: str, port: int, *, name: str, table: str | None = None,
+                      token: str | None = None, spectate: bool = False, reconnect: bool = True,
+                      on_frame: Callable[[bytes], None] | None = None,
+                      heartbeat_interval: float = HEARTBEAT_INTERVAL,
+                      dead_after: float = DEAD_AFTER) -> "Connection":
+        """Connect and finish the handshake. Raises HostRefused if the host says no, OSError if
+        it cannot be reached. `on_frame` sees the raw bytes of every frame received."""
+        conn = cls(host, port, name=name, table=table, token=token, spectate=spectate,
+                   reconnect=reconnect, on_frame=on_frame,
+                   heartbeat_interval=heartbeat_interval, dead_after=dead_after)
+        conn._inbox.put_nowait(await conn._open())
+        conn._run_task = asyncio.get_running_loop().create_task(conn._run())
+        conn._heartbeat_task = asyncio.get_running_loop().create_task(conn._heartbeat())
+        return conn
+
+    # -- sending --------------------------------------------------------------------------
+
+    async def send(self, msg: dict) -> None:
+        """Send one message; "v" is added. Raises NotConnected while the link is down."""
+        writer = self._writer
+        if self.status != CONNECTED or writer is None:
+            raise NotConnected(f"not connected to {self.host}:{self.port} ({self.status})")
+        writer.write(encode({**msg, "v": PROTOCOL_VERSION}))
+        try:
+            await writer.drain()
+        except (ConnectionError, OSError) as error:
+            raise NotConnected(f"the link to {self.host}:{self.port} dropped: {error}") from None
+
+    async def act(self, action: dict) -> None:
+        await self.send(message("act", action=action))
+
+    # -- receiving ------------------------------------------------------------------------
+
+    def __aiter__(self) -> AsyncIterator[dict]:
+        return self._messages()
+
+    async def _messages(self) -> AsyncIterator[dict]:
+        while True:
+            msg = await self._inbox.get()
+            if msg is None:
+                self._inbox.put_nowait(None)  # later iterators end too
+                return
+            yield msg
+
+    async def next_message(self, timeout: float | None = None) -> dict:
+        """The next message; raises ConnectionError once closed, TimeoutError on timeout."""
+        msg = await asyncio.wait_for(self._inbox.get(), timeout)
+        if msg is None:
+            self._inbox.put_nowait(None)
+            raise ConnectionError(f"connection closed{': ' + self.refusal if self.refusal else ''}")
+        return msg
+
+    async def close(self) -> None:
+        if self.status == CLOSED and self._run_task is None:
+            return
+        self.status = CLOSED
+        current = asyncio.current_task()
+        for task in (self._heartbeat_task, self._run_task):
+            if task is not None and task is not current:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        self._run_task = self._heartbeat_task = None
+        self._drop_link()
+        self._inbox.put_nowait(None)
+
+    # -- the link -------------------------------------------------------------------------
+
+    async def _open(self) -> dict:
+        """Connect and shake hands; the host's welcome."""
+        reader, writer = await asyncio.wait_for(
+            asyncio.open_connection(self.host, self.port), CONNECT_TIMEOUT)
+        hello: dict = {"name": self.name}
+        if self.token is not None:
+            hello["token"] = self.token
+        elif self.table is not None:
+            hello["table"] = self.table
+            hello["spectate"] = self.spectator
+        try:
+            writer.write(encode(message("hello", **hello)))
+            await writer.drain()
+            first = await asyncio.wait_for(self._read(reader), CONNECT_TIMEOUT)
+        except BaseException:
+            writer.close()
+            raise
+        if first["t"] == "error":
+            writer.close()
+            self.refusal = str(first.get("message"))
+            raise HostRefused(self.refusal)
+        if first["t"] != "welcome":
+            writer.close()
+            raise ProtocolError(f"the host answered hello with {first['t']!r}, not 'welcome'")
+        self._reader, self._writer = reader, writer
+        self._last_heard = time.monotonic()
+        self.status = CONNECTED
+        self._welcomed(first)
+        return first
+
+    def _welcomed(self, welcome: dict) -> None:
+        self.table = welcome.get("table")
+        self.seat = welcome.get("seat")
+        self.spectator = bool(welcome.get("spectator"))
+        if welcome.get("token") is not None or welcome.get("table") is None:
+            self.token = welcome.get("token")
+
+    async def _read(self, reader: asyncio.StreamReader) -> dict:
+        header = await reader.readexactly(HEADER_SIZE)
+        length = int.from_bytes(header, "big")
+        check_length(length)
+        body = await reader.readexactly(length)
+        if self.on_frame is not None:
+            self.on_frame(header + body)
+        self._last_heard = time.monotonic()
+        return decode_body(body)
+
+    def _drop_link(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+        self._reader = self._writer = None
+
+    async def _run(self) -> None:
+        fatal = False
+        while True:
+            try:
+                assert self._reader is not None
+                while True:
+                    msg = await self._read(self._reader)
+                    match msg["t"]:
+                        case "pong":
+                            continue
+                        case "welcome":
+                            self._welcomed(msg)
+                        case "error" if msg.get("fatal"):
+                            fatal = True
+                            self.refusal = str(msg.get("message"))
+                    self._inbox.put_nowait(msg)
+            except (asyncio.IncompleteReadError, ConnectionError, OSError, ProtocolError) as error:
+                log.info("link to %s:%d lost: %s", self.host, self.port, error or "closed")
+            self._drop_link()
+            if fatal or not self.reconnect or self.status == CLOSED:
+                break
+            if not await self._reconnect():
+                break
+        self.status = CLOSED
+        self._inbox.put_nowait(None)
+        if self._heartbeat_task is not None:
+            self._heartbeat_task.cancel()
+
+    async def _reconnect(self) -> bool:
+        self.status = RECONNECTING
+        self._inbox.put_nowait(message("status", status=RECONNECTING))
+        delay, deadline = FIRST_BACKOFF, time.monotonic() + GIVE_UP_AFTER
+        while time.monotonic() < deadline:
+            await asyncio.sleep(delay)
+            try:
+                welcome = await self._open()
+            except HostRefused:
+                return False
+            except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ProtocolError):
+                delay = min(delay * 2, MAX_BACKOFF)
+                continue
+            self._inbox.put_nowait(message("status", status=CONNECTED))
+            self._inbox.put_nowait(welcome)
+            return True
+        return False
+
+    async def _heartbeat(self) -> None:
+        while True:
+            await asyncio.sleep(self.heartbeat_interval)
+            if self.status != CONNECTED:
+                continue
+            if time.monotonic() - self._last_heard > self.dead_after:
+                log.info("host %s:%d silent for %g s; reconnecting", self.host, self.port,
+                         self.dead_after)
+                if self._writer is not None:
+                    self._writer.transport.abort()
+                continue
+            with contextlib.suppress(ConnectionError):
+                await self.send(message("ping"))

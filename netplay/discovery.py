@@ -1,0 +1,257 @@
+"""Zeroconf discovery: each table is a `_gaslight._tcp.local.` service, and a browser yields
+tables appearing, changing and vanishing.
+
+The TXT record holds only public facts (protocol version, table id and name, game id, seats
+taken and free, phase), built from the table's public summary and nothing else.
+
+`interfaces` is a list of IP addresses to announce and browse on. None means every interface,
+which is what players on a LAN want; tests and development machines pass
+`["127.0.0.1"]` or run inside network namespaces of their own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import socket
+from dataclasses import dataclass
+from typing import AsyncIterator, Final, Literal
+
+from zeroconf import InterfaceChoice, IPVersion, ServiceStateChange
+from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
+
+from netplay.protocol import MAX_NAME, PROTOCOL_VERSION
+
+log = logging.getLogger("gaslight.discovery")
+
+SERVICE_TYPE: Final = "_gaslight._tcp.local."
+RESOLVE_TIMEOUT_MS: Final = 3000
+MAX_INSTANCE_BYTES: Final = 63
+"""DNS label limit for a service instance name."""
+TXT_KEYS: Final = ("v", "id", "name", "game", "players", "taken", "free", "phase")
+"""Everything the TXT record may hold. A test checks the record has exactly these keys."""
+
+
+def _zeroconf(interfaces: list[str] | None) -> AsyncZeroconf:
+    if interfaces is None:
+        return AsyncZeroconf(interfaces=InterfaceChoice.All, ip_version=IPVersion.V4Only)
+    version = IPVersion.All if any(":" in i for i in interfaces) else IPVersion.V4Only
+    return AsyncZeroconf(interfaces=list(interfaces), ip_version=version)
+
+
+def all_ipv4_addresses() -> list[str]:
+    """Every non-loopback IPv4 address of this machine, for announcing on all interfaces."""
+    import ifaddr  # a zeroconf dependency
+
+    found = []
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            if isinstance(ip.ip, str) and not ip.ip.startswith("127."):
+                found.append(ip.ip)
+    return found or ["127.0.0.1"]
+
+
+def txt_record(summary: dict) -> dict[str, str]:
+    """The TXT record of a table, from its public summary (the `tables` message's entry)."""
+    return {
+        "v": str(PROTOCOL_VERSION),
+        "id": summary["id"],
+        "name": summary["name"],
+        "game": summary["game"],
+        "players": str(summary["players"]),
+        "taken": str(summary["seats_taken"]),
+        "free": str(summary["seats_free"]),
+        "phase": summary["phase"],
+    }
+
+
+def instance_name(summary: dict) -> str:
+    """A unique DNS-SD instance name: the table name, cut to fit one label, and its id."""
+    suffix = " " + summary["id"]
+    name = summary["name"] or "table"
+    encoded = name.encode()[: MAX_INSTANCE_BYTES - len(suffix.encode())]
+    return encoded.decode(errors="ignore").replace(".", " ") + suffix
+
+
+@dataclass(frozen=True)
+class DiscoveredTable:
+    """A table announced on the LAN, as its TXT record and address describe it."""
+
+    id: str
+    name: str
+    game: str
+    players: int
+    seats_taken: int
+    seats_free: int
+    phase: str
+    version: int
+    host: str
+    port: int
+
+    @property
+    def address(self) -> str:
+        return f"{self.host}:{self.port}"
+
+
+@dataclass(frozen=True)
+class TableEvent:
+    kind: Literal["added", "changed", "removed"]
+    table: DiscoveredTable
+
+
+def parse_service(info: AsyncServiceInfo) -> DiscoveredTable | None:
+    """The table an announcement describes, or None if its record is not a Gaslight table's.
+
+    Anyone on the LAN can announce anything, so every field is checked."""
+    try:
+        props = {
+            k.decode("utf-8", "replace"): (v or b"").decode("utf-8", "replace")
+            for k, v in info.properties.items()
+        }
+        addresses = info.parsed_addresses(IPVersion.V4Only) or info.parsed_addresses()
+        if not addresses or not info.port:
+            return None
+        return DiscoveredTable(
+            id=props["id"][:64],
+            name=props.get("name", "")[:MAX_NAME],
+            game=props["game"][:64],
+            players=int(props["players"]),
+            seats_taken=int(props["taken"]),
+            seats_free=int(props["free"]),
+            phase=props["phase"][:16],
+            version=int(props["v"]),
+            host=addresses[0],
+            port=info.port,
+        )
+    except (KeyError, ValueError):
+        return None
+
+
+class Advertiser:
+    """Announces tables on the chosen interfaces. Every call is cheap to repeat: `publish`
+    registers a table the first time and updates its TXT record afterwards."""
+
+    def __init__(self, interfaces: list[str] | None = None):
+        self.interfaces = interfaces
+        self._zc: AsyncZeroconf | None = None
+        self._infos: dict[str, AsyncServiceInfo] = {}
+        self._server = f"gaslight-{secrets.token_hex(4)}.local."
+        self._lock = asyncio.Lock()
+
+    async def start(self) -> None:
+        self._zc = _zeroconf(self.interfaces)
+
+    async def publish(self, summary: dict, port: int, addresses: list[str]) -> None:
+        async with self._lock:
+            if self._zc is None:
+                return
+            info = AsyncServiceInfo(
+                SERVICE_TYPE,
+                f"{instance_name(summary)}.{SERVICE_TYPE}",
+                port=port,
+                properties=txt_record(summary),
+                addresses=[socket.inet_pton(_family(a), a) for a in addresses],
+                server=self._server,
+            )
+            old = self._infos.get(summary["id"])
+            if old is None:
+                await self._zc.async_register_service(info)
+            elif old.properties != info.properties:
+                await self._zc.async_update_service(info)
+            self._infos[summary["id"]] = info
+
+    async def close(self) -> None:
+        async with self._lock:
+            if self._zc is None:
+                return
+            zc, self._zc = self._zc, None
+            if self._infos:
+                with contextlib.suppress(Exception):
+                    await zc.async_unregister_all_services()
+            self._infos.clear()
+            await zc.async_close()
+
+
+def _family(address: str) -> int:
+    return socket.AF_INET6 if ":" in address else socket.AF_INET
+
+
+class TableBrowser:
+    """An async iterator of `TableEvent`s for Gaslight tables on the chosen interfaces.
+
+        async with TableBrowser(interfaces=["127.0.0.1"]) as browser:
+            async for event in browser:
+                ...
+
+    `tables` holds the tables known now, by service name.
+    """
+
+    def __init__(self, interfaces: list[str] | None = None):
+        self.interfaces = interfaces
+        self.tables: dict[str, DiscoveredTable] = {}
+        self._events: asyncio.Queue[TableEvent] = asyncio.Queue()
+        self._zc: AsyncZeroconf | None = None
+        self._browser: AsyncServiceBrowser | None = None
+        self._tasks: set[asyncio.Task] = set()
+
+    async def __aenter__(self) -> "TableBrowser":
+        self._zc = _zeroconf(self.interfaces)
+        self._browser = AsyncServiceBrowser(
+            self._zc.zeroconf, SERVICE_TYPE, handlers=[self._on_change]
+        )
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        if self._browser is not None:
+            await self._browser.async_cancel()
+            self._browser = None
+        if self._zc is not None:
+            await self._zc.async_close()
+            self._zc = None
+
+    def _on_change(self, zeroconf, service_type: str, name: str, state_change) -> None:
+        if state_change is ServiceStateChange.Removed:
+            table = self.tables.pop(name, None)
+            if table is not None:
+                self._events.put_nowait(TableEvent("removed", table))
+            return
+        task = asyncio.get_running_loop().create_task(self._resolve(name))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _resolve(self, name: str) -> None:
+        if self._zc is None:
+            return
+        info = AsyncServiceInfo(SERVICE_TYPE, name)
+        if not await info.async_request(self._zc.zeroconf, RESOLVE_TIMEOUT_MS):
+            return
+        table = parse_service(info)
+        if table is None:
+            log.info("ignored a malformed %s announcement", SERVICE_TYPE)
+            return
+        old = self.tables.get(name)
+        self.tables[name] = table
+        if old is None:
+            self._events.put_nowait(TableEvent("added", table))
+        elif old != table:
+            self._events.put_nowait(TableEvent("changed", table))
+
+    def __aiter__(self) -> AsyncIterator[TableEvent]:
+        return self
+
+    async def __anext__(self) -> TableEvent:
+        return await self._events.get()
+
+
+async def discover(interfaces: list[str] | None = None, timeout: float = 2.0) -> list[DiscoveredTable]:
+    """The tables announced within `timeout` seconds, for `gaslight tables`."""
+    async with TableBrowser(interfaces) as browser:
+        await asyncio.sleep(timeout)
+        return sorted(browser.tables.values(), key=lambda t: (t.name, t.id))

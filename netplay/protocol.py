@@ -1,0 +1,383 @@
+"""The Gaslight wire protocol, sans-IO: frames, limits and the messages clients may send.
+
+A frame is a 4-byte big-endian length, then one msgpack map with string keys. Every message has
+the protocol version `"v"` and a tag `"t"`. Nothing here touches a socket: `FrameDecoder` takes
+bytes and gives messages, `read_message` needs only something with `readexactly()` (an
+`asyncio.StreamReader` in production and in tests), and `parse_client_message` turns a decoded map
+into a typed record that the host dispatches with `match`.
+
+Every limit is a named `Final`, and every error that a limit raises says what was too large and
+what the limit is. See PROTOCOL.md for each message.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final, Protocol
+
+import msgpack
+
+PROTOCOL_VERSION: Final = 1
+MAX_FRAME: Final = 64 * 1024
+"""Bytes in one frame body. Checked against the length prefix before the body is read."""
+HEADER_SIZE: Final = 4
+MAX_NESTING: Final = 16
+"""Containers inside containers in one message. Views nest 4 or 5 deep; more is hostile."""
+MAX_NAME: Final = 32
+"""Characters in a display name or a table name, after control sequences are stripped."""
+MAX_CHAT: Final = 500
+"""Characters in one chat message, after control sequences are stripped."""
+MAX_TOKEN: Final = 128
+"""Characters in a seat token; real ones are 32."""
+MAX_ID: Final = 64
+"""Characters in a table id or a game id."""
+
+
+class ProtocolError(ValueError):
+    """Bytes or a message that break the protocol. The host closes the connection that sent it."""
+
+
+class Reader(Protocol):
+    async def readexactly(self, n: int) -> bytes: ...
+
+
+# ---------------------------------------------------------------------------------------------
+# Frames
+
+
+def encode(message: dict) -> bytes:
+    """One frame: the length prefix and the msgpack body of `message`."""
+    try:
+        body = msgpack.packb(message, use_bin_type=True)
+    except (TypeError, ValueError) as error:
+        raise ProtocolError(f"cannot encode message: {error}") from None
+    if len(body) > MAX_FRAME:
+        raise ProtocolError(
+            f"a {message.get('t', '?')!r} message is {len(body)} bytes; "
+            f"the frame limit is {MAX_FRAME} bytes"
+        )
+    return len(body).to_bytes(HEADER_SIZE, "big") + body
+
+
+def check_length(length: int) -> None:
+    if length > MAX_FRAME:
+        raise ProtocolError(f"frame length {length} bytes is over the limit of {MAX_FRAME} bytes")
+    if length == 0:
+        raise ProtocolError("empty frame: a frame must hold one msgpack map")
+
+
+def decode_body(body: bytes) -> dict:
+    """The message in one frame body, checked for shape: a map with string keys, "v" and "t"."""
+    try:
+        message = msgpack.unpackb(
+            body,
+            raw=False,
+            strict_map_key=True,
+            use_list=True,
+        )
+    except msgpack.StackError:
+        raise ProtocolError(
+            f"message nests deeper than msgpack's own limit; the limit is {MAX_NESTING} levels"
+        ) from None
+    except (ValueError, TypeError) as error:
+        # FormatError, ExtraData, UnicodeDecodeError, non-string keys: all ValueErrors.
+        raise ProtocolError(f"malformed msgpack frame: {error or type(error).__name__}") from None
+    if not isinstance(message, dict):
+        raise ProtocolError(f"a frame must hold a msgpack map, not {type(message).__name__}")
+    _check_plain(message)
+    if "v" not in message:
+        raise ProtocolError("message has no protocol version 'v'")
+    version = message["v"]
+    if type(version) is not int or version != PROTOCOL_VERSION:
+        raise ProtocolError(
+            f"protocol version {version!r} is not supported; this side speaks version "
+            f"{PROTOCOL_VERSION}: update Gaslight on both machines"
+        )
+    tag = message.get("t")
+    if type(tag) is not str:
+        raise ProtocolError("message has no string tag 't'")
+    return message
+
+
+_PLAIN_SCALARS = (str, int, float, bool, type(None))
+
+
+def _check_plain(message: dict) -> None:
+    """Reject nesting beyond MAX_NESTING, non-string keys and msgpack types we never send
+    (bin, ext), iteratively so that hostile depth cannot exhaust Python's stack."""
+    stack: list[tuple[Any, int]] = [(message, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            if depth > MAX_NESTING:
+                raise ProtocolError(f"message nests {depth} levels deep; the limit is {MAX_NESTING}")
+            for key, item in value.items():
+                if type(key) is not str:
+                    raise ProtocolError(f"map key {key!r} is not a string")
+                if not isinstance(item, _PLAIN_SCALARS):
+                    stack.append((item, depth + 1))
+        elif isinstance(value, list):
+            if depth > MAX_NESTING:
+                raise ProtocolError(f"message nests {depth} levels deep; the limit is {MAX_NESTING}")
+            for item in value:
+                if not isinstance(item, _PLAIN_SCALARS):
+                    stack.append((item, depth + 1))
+        elif not isinstance(value, _PLAIN_SCALARS):
+            raise ProtocolError(f"unsupported msgpack value of type {type(value).__name__}")
+
+
+class FrameDecoder:
+    """Bytes in, messages out. Keeps a partial frame between calls to `feed`."""
+
+    def __init__(self) -> None:
+        self._buffer = bytearray()
+
+    def feed(self, data: bytes) -> list[dict]:
+        self._buffer += data
+        messages = []
+        while len(self._buffer) >= HEADER_SIZE:
+            length = int.from_bytes(self._buffer[:HEADER_SIZE], "big")
+            check_length(length)
+            if len(self._buffer) < HEADER_SIZE + length:
+                break
+            body = bytes(self._buffer[HEADER_SIZE : HEADER_SIZE + length])
+            del self._buffer[: HEADER_SIZE + length]
+            messages.append(decode_body(body))
+        return messages
+
+    @property
+    def pending(self) -> int:
+        """Bytes of an incomplete frame held back."""
+        return len(self._buffer)
+
+
+async def read_message(reader: Reader) -> dict:
+    """The next message from `reader`. The length is checked before the body is read.
+
+    Raises ProtocolError on bad input and asyncio.IncompleteReadError at end of stream.
+    """
+    header = await reader.readexactly(HEADER_SIZE)
+    length = int.from_bytes(header, "big")
+    check_length(length)
+    return decode_body(await reader.readexactly(length))
+
+
+def message(tag: str, **fields: Any) -> dict:
+    """A message with its version and tag, for the host and client to send."""
+    return {"v": PROTOCOL_VERSION, "t": tag, **fields}
+
+
+# ---------------------------------------------------------------------------------------------
+# Text
+
+
+def clean_text(text: str) -> str:
+    """`text` without terminal control sequences or control characters (newlines and tabs
+    become spaces), so that nothing a player types can move another player's cursor, recolour
+    their screen or set their window title."""
+    out = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        code = ord(ch)
+        if ch == "\x1b" or code == 0x9B or code == 0x9D or code == 0x90:
+            i = _skip_escape(text, i)
+            continue
+        if ch in "\n\t\r":
+            out.append(" ")
+        elif code < 0x20 or 0x7F <= code < 0xA0 or code in _INVISIBLE:
+            pass
+        else:
+            out.append(ch)
+        i += 1
+    return "".join(out).strip()
+
+
+# Bidirectional overrides and isolates can make text read differently from what was typed.
+_INVISIBLE = frozenset(
+    [0x200B, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068,
+     0x2069, 0xFEFF]
+)
+
+
+def _skip_escape(text: str, i: int) -> int:
+    """The index after the escape sequence starting at `text[i]` (CSI, OSC, DCS or a two-byte
+    escape)."""
+    n = len(text)
+    ch = text[i]
+    if ch == "\x1b":
+        if i + 1 >= n:
+            return n
+        kind = text[i + 1]
+        i += 2
+        if kind == "[":
+            return _skip_csi(text, i)
+        if kind in "]PX^_":
+            return _skip_string(text, i)
+        return i
+    i += 1
+    if ch == "\x9b":
+        return _skip_csi(text, i)
+    return _skip_string(text, i)
+
+
+def _skip_csi(text: str, i: int) -> int:
+    while i < len(text) and not "\x40" <= text[i] <= "\x7e":
+        i += 1
+    return i + 1
+
+
+def _skip_string(text: str, i: int) -> int:
+    """Skip an OSC/DCS string, ended by BEL, ST (ESC \\) or C1 ST."""
+    while i < len(text):
+        if text[i] in "\x07\x9c":
+            return i + 1
+        if text[i] == "\x1b" and i + 1 < len(text) and text[i + 1] == "\\":
+            return i + 2
+        i += 1
+    return i
+
+
+def check_name(name: Any, what: str = "name", *, allow_empty: bool = False) -> str:
+    if type(name) is not str:
+        raise ProtocolError(f"{what} must be a string")
+    cleaned = clean_text(name)
+    if len(cleaned) > MAX_NAME:
+        raise ProtocolError(f"{what} is {len(cleaned)} characters; the limit is {MAX_NAME}")
+    if not cleaned and not allow_empty:
+        raise ProtocolError(f"{what} must not be empty")
+    return cleaned
+
+
+# ---------------------------------------------------------------------------------------------
+# Client messages: typed records, one per tag
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    name: str
+    token: str | None = None
+    table: str | None = None
+    spectate: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ListTables:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class CreateTable:
+    game: str
+    players: int
+    options: dict
+    name: str = ""
+    bots: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Sit:
+    table: str
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AddBot:
+    table: str
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    action: dict
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayAgain:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    pass
+
+
+ClientMessage = (
+    Hello | ListTables | CreateTable | Sit | AddBot | Leave | Start | Act | Chat | PlayAgain | Ping
+)
+
+_REQUIRED = object()
+
+# tag -> (record, {field: (type, default)}); a None value means "absent" for optional fields.
+_CLIENT_SCHEMAS: Final[dict[str, tuple[type, dict[str, tuple[type, Any]]]]] = {
+    "hello": (Hello, {"name": (str, _REQUIRED), "token": (str, None), "table": (str, None),
+                      "spectate": (bool, False)}),
+    "list_tables": (ListTables, {}),
+    "create_table": (CreateTable, {"game": (str, _REQUIRED), "players": (int, _REQUIRED),
+                                   "options": (dict, None), "name": (str, ""),
+                                   "bots": (int, 0)}),
+    "sit": (Sit, {"table": (str, _REQUIRED), "seat": (int, None)}),
+    "add_bot": (AddBot, {"table": (str, _REQUIRED), "seat": (int, None)}),
+    "leave": (Leave, {}),
+    "start": (Start, {}),
+    "act": (Act, {"action": (dict, _REQUIRED)}),
+    "chat": (Chat, {"text": (str, _REQUIRED)}),
+    "play_again": (PlayAgain, {}),
+    "ping": (Ping, {}),
+}
+
+CLIENT_TAGS: Final = frozenset(_CLIENT_SCHEMAS)
+_TYPE_NAMES = {str: "a string", int: "a whole number", bool: "true or false", dict: "a map"}
+
+
+def parse_client_message(message: dict) -> ClientMessage:
+    """The typed record for a decoded client message; ProtocolError for an unknown tag, a
+    missing or unknown field, a field of the wrong type, or text over its limit."""
+    tag = message.get("t")
+    schema = _CLIENT_SCHEMAS.get(tag) if type(tag) is str else None
+    if schema is None:
+        raise ProtocolError(f"unknown message type {tag!r}; expected one of: "
+                            + ", ".join(sorted(CLIENT_TAGS)))
+    record, fields = schema
+    unknown = sorted(set(message) - set(fields) - {"v", "t"})
+    if unknown:
+        raise ProtocolError(f"a {tag!r} message has no field {unknown[0]!r}")
+    values = {}
+    for name, (kind, default) in fields.items():
+        value = message.get(name)
+        if value is None:
+            if default is _REQUIRED:
+                raise ProtocolError(f"a {tag!r} message needs the field {name!r}")
+            values[name] = {} if kind is dict and default is None else default
+            continue
+        # bool is an int in Python; a seat number must not be accepted as True.
+        if type(value) is not kind:
+            raise ProtocolError(f"{tag!r}: field {name!r} must be {_TYPE_NAMES[kind]}")
+        values[name] = value
+    _check_sizes(tag, values)
+    return record(**values)
+
+
+def _check_sizes(tag: str, values: dict) -> None:
+    if "name" in values:
+        values["name"] = check_name(values["name"], allow_empty=tag == "create_table")
+    if values.get("token") is not None and len(values["token"]) > MAX_TOKEN:
+        raise ProtocolError(f"token is {len(values['token'])} characters; the limit is {MAX_TOKEN}")
+    for key in ("table", "game"):
+        if values.get(key) is not None and len(values[key]) > MAX_ID:
+            raise ProtocolError(f"{key} id is {len(values[key])} characters; the limit is {MAX_ID}")

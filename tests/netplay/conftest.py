@@ -1,0 +1,125 @@
+"""Shared fixtures for the netplay tests: a real host on 127.0.0.1, port 0, with its data
+directory in tmp_path, and clients that play with the game's own bots from their views."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+import pytest
+
+import engine
+from netplay.client import Connection, NotConnected
+from netplay.host import Host
+from netplay.protocol import encode, message, read_message
+
+TIMEOUT = 20.0
+
+
+@pytest.fixture(autouse=True)
+def private_data_dir(tmp_path, monkeypatch):
+    """No test may touch the real user data directory."""
+    monkeypatch.setenv("GASLIGHT_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+@pytest.fixture
+async def host(tmp_path):
+    server = Host(data_dir=tmp_path / "data", bot_delay=0.002)
+    await server.start("127.0.0.1", 0)
+    yield server
+    await server.stop()
+
+
+def client_bot(game_id: str):
+    bots = engine.GAMES[game_id].BOTS
+    return bots.get("smart", bots["random"])
+
+
+async def play(conn: Connection, seed: int = 0, log: list | None = None,
+               stamps: list | None = None) -> dict:
+    """Play `conn`'s seat with the game's bot, from the views it receives, until the game is
+    over; return the final view. Free actions (claims) are left alone so each state asks for
+    at most one move. `log` gets every message, `stamps` every (arrival time, message)."""
+    rng = random.Random(seed)
+    async for msg in conn:
+        if log is not None:
+            log.append(msg)
+        if stamps is not None:
+            stamps.append((time.monotonic(), msg))
+        if msg["t"] == "error":
+            raise AssertionError(f"seat {conn.seat} got an error: {msg['message']}")
+        if msg["t"] != "state":
+            continue
+        view = msg["view"]
+        if view["outcome"] is not None:
+            return view
+        game = engine.GAMES[view["game"]]
+        moves = [a for a in msg["legal"] if a["type"] not in game.FREE_ACTIONS]
+        if moves and msg["seat"] in view["to_act"]:
+            try:
+                await conn.act(client_bot(view["game"])(view, moves, rng))
+            except NotConnected:
+                pass  # the state pushed after the reconnect asks again
+    raise AssertionError(f"connection closed before the game ended ({conn.refusal})")
+
+
+async def watch(conn: Connection, log: list | None = None) -> dict:
+    async for msg in conn:
+        if log is not None:
+            log.append(msg)
+        if msg["t"] == "state" and msg["view"]["outcome"] is not None:
+            return msg["view"]
+    raise AssertionError("spectator closed before the game ended")
+
+
+class RawClient:
+    """A hand-made client speaking raw frames, for malformed and hostile input."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter):
+        self.reader, self.writer = reader, writer
+
+    @classmethod
+    async def open(cls, port: int) -> "RawClient":
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        return cls(reader, writer)
+
+    async def send(self, tag: str, **fields) -> None:
+        await self.send_bytes(encode(message(tag, **fields)))
+
+    async def send_bytes(self, data: bytes) -> None:
+        self.writer.write(data)
+        await self.writer.drain()
+
+    async def receive(self, timeout: float = 5.0) -> dict:
+        return await asyncio.wait_for(read_message(self.reader), timeout)
+
+    async def receive_until(self, tag: str, timeout: float = 5.0) -> dict:
+        while True:
+            msg = await self.receive(timeout)
+            if msg["t"] == tag:
+                return msg
+
+    async def closed_by_host(self, timeout: float = 5.0) -> bool:
+        """True once the host has closed the connection (EOF), after any last frames."""
+        try:
+            while await asyncio.wait_for(self.reader.read(65536), timeout):
+                pass
+        except ConnectionError:
+            pass
+        return True
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+async def next_of(conn: Connection, tag: str, timeout: float = 5.0, **fields) -> dict:
+    """The next message tagged `tag` (and with `fields`) from `conn`, skipping others."""
+    async def find():
+        while True:
+            msg = await conn.next_message()
+            if msg["t"] == tag and all(msg.get(k) == v for k, v in fields.items()):
+                return msg
+
+    return await asyncio.wait_for(find(), timeout)

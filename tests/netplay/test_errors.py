@@ -1,0 +1,195 @@
+"""Bad moves get an error frame and change nothing; bad bytes close only their connection,
+and the table plays on."""
+
+from __future__ import annotations
+
+import asyncio
+
+import msgpack
+import pytest
+
+from netplay.client import Connection
+from netplay.protocol import MAX_FRAME, encode
+
+from .conftest import TIMEOUT, RawClient, next_of, play
+
+
+async def seated_pair(host, wait_for_state=True):
+    """Two players at a 4-seat table with 2 bots, seat 0 to cut first."""
+    table_id = host.create_table("timebomb", 4, {"first_player": 0}, bots=2)
+    port = host.address[1]
+    ann = await Connection.connect("127.0.0.1", port, name="Ann", table=table_id)
+    bob = await Connection.connect("127.0.0.1", port, name="Bob", table=table_id)
+    if wait_for_state:
+        await next_of(ann, "state")
+        await next_of(bob, "state")
+    return table_id, ann, bob
+
+
+@pytest.mark.parametrize(
+    "who, action, error",
+    [
+        ("ann", {"type": "cut", "target": 0}, "never cut your own wire"),
+        ("ann", {"type": "cut", "target": 9}, "no seat 9"),
+        ("ann", {"type": "cut"}, "needs the field 'target'"),
+        ("ann", {"type": "cut", "target": "1"}, "must be a whole number"),
+        ("ann", {"type": "shoot", "target": 1}, "unknown action type 'shoot'"),
+        ("bob", {"type": "cut", "target": 0}, "not your turn"),
+    ],
+)
+async def test_illegal_or_out_of_turn_move_gets_an_error_and_changes_nothing(
+    host, who, action, error
+):
+    table_id, ann, bob = await seated_pair(host)
+    game = host.tables[table_id].game
+    before = (list(game.history), game.view(0), game.view(1))
+    actor = ann if who == "ann" else bob
+    await actor.act(action)
+    reply = await next_of(actor, "error")
+    assert error in reply["message"] and reply["fatal"] is False
+    assert (list(game.history), game.view(0), game.view(1)) == before
+    # The connection stays usable: a legal move goes through.
+    await ann.act({"type": "cut", "target": 1})
+    await next_of(ann, "state", timeout=5)
+    assert len(game.history) == 1
+    await ann.close()
+    await bob.close()
+
+
+async def run_game_beside(host, table_id, ann, bob, hostile):
+    """Play the table to its end while `hostile()` misbehaves on another connection."""
+    outcome = asyncio.gather(play(ann, 1), play(bob, 2))
+    await hostile()
+    finals = await asyncio.wait_for(outcome, TIMEOUT)
+    assert all(f["outcome"] is not None for f in finals)
+    assert host.tables[table_id].game.outcome is not None
+
+
+async def expect_fatal_then_close(raw: RawClient, words: str) -> None:
+    reply = await raw.receive_until("error")
+    assert reply["fatal"] is True and words in reply["message"]
+    assert await raw.closed_by_host()
+
+
+@pytest.mark.parametrize(
+    "payload, words",
+    [
+        (b"\x00\x00\x00\x03\xc1\xc1\xc1", "malformed msgpack"),
+        ((MAX_FRAME + 1).to_bytes(4, "big"), "over the limit"),
+        (b"\xff\xff\xff\xff", "over the limit"),
+        (encode({"v": 2, "t": "hello", "name": "Future"}), "protocol version 2 is not supported"),
+        (encode({"v": 1, "t": "act", "action": {}}), "first message must be 'hello'"),
+        (len(b := msgpack.packb({1: 1})).to_bytes(4, "big") + b, "malformed msgpack"),
+        (encode({"v": 1, "t": "hello", "name": ["Ann"]}), "must be a string"),
+    ],
+    ids=["garbage", "oversized", "huge-length", "wrong-version", "no-hello", "int-key",
+         "wrong-type"],
+)
+async def test_bad_first_frame_closes_only_that_connection(host, payload, words):
+    table_id, ann, bob = await seated_pair(host, wait_for_state=False)
+
+    async def hostile():
+        raw = await RawClient.open(host.address[1])
+        await raw.send_bytes(payload)
+        await expect_fatal_then_close(raw, words)
+        raw.close()
+
+    await run_game_beside(host, table_id, ann, bob, hostile)
+    await ann.close()
+    await bob.close()
+
+
+@pytest.mark.parametrize(
+    "payload, words",
+    [
+        (b"\x00\x00\x00\x02\x92\x01", "malformed msgpack"),
+        ((MAX_FRAME + 1).to_bytes(4, "big"), "over the limit"),
+        (encode({"v": 3, "t": "ping"}), "protocol version 3"),
+        (encode({"v": 1, "t": "teleport"}), "unknown message type 'teleport'"),
+        (encode({"v": 1, "t": "hello", "name": "Again"}), "only for the first message"),
+    ],
+    ids=["garbage", "oversized", "wrong-version", "unknown-type", "second-hello"],
+)
+async def test_bad_frame_from_a_spectator_mid_game_closes_only_it(host, payload, words):
+    table_id, ann, bob = await seated_pair(host, wait_for_state=False)
+
+    async def hostile():
+        raw = await RawClient.open(host.address[1])
+        await raw.send("hello", name="Mallory", table=table_id, spectate=True)
+        assert (await raw.receive_until("welcome"))["spectator"] is True
+        await raw.send_bytes(payload)
+        await expect_fatal_then_close(raw, words)
+        raw.close()
+
+    await run_game_beside(host, table_id, ann, bob, hostile)
+    assert not host.tables[table_id].spectators
+    await ann.close()
+    await bob.close()
+
+
+async def test_seated_player_sending_garbage_loses_only_its_link_and_keeps_its_seat(host):
+    table_id, ann, bob = await seated_pair(host)
+    bob._writer.write(b"\x00\x00\x00\x01\xc1")
+    messages = []
+    async for msg in bob:
+        messages.append(msg)
+    assert messages[-1]["t"] == "error" and messages[-1]["fatal"] is True
+    seat = host.tables[table_id].seats[1]
+    assert seat.kind == "human" and seat.client is None
+    lobby = await next_of(ann, "lobby")
+    assert lobby["seats"][1]["connected"] is False
+    # The token still holds the seat.
+    back = await Connection.connect("127.0.0.1", host.address[1], name="Bob", token=bob.token)
+    assert back.seat == 1
+    await back.close()
+    await ann.close()
+
+
+async def test_handshake_that_never_finishes_times_out(tmp_path):
+    from netplay.host import Host
+
+    server = Host(data_dir=tmp_path / "data", handshake_timeout=0.2)
+    await server.start()
+    raw = await RawClient.open(server.address[1])
+    await expect_fatal_then_close(raw, "no hello within 0.2 seconds")
+    raw.close()
+    await server.stop()
+
+
+async def test_connections_per_address_are_limited(tmp_path):
+    from netplay.host import Host
+
+    server = Host(data_dir=tmp_path / "data", max_connections_per_address=3)
+    await server.start()
+    port = server.address[1]
+    kept = [await Connection.connect("127.0.0.1", port, name=f"P{i}") for i in range(3)]
+    raw = await RawClient.open(port)
+    await expect_fatal_then_close(raw, "too many connections from 127.0.0.1; the limit is 3")
+    raw.close()
+    await kept[0].close()
+    await asyncio.sleep(0.05)
+    again = await Connection.connect("127.0.0.1", port, name="P3")
+    for conn in (*kept[1:], again):
+        await conn.close()
+    await server.stop()
+
+
+async def test_silent_client_is_dropped_by_the_heartbeat(tmp_path):
+    from netplay.host import Host
+
+    server = Host(data_dir=tmp_path / "data", heartbeat_timeout=0.3)
+    await server.start()
+    raw = await RawClient.open(server.address[1])
+    await raw.send("hello", name="Ghost")
+    await raw.receive_until("welcome")
+    started = asyncio.get_running_loop().time()
+    assert await raw.closed_by_host(timeout=3)
+    assert asyncio.get_running_loop().time() - started < 2
+    raw.close()
+    # A client that pings stays.
+    conn = await Connection.connect("127.0.0.1", server.address[1], name="Alive",
+                                    heartbeat_interval=0.05, reconnect=False)
+    await asyncio.sleep(0.8)
+    assert conn.status == "connected"
+    await conn.close()
+    await server.stop()

@@ -1,0 +1,180 @@
+"""The lobby over the wire: tables, seats, bots, start, presence, chat and play again."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from netplay.client import Connection, HostRefused
+from netplay.protocol import MAX_CHAT
+
+from .conftest import TIMEOUT, next_of, play
+
+
+async def connect(host, name, **kwargs):
+    return await Connection.connect("127.0.0.1", host.address[1], name=name, **kwargs)
+
+
+async def test_create_sit_add_bot_start_and_play_again(host):
+    holmes = await connect(host, "Holmes")
+    assert (await next_of(holmes, "welcome"))["table"] is None
+    assert (await next_of(holmes, "tables"))["tables"] == []
+    await holmes.send({"t": "create_table", "game": "timebomb", "players": 5,
+                       "options": {"first_player": 0}, "name": "Baker St", "bots": 1})
+    welcome = await next_of(holmes, "welcome")
+    assert welcome["seat"] == 0 and len(welcome["token"]) >= 32
+    table_id = welcome["table"]
+    lobby = await next_of(holmes, "lobby")
+    assert lobby["host_seat"] == 0 and lobby["phase"] == "waiting"
+    assert [s["kind"] for s in lobby["seats"]] == ["human", "empty", "empty", "empty", "bot"]
+
+    watson = await connect(host, "Watson")
+    await watson.send({"t": "list_tables"})
+    await next_of(watson, "tables")  # the one sent on welcome
+    listed = (await next_of(watson, "tables"))["tables"]
+    assert listed == [{"id": table_id, "name": "Baker St", "game": "timebomb", "players": 5,
+                       "seats_taken": 2, "seats_free": 3, "phase": "waiting"}]
+    await watson.send({"t": "sit", "table": table_id, "seat": 0})
+    assert "seat 0" in (await next_of(watson, "error"))["message"]
+    await watson.send({"t": "sit", "table": table_id, "seat": 2})
+    assert (await next_of(watson, "welcome"))["seat"] == 2
+
+    for request, words in [({"t": "start"}, "only the player who hosts"),
+                           ({"t": "add_bot", "table": table_id}, "only the player who hosts"),
+                           ({"t": "play_again"}, "not over")]:
+        await watson.send(request)
+        assert words in (await next_of(watson, "error"))["message"]
+
+    await holmes.send({"t": "add_bot", "table": table_id, "seat": 1})
+    while True:
+        lobby = await next_of(holmes, "lobby")
+        if lobby["seats"][1]["kind"] == "bot":
+            break
+    await holmes.send({"t": "start"})
+    while (lobby := await next_of(holmes, "lobby"))["phase"] != "playing":
+        pass
+    assert [s["kind"] for s in lobby["seats"]] == ["human", "bot", "human", "bot", "bot"]
+    assert [s["name"] for s in lobby["seats"]][:3] == ["Holmes", "Bot 2", "Watson"]
+
+    await asyncio.wait_for(asyncio.gather(play(holmes, 1), play(watson, 2)), TIMEOUT)
+    first_game = host.tables[table_id].game
+    await watson.send({"t": "play_again"})
+    while (lobby := await next_of(holmes, "lobby"))["phase"] != "playing":
+        pass
+    assert [s["kind"] for s in lobby["seats"]] == ["human", "bot", "human", "bot", "bot"]
+    second_game = host.tables[table_id].game
+    assert second_game is not first_game and (holmes.seat, watson.seat) == (0, 2)
+    await asyncio.wait_for(asyncio.gather(play(holmes, 3), play(watson, 4)), TIMEOUT)
+    await holmes.close()
+    await watson.close()
+
+
+async def test_bad_table_setup_is_a_clear_error_and_creates_nothing(host):
+    holmes = await connect(host, "Holmes")
+    await holmes.send({"t": "create_table", "game": "timebomb", "players": 12})
+    assert "4-8 players" in (await next_of(holmes, "error"))["message"]
+    await holmes.send({"t": "create_table", "game": "chess", "players": 2})
+    assert "no game 'chess'" in (await next_of(holmes, "error"))["message"]
+    await holmes.send({"t": "create_table", "game": "timebomb", "players": 5, "bots": 9})
+    assert "bots must be between 0 and 5" in (await next_of(holmes, "error"))["message"]
+    await holmes.send({"t": "sit", "table": "nosuchid"})
+    assert "no table 'nosuchid'" in (await next_of(holmes, "error"))["message"]
+    assert host.tables == {}
+    await holmes.close()
+
+
+async def test_presence_shows_who_is_away(host):
+    table_id = host.create_table("timebomb", 4, bots=2)
+    ann = await connect(host, "Ann", table=table_id)
+    bob = await connect(host, "Bob", table=table_id, reconnect=False)
+    await bob.close()
+    while True:
+        lobby = await next_of(ann, "lobby")
+        if not lobby["seats"][1]["connected"]:
+            break
+    assert lobby["seats"][0]["connected"] and lobby["seats"][2] == {
+        "seat": 2, "name": "Bot 3", "kind": "bot", "connected": True}
+    await ann.close()
+
+
+async def test_chat_channels_limits_and_control_sequences(host):
+    # Seat 0 cuts first and no one does, so nothing but chat moves.
+    table_id = host.create_table("timebomb", 4, {"first_player": 0}, bots=2)
+    ann = await connect(host, "Ann", table=table_id)
+    bob = await connect(host, "Bob", table=table_id)
+    fan = await connect(host, "Fan", table=table_id, spectate=True)
+    lurker = await connect(host, "Lurker")
+
+    await fan.send({"t": "chat", "text": "Ann is Moriarty, surely"})
+    got = await next_of(fan, "chat")
+    assert got == {"v": 1, "t": "chat", "channel": "spectators", "text": "Ann is Moriarty, surely",
+                   "seat": None, "from": "Fan"}
+    await ann.send({"t": "chat", "text": "\x1b[2J\x1b]0;owned\x07I cut \x1b[31mBob\x1b[0m"})
+    for conn in (ann, bob, fan):
+        got = await next_of(conn, "chat")
+        assert (got["channel"], got["text"], got["from"], got["seat"]) == (
+            "table", "I cut Bob", "Ann", 0)
+    # Bob's first chat is Ann's: the spectators' channel never reached him.
+    bob_log = []
+    await bob.send({"t": "chat", "text": "fine"})
+    while (m := await bob.next_message(5))["t"] != "chat" or m["text"] != "fine":
+        bob_log.append(m)
+    assert not any(m["t"] == "chat" and m["channel"] == "spectators" for m in bob_log)
+
+    await ann.send({"t": "chat", "text": "x" * (MAX_CHAT + 1)})
+    assert f"the limit is {MAX_CHAT}" in (await next_of(ann, "error"))["message"]
+    await ann.send({"t": "chat", "text": "\x1b[0m \x07"})
+    assert "empty" in (await next_of(ann, "error"))["message"]
+    await lurker.send({"t": "chat", "text": "hello?"})
+    assert "sit at or watch a table" in (await next_of(lurker, "error"))["message"]
+    for conn in (ann, bob, fan, lurker):
+        await conn.close()
+
+
+async def test_owner_may_hand_an_away_players_seat_to_a_bot_mid_game(host):
+    table_id = host.create_table("timebomb", 4, {"first_player": 1}, bots=2)
+    ann = await connect(host, "Ann", table=table_id)
+    bob = await connect(host, "Bob", table=table_id, reconnect=False)
+    await ann.send({"t": "add_bot", "table": table_id, "seat": 1})
+    assert "no seat for a bot" in (await next_of(ann, "error"))["message"]  # Bob is here
+    token = bob.token
+    await bob.close()
+    while (await next_of(ann, "lobby"))["seats"][1]["connected"]:
+        pass
+    await ann.send({"t": "add_bot", "table": table_id, "seat": 1})
+    while (lobby := await next_of(ann, "lobby"))["seats"][1]["kind"] != "bot":
+        pass
+    # The bot plays Bob's seat (seat 1 cuts first), and Bob's token no longer holds it.
+    final = await asyncio.wait_for(play(ann, 5), TIMEOUT)
+    assert final["outcome"] is not None
+    assert any(h[0] == 1 for h in host.tables[table_id].game.history)
+    with pytest.raises(HostRefused):
+        await connect(host, "Bob", token=token)
+    await ann.close()
+
+
+async def test_spectator_reconnects_to_its_table(host):
+    table_id = host.create_table("timebomb", 4, bots=4)
+    fan = await connect(host, "Fan", table=table_id, spectate=True)
+    await next_of(fan, "state")
+    fan._writer.transport.abort()
+    await next_of(fan, "status", status="reconnecting")
+    await next_of(fan, "status", status="connected")
+    welcome = await next_of(fan, "welcome")
+    assert (welcome["table"], welcome["spectator"], welcome["token"]) == (table_id, True, None)
+    assert (await next_of(fan, "state"))["seat"] is None
+    await fan.close()
+
+
+async def test_lobby_visitors_see_tables_appear_and_fill(host):
+    visitor = await connect(host, "Visitor")
+    assert (await next_of(visitor, "tables"))["tables"] == []
+    table_id = host.create_table("timebomb", 4, name="Pushed", bots=2)
+    listed = (await next_of(visitor, "tables"))["tables"]
+    assert [(t["id"], t["seats_taken"]) for t in listed] == [(table_id, 2)]
+    ann = await connect(host, "Ann", table=table_id)
+    listed = (await next_of(visitor, "tables"))["tables"]
+    assert [(t["id"], t["seats_taken"], t["phase"]) for t in listed] == [(table_id, 3, "waiting")]
+    await ann.close()
+    await visitor.close()

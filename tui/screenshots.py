@@ -1,0 +1,104 @@
+"""Regenerate `screenshots/*.svg` from real app runs against a real in-process host.
+
+    uv run python -m tui.screenshots
+
+Fixed seeds make every run draw the same game: the lobby, a Time Bomb table mid-game from a
+seat, the same moment as a spectator sees it, and the end screen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import tempfile
+from pathlib import Path
+
+SIZE = (100, 30)
+SEED = 7
+HOST_PORT = 47420
+OUT = Path(__file__).resolve().parent.parent / "screenshots"
+
+
+async def settle(pilot, condition, timeout: float = 20.0) -> None:
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await pilot.pause(0.05)
+
+
+async def main() -> None:
+    os.environ.setdefault("GASLIGHT_CONFIG_DIR", tempfile.mkdtemp(prefix="gaslight-shots-"))
+    from netplay.host import Host
+
+    from tui.address import Address
+    from tui.app import create_app
+    from tui.backend import Backend
+    from tui.screens.end import EndScreen
+    from tui.screens.table import TableScreen
+    from tui.screens.timebomb_cut import CutScreen
+
+    data = Path(tempfile.mkdtemp(prefix="gaslight-shots-data-"))
+    OUT.mkdir(exist_ok=True)
+
+    def backend(**kwargs) -> Backend:
+        return Backend(interfaces=["127.0.0.1"], data_dir=data, bot_delay=0, seed=SEED,
+                       discover=False, **kwargs)
+
+    # The lobby, listing the tables of a host found by its address.
+    other = Host(data_dir=data, bot_delay=60)
+    await other.start("127.0.0.1", HOST_PORT + 1)
+    other.create_table("timebomb", 6, {}, name="Baker Street", bots=3, seed=SEED)
+    other.create_table("timebomb", 5, {}, name="The Diogenes Club", bots=5, seed=SEED)
+    lobby_app = create_app(backend(), player_name="Ada")
+    async with lobby_app.run_test(size=SIZE) as pilot:
+        await pilot.press("a", *f"127.0.0.1:{HOST_PORT + 1}", "enter")
+        await settle(pilot, lambda: lobby_app.screen.query_one("#tables").row_count == 2)
+        await pilot.pause(0.5)  # let the notification's fade-in finish drawing
+        lobby_app.save_screenshot(str(OUT / "lobby.svg"))
+    await other.stop()
+
+    # A game against bots, played by keyboard, watched by a spectator.
+    player = create_app(backend(port=HOST_PORT), player_name="Ada")
+    async with player.run_test(size=SIZE) as pilot:
+        await pilot.press("b")
+        await settle(pilot, lambda: isinstance(player.screen, TableScreen) and player.screen.view)
+        table = player.screen
+
+        async def my_cut() -> None:
+            await settle(pilot, lambda: table.view["outcome"] or table.game_table.model.your_turn)
+            if table.view["outcome"]:
+                return
+            before = len(table.view["revealed"])
+            await pilot.press("enter")
+            await settle(pilot, lambda: isinstance(player.screen, CutScreen))
+            await pilot.press("enter")
+            await settle(pilot, lambda: len(table.view["revealed"]) > before
+                         or table.view["outcome"])
+
+        while len(table.view["revealed"]) < 6 and not table.view["outcome"]:
+            await my_cut()
+        await settle(pilot, lambda: table.view["outcome"] or table.game_table.model.your_turn)
+        table.send({"t": "chat", "text": "I hold nothing dangerous, honest."})
+        await settle(pilot, lambda: "honest" in str(table.query_one("#chat-log").lines))
+        await pilot.pause(0.3)
+        player.save_screenshot(str(OUT / "table-seat.svg"))
+
+        spectator = create_app(
+            backend(), player_name="Sam", initial=(Address("127.0.0.1", HOST_PORT), True)
+        )
+        async with spectator.run_test(size=SIZE) as watcher:
+            await settle(watcher, lambda: isinstance(spectator.screen, TableScreen)
+                         and spectator.screen.view)
+            await watcher.pause(0.3)
+            spectator.save_screenshot(str(OUT / "table-spectator.svg"))
+
+        while not table.view["outcome"]:
+            await my_cut()
+        await settle(pilot, lambda: isinstance(player.screen, EndScreen))
+        await pilot.pause(0.3)
+        player.save_screenshot(str(OUT / "end.svg"))
+    for name in ("lobby", "table-seat", "table-spectator", "end"):
+        print(OUT / f"{name}.svg")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
