@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
 TABLE_WIDGETS: dict[str, str] = {
     "timebomb": "tui.widgets.timebomb_table:TimeBombTable",
+    "timebomb-evolution": "tui.widgets.evolution_table:EvolutionTable",
 }
 
 
