@@ -104,8 +104,8 @@ async def main() -> None:
 
 
 async def evolution_screenshot(backend) -> None:
-    """Time Bomb Évolution with the Variante against bots, from a seat, once a colour is
-    defused and a Number card has been drawn: the bombs board at work."""
+    """Time Bomb Évolution with the Variante against bots, from a seat, once a Defusing wire
+    lies on a colour or a Number card has been drawn: the bombs board at work."""
     from tui.screens.evolution_decision import DecisionScreen
     from tui.screens.table import TableScreen
     from tui.screens.timebomb_cut import CutScreen
@@ -124,12 +124,13 @@ async def evolution_screenshot(backend) -> None:
 
         def shows_enough() -> bool:
             view = table.view
-            return bool(view["outcome"] or (view["defused"] and view["draws"]
+            return bool(view["outcome"] or ((view["defused"] or view["draws"])
                                             and view["pending"] is None))
 
         while not shows_enough():
             await settle(pilot, lambda: shows_enough() or isinstance(app.screen, DecisionScreen)
-                         or (app.screen is table and table.game_table.model.your_turn))
+                         or (app.screen is table and table.game_table.model is not None
+                             and table.game_table.model.your_turn))
             if shows_enough():
                 break
             events = len(table.view["events"])

@@ -244,4 +244,13 @@ class EvolutionTable(TimeBombTable):
             replace(row, remaining=hand_text(hands[row.seat]) if row.seat < len(hands) else "")
             for row in ending.rows
         )
-        return EvolutionEnding(replace(ending, rows=rows), view.get("removed") or {})
+        last_cut = ending.last_cut
+        revealed = view.get("revealed") or []
+        if revealed:
+            names = {row.seat: row.name for row in ending.rows}
+            last = revealed[-1]
+            last_cut = (f"Last cut: {names.get(last['cutter'], '?')} ✂ "
+                        f"{names.get(last['target'], '?')}: {kind_text(last['wire']).plain}")
+        return EvolutionEnding(
+            replace(ending, rows=rows, last_cut=last_cut), view.get("removed") or {}
+        )
