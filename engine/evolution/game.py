@@ -42,6 +42,10 @@ def _colour_choices(players: int) -> tuple:
     return ("random", *(list(c) for c in combinations(COLOURS, players)))
 
 
+def _first_player_choices(players: int) -> tuple:
+    return ("random", *range(players))
+
+
 def _colour_name(colour: str) -> str:
     return colour.capitalize()
 
@@ -59,7 +63,13 @@ class Evolution(TimeBomb):
             _colour_choices,
             "The N bomb colours: random, or a list of N distinct colours (EV-4).",
         ),
-        *(o for o in TimeBomb.OPTIONS if o.name in ("first_player", "claims")),
+        Option(
+            "first_player",
+            "random",
+            _first_player_choices,
+            "Who takes the Wire Cutter first: random, or a seat number (EV-7).",
+        ),
+        Option("claims", True, (True, False), "Offer the public, non-binding claim (section 9)."),
     )
     ACTIONS = {
         "cut": {"target": int},
