@@ -162,6 +162,13 @@ class Advertiser:
                 await self._zc.async_update_service(info)
             self._infos[summary["id"]] = info
 
+    async def withdraw(self, table_id: str) -> None:
+        async with self._lock:
+            info = self._infos.pop(table_id, None)
+            if info is not None and self._zc is not None:
+                goodbyes = await self._zc.async_unregister_service(info)
+                await goodbyes
+
     async def close(self) -> None:
         async with self._lock:
             if self._zc is None:

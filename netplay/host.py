@@ -418,6 +418,8 @@ class Host:
         """A new table with `bots` bots in its last seats. Raises engine.InvalidSetup or
         ValueError with a clear message for a bad setup."""
         if len(self.tables) >= MAX_TABLES:
+            self._close_abandoned_tables()
+        if len(self.tables) >= MAX_TABLES:
             raise ValueError(f"this host already has {len(self.tables)} tables; "
                              f"the limit is {MAX_TABLES}")
         cls = engine.game_class(game)
@@ -445,6 +447,24 @@ class Host:
         if bots == players:
             self._start_game(table, seed)
         return table_id
+
+    def _close_abandoned_tables(self) -> None:
+        """Close the finished tables nobody is at any more, to make room for new ones."""
+        for table in list(self.tables.values()):
+            if table.phase != OVER or table.clients() or table.acting.locked():
+                continue
+            del self.tables[table.id]
+            for seat in table.seats:
+                if seat.token_hash is not None:
+                    self._tokens.pop(seat.token_hash, None)
+            if table.bot_task is not None:
+                table.bot_task.cancel()
+            if table.journal is not None:
+                table.journal.close()
+                journals.archive(table.journal.path)
+            if self._advertiser is not None:
+                self._track(self._advertiser.withdraw(table.id))
+            log.info("closed finished table %s to make room", table.id)
 
     def resume(self) -> list[str]:
         """Load every unfinished table from the journals. A damaged journal is reported in
@@ -495,10 +515,11 @@ class Host:
     def _announce(self, table: Table) -> None:
         if self._advertiser is None or self.address is None:
             return
-        task = asyncio.get_running_loop().create_task(
-            self._advertiser.publish(table.summary(), self.address[1],
-                                     self.advertised_addresses())
-        )
+        self._track(self._advertiser.publish(table.summary(), self.address[1],
+                                             self.advertised_addresses()))
+
+    def _track(self, announcement) -> None:
+        task = asyncio.get_running_loop().create_task(announcement)
         self._advert_tasks.add(task)
         task.add_done_callback(self._advert_done)
 

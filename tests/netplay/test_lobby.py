@@ -178,3 +178,26 @@ async def test_lobby_visitors_see_tables_appear_and_fill(host):
     assert [(t["id"], t["seats_taken"], t["phase"]) for t in listed] == [(table_id, 3, "waiting")]
     await ann.close()
     await visitor.close()
+
+
+async def test_finished_abandoned_tables_make_room_for_new_ones(host, monkeypatch):
+    from netplay import host as host_module
+
+    monkeypatch.setattr(host_module, "MAX_TABLES", 2)
+    finished = host.create_table("timebomb", 4, bots=4)
+    busy = host.create_table("timebomb", 4, bots=2)
+    ann = await connect(host, "Ann", table=busy)
+
+    async def over():
+        while host.tables[finished].phase != "over":
+            await asyncio.sleep(0.005)
+
+    await asyncio.wait_for(over(), TIMEOUT)
+    async with host.tables[finished].acting:  # the last action is journaled and told
+        pass
+    fresh = host.create_table("timebomb", 4)
+    assert set(host.tables) == {busy, fresh}
+    assert not (host.journal_dir() / f"{finished}.journal").exists()
+    with pytest.raises(ValueError, match="the limit is 2"):
+        host.create_table("timebomb", 4)
+    await ann.close()
