@@ -13,6 +13,7 @@ GAMES: dict[str, type[Game]] = {}
 _GAME_MODULES = (
     "engine.timebomb",
     "engine.holmes",
+    "engine.evolution",
 )
 
 

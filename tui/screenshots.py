@@ -4,7 +4,7 @@
 
 Fixed seeds make every run draw the same game: the lobby, a Time Bomb table mid-game from a
 seat, the same moment as a spectator sees it, and the end screen; a Holmes table against the
-bot on Day 2, and its dialog of legal choices.
+bot on Day 2, and its dialog of legal choices; a Time Bomb Évolution table with the Variante.
 """
 
 from __future__ import annotations
@@ -99,8 +99,9 @@ async def main() -> None:
         player.save_screenshot(str(OUT / "end.svg"))
 
     await holmes_shots(backend)
+    await evolution_screenshot(backend)
     for name in ("lobby", "table-seat", "table-spectator", "end", "holmes-table",
-                 "holmes-choice"):
+                 "holmes-choice", "evolution-table"):
         print(OUT / f"{name}.svg")
 
 
@@ -137,6 +138,49 @@ async def holmes_shots(backend) -> None:
         await settle(pilot, lambda: isinstance(app.screen, HolmesChoiceScreen))
         await pilot.pause(0.3)
         app.save_screenshot(str(OUT / "holmes-choice.svg"))
+
+
+
+async def evolution_screenshot(backend) -> None:
+    """Time Bomb Évolution with the Variante against bots, from a seat, once a Defusing wire
+    lies on a colour or a Number card has been drawn: the bombs board at work."""
+    from tui.screens.evolution_decision import DecisionScreen
+    from tui.screens.table import TableScreen
+    from tui.screens.timebomb_cut import CutScreen
+
+    from tui.app import create_app
+
+    app = create_app(backend(port=HOST_PORT + 3), player_name="Ada")
+    async with app.run_test(size=SIZE) as pilot:
+        ticket = await app.backend.host_table(
+            "timebomb-evolution", 5, {"variante": True}, name="Évolution", bots=4,
+            advertise=False,
+        )
+        app.screen.go(ticket)
+        await settle(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view)
+        table = app.screen
+
+        def shows_enough() -> bool:
+            view = table.view
+            return bool(view["outcome"] or ((view["defused"] or view["draws"])
+                                            and view["pending"] is None))
+
+        while not shows_enough():
+            await settle(pilot, lambda: shows_enough() or isinstance(app.screen, DecisionScreen)
+                         or (app.screen is table and table.game_table.model is not None
+                             and table.game_table.model.your_turn))
+            if shows_enough():
+                break
+            events = len(table.view["events"])
+            if isinstance(app.screen, DecisionScreen):
+                await pilot.press("enter")
+            else:
+                await pilot.press("enter")
+                await settle(pilot, lambda: isinstance(app.screen, CutScreen))
+                await pilot.press("enter")
+            await settle(pilot, lambda: len(table.view["events"]) > events)
+        await pilot.pause(0.3)
+        app.save_screenshot(str(OUT / "evolution-table.svg"))
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 TABLE_WIDGETS: dict[str, str] = {
     "timebomb": "tui.widgets.timebomb_table:TimeBombTable",
     "holmes": "tui.widgets.holmes_table:HolmesTable",
+    "timebomb-evolution": "tui.widgets.evolution_table:EvolutionTable",
 }
 
 
