@@ -14,6 +14,7 @@ _GAME_MODULES = (
     "engine.timebomb",
     "engine.holmes",
     "engine.evolution",
+    "engine.machinations",
 )
 
 

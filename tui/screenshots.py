@@ -100,8 +100,9 @@ async def main() -> None:
 
     await holmes_shots(backend)
     await evolution_screenshot(backend)
+    await machinations_shot(backend(port=HOST_PORT + 4), pilot_settle=settle)
     for name in ("lobby", "table-seat", "table-spectator", "end", "holmes-table",
-                 "holmes-choice", "evolution-table"):
+                 "holmes-choice", "evolution-table", "machinations-seat"):
         print(OUT / f"{name}.svg")
 
 
@@ -181,6 +182,59 @@ async def evolution_screenshot(backend) -> None:
             await settle(pilot, lambda: len(table.view["events"]) > events)
         await pilot.pause(0.3)
         app.save_screenshot(str(OUT / "evolution-table.svg"))
+
+
+async def machinations_shot(backend, pilot_settle) -> None:
+    """A 7-player Moriarty's Machinations table against bots, after its first heist, at the
+    moment the player must act: played by keyboard through the same dialogs as a person."""
+    from tui.app import create_app
+    from tui.screens.machinations_dialogs import (
+        AccuseScreen, CardScreen, ProposeScreen, VoteScreen)
+    from tui.screens.table import TableScreen
+
+    app = create_app(backend, player_name="Ada")
+    async with app.run_test(size=SIZE) as pilot:
+        ticket = await backend.play_bots("Ada", "machinations", 7)
+        app.screen.go(ticket)
+        await pilot_settle(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view)
+        table = app.screen
+
+        def ready() -> bool:
+            return bool(table.view["outcome"] or table.game_table.model.your_turn)
+
+        while True:
+            await pilot_settle(pilot, ready)
+            model = table.game_table.model
+            if table.view["outcome"] or table.view["heists"]:
+                break
+            before = (len(table.view["events"]), table.view["phase"], model.my_choice)
+            if model.crews:
+                for seat in min(model.crews, key=lambda c: (len(c), c)):
+                    await pilot.press(str(seat + 1))
+                await pilot.press("s")
+                await pilot_settle(pilot, lambda: isinstance(app.screen, ProposeScreen))
+                await pilot.press(*"Crown Jewels", "enter")
+            elif model.can_vote:
+                await pilot.press("v")
+                await pilot_settle(pilot, lambda: isinstance(app.screen, VoteScreen))
+                await pilot.press("a")
+            elif model.cards:
+                await pilot.press("p")
+                await pilot_settle(pilot, lambda: isinstance(app.screen, CardScreen))
+                await pilot.press("1")
+            else:
+                await pilot.press(str(model.targets[0] + 1))
+                await pilot_settle(pilot, lambda: isinstance(app.screen, AccuseScreen))
+                await pilot.press("y")
+            await pilot_settle(pilot, lambda: table.view["outcome"] or (
+                len(table.view["events"]), table.view["phase"],
+                table.game_table.model.my_choice) != before)
+        model = table.game_table.model
+        if model.crews:  # show the crew picker with an eligible crew picked
+            for seat in min(model.crews, key=lambda c: (len(c) != 3, c)):
+                await pilot.press(str(seat + 1))
+        await pilot.pause(0.3)
+        app.save_screenshot(str(OUT / "machinations-seat.svg"))
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ TABLE_WIDGETS: dict[str, str] = {
     "timebomb": "tui.widgets.timebomb_table:TimeBombTable",
     "holmes": "tui.widgets.holmes_table:HolmesTable",
     "timebomb-evolution": "tui.widgets.evolution_table:EvolutionTable",
+    "machinations": "tui.widgets.machinations_table:MachinationsTable",
 }
 
 
