@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 from typing import Any, ClassVar
 
-from engine.core import REFEREE, Game, IllegalAction, Option, Outcome
+from engine.core import REFEREE, Event, Game, IllegalAction, Option, Outcome
 
 SHERLOCK = "sherlock"
 MORIARTY = "moriarty"
@@ -30,11 +30,58 @@ TEAM_NAMES = {SHERLOCK: "Sherlock", MORIARTY: "Moriarty"}
 
 
 @functools.cache
-def _claim_counts(held: int) -> tuple[tuple[int, int], ...]:
-    return tuple((d, b) for b in (0, 1) for d in range(held - b + 1))
+def _claim_templates(held: int) -> tuple[dict[str, Any], ...]:
+    """Every claim a player holding `held` face-down wires can make."""
+    return tuple(
+        {"type": "claim", "defusing": d, "bomb": b} for b in (0, 1) for d in range(held - b + 1)
+    )
 
 
-_COUNT_TEXTS: dict[tuple[str, ...], dict[tuple[int, ...], str]] = {}
+_ROLE_TEXT = {role: f"You are on {name}'s team." for role, name in TEAM_NAMES.items()}
+_ROLE_DATA = {role: {"role": role} for role in TEAM_NAMES}
+
+
+class _Texts:
+    """The wording of a wire-kind set's events, built once per hand and shared by every game:
+    a simulation logs tens of thousands of hands, and most of them look alike."""
+
+    def __init__(self, kinds: tuple[str, ...], wire_name: Any):
+        self.kinds = kinds
+        self.wire_name = wire_name
+        self.cut = [
+            "{0} cuts a wire of {1}: " + wire_name(kind) + "." for kind in kinds
+        ]
+        self._describe: dict[tuple[int, ...], str] = {}
+        self._hands: dict[tuple[int, ...], tuple[str, dict[str, Any]]] = {}
+        self._deals: dict[tuple[int, int], tuple[str, dict[str, Any]]] = {}
+
+    def describe(self, counts: tuple[int, ...]) -> str:
+        text = self._describe.get(counts)
+        if text is None:
+            parts = [f"{c} {self.wire_name(k)}" for k, c in zip(self.kinds, counts) if c]
+            text = self._describe[counts] = ", ".join(parts) or "no wires"
+        return text
+
+    def deal(self, round: int, hand_size: int) -> tuple[str, dict[str, Any]]:
+        entry = self._deals.get((round, hand_size))
+        if entry is None:
+            starts = "takes the Wire Cutter." if round == 1 else "holds the Wire Cutter and starts."
+            text = f"Round {round}: {hand_size} wires dealt to each player. {{0}} {starts}"
+            entry = self._deals[round, hand_size] = (
+                text, {"round": round, "hand_size": hand_size}
+            )
+        return entry
+
+    def hand(self, counts: tuple[int, ...]) -> tuple[str, dict[str, Any]]:
+        """A hand event's text and data; `Event.as_dict` copies the shared data per view."""
+        entry = self._hands.get(counts)
+        if entry is None:
+            text = "You see your wires: " + self.describe(counts) + "."
+            entry = self._hands[counts] = (text, {"hand": dict(zip(self.kinds, counts))})
+        return entry
+
+
+_TEXTS: dict[tuple[type, tuple[str, ...]], _Texts] = {}
 
 
 def _first_player_choices(players: int) -> tuple:
@@ -67,36 +114,46 @@ class TimeBomb(Game):
 
     def setup(self) -> None:
         rng = self.rng
-        sherlocks, moriartys = self.ROLE_DECKS[self.players]
-        deck = [SHERLOCK] * sherlocks + [MORIARTY] * moriartys
-        rng.shuffle(deck)
-        self.roles: list[str] = deck[: self.players]
-        self.set_aside: str | None = deck[self.players] if len(deck) > self.players else None
+        players = self.players
+        sherlocks, moriartys = self.ROLE_DECKS[players]
+        # Shuffling the role deck and dealing it from the top is the same as putting each
+        # Moriarty card at a uniformly random free place in the deck (TB-2).
+        deck = [SHERLOCK] * (sherlocks + moriartys)
+        random = rng.random
+        free = list(range(sherlocks + moriartys))
+        for _ in range(moriartys):
+            i = int(random() * len(free))
+            deck[free[i]] = MORIARTY
+            free[i] = free[-1]
+            free.pop()
+        self.roles: list[str] = deck[:players]
+        self.set_aside: str | None = deck[players] if len(deck) > players else None
 
         self.kinds: tuple[str, ...] = self.wire_kinds()
-        # Hand descriptions recur across deals and games; build each text once per kind set.
-        self._count_texts = _COUNT_TEXTS.setdefault(self.kinds, {})
+        # Keyed by class too: a variant may name its wires differently.
+        texts = _TEXTS.get((self.__class__, self.kinds))
+        if texts is None:
+            texts = _TEXTS[self.__class__, self.kinds] = _Texts(self.kinds, self.wire_name)
+        self._texts = texts
         self.defusing_index = self.kinds.index(DEFUSING)
         pool = self.build_wire_pool()
         self.total_wires = sum(pool)
         self.defusing_total = pool[self.defusing_index]
-        self.hands: list[list[int]] = [[0] * len(self.kinds) for _ in range(self.players)]
+        self.hands: list[list[int]] = [[0] * len(self.kinds) for _ in range(players)]
+        self.no_wires = [0] * len(self.kinds)
+        """An empty hand, to compare hands with: cheaper than summing them."""
         self.revealed_counts = [0] * len(self.kinds)
-        self.claims: list[dict[str, int] | None] = [None] * self.players
+        self.claims: list[dict[str, int] | None] = [None] * players
         self.round = 1
         self.cuts = 0
 
         first = self.options["first_player"]
-        self.cutter: int = rng.randrange(self.players) if first == "random" else first
+        self.cutter: int = int(random() * players) if first == "random" else first
+        events = self.events
+        only = self.only
         for seat, role in enumerate(self.roles):
-            self.log(
-                "role",
-                f"You are on {TEAM_NAMES[role]}'s team.",
-                audience=self.only[seat],
-                role=role,
-            )
+            events.append(Event("role", _ROLE_TEXT[role], (), _ROLE_DATA[role], only[seat]))
         self.deal(pool, FIRST_HAND)
-        self.log("cutter", "{0} takes the Wire Cutter.", (self.cutter,))
 
     def wire_kinds(self) -> tuple[str, ...]:
         """Hook: the wire kinds, in the order hands and counts are kept."""
@@ -130,48 +187,50 @@ class TimeBomb(Game):
         for hand in hands:
             hand[common] = hand_size - sum(hand)
         self.claims = [None] * self.players
-        self.log(
-            "deal",
-            f"Round {self.round}: {hand_size} wires dealt to each player.",
-            round=self.round,
-            hand_size=hand_size,
-        )
+        self.log_deal(hand_size)
+
+    def log_deal(self, hand_size: int) -> None:
+        """Log a deal: publicly, then each hand to its owner alone (section 7)."""
+        events = self.events
+        texts = self._texts
+        text, data = texts.deal(self.round, hand_size)
+        events.append(Event("deal", text, (self.cutter,), data))
+        only = self.only
+        hand_entry = texts.hand
         for seat, hand in enumerate(self.hands):
-            self.log(
-                "hand",
-                "You see your wires: " + self.describe_counts(tuple(hand)) + ".",
-                audience=self.only[seat],
-                hand=self.counts_dict(hand),
-            )
+            text, data = hand_entry(tuple(hand))
+            events.append(Event("hand", text, (), data, only[seat]))
 
     # -- turns ----------------------------------------------------------------------------
 
     def to_act(self) -> frozenset[int]:
         if self.outcome is not None:
             return frozenset()
-        return frozenset((self.cutter,))
+        return self.only[self.cutter]
 
     def may_act(self, seat: int) -> bool:
         return seat == self.cutter and self.outcome is None
 
     def cut_targets(self, seat: int) -> list[int]:
         """Hook: the seats whose wire `seat` may cut now (TB-7, TB-16)."""
-        hands = self.hands
-        return [t for t in range(self.players) if t != seat and sum(hands[t])]
+        empty = self.no_wires
+        return [t for t, hand in enumerate(self.hands) if t != seat and hand != empty]
 
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
         if self.outcome is not None:
             return []
-        actions: list[dict[str, Any]] = []
         if seat == self.cutter:
             actions = [{"type": "cut", "target": t} for t in self.cut_targets(seat)]
+        else:
+            actions = []
         if self.options["claims"]:
             actions += self.claim_actions(seat)
         return actions
 
     def claim_actions(self, seat: int) -> list[dict[str, Any]]:
-        held = sum(self.hands[seat])
-        return [{"type": "claim", "defusing": d, "bomb": b} for d, b in _claim_counts(held)]
+        # Shared read-only dicts (see Game.legal_actions): a cutter's legal list is mostly
+        # claims, and copying them would be most of its cost.
+        return list(_claim_templates(sum(self.hands[seat])))
 
     # -- actions --------------------------------------------------------------------------
 
@@ -204,14 +263,13 @@ class TimeBomb(Game):
         kind = self.draw_wire(target)
         self.cuts += 1
         self.revealed_counts[kind] += 1
-        name = self.kinds[kind]
-        self.log(
-            "cut",
-            "{0} cuts a wire of {1}: " + self.wire_name(name) + ".",
-            (seat, target),
-            round=self.round,
-            cut=self.cuts,
-            wire=name,
+        self.events.append(
+            Event(
+                "cut",
+                self._texts.cut[kind],
+                (seat, target),
+                {"round": self.round, "cut": self.cuts, "wire": self.kinds[kind]},
+            )
         )
         self.resolve_reveal(seat, target, kind)
         if self.outcome is None:
@@ -223,7 +281,7 @@ class TimeBomb(Game):
             raise IllegalAction(f"there is no seat {target} at this table")
         if target == seat:
             raise IllegalAction("you may never cut your own wire")
-        if not sum(self.hands[target]):
+        if self.hands[target] == self.no_wires:
             raise IllegalAction(f"seat {target} has no face-down wire to cut")
 
     def draw_wire(self, target: int) -> int:
@@ -268,7 +326,6 @@ class TimeBomb(Game):
         self.round += 1
         self.cuts = 0
         self.deal(pool, FIRST_HAND + 1 - self.round)
-        self.log("cutter", f"{{0}} holds the Wire Cutter and starts round {self.round}.", (self.cutter,))
 
     def seat_teams(self) -> tuple[str, ...]:
         return tuple(self.roles)
@@ -286,12 +343,7 @@ class TimeBomb(Game):
         return dict(zip(self.kinds, counts))
 
     def describe_counts(self, counts: tuple[int, ...]) -> str:
-        text = self._count_texts.get(counts)
-        if text is None:
-            parts = [f"{c} {self.wire_name(k)}" for k, c in zip(self.kinds, counts) if c]
-            text = ", ".join(parts) or "no wires"
-            self._count_texts[counts] = text
-        return text
+        return self._texts.describe(counts)
 
     def view(self, viewer: int) -> dict[str, Any]:
         self.check_viewer(viewer)
