@@ -286,7 +286,7 @@ def test_tb13_win_checks_defused_bomb_and_time():
 
 
 def test_tb14_the_last_defusing_wire_on_the_final_cut_wins_for_sherlock():
-    game = arrange(new(4), [[0, 0, 0], [0, 1, 0], [1, 0, 1], [3, 0, 0]], cutter=0, round=4,
+    game = arrange(new(4), [[0, 0, 0], [0, 1, 0], [1, 0, 1], [2, 0, 0]], cutter=0, round=4,
                    cuts=3)
     assert cut(game, 1) == "defusing"
     assert game.outcome.reason == "defused"
