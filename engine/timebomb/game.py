@@ -45,20 +45,21 @@ class _Texts:
     """The wording of a wire-kind set's events, built once per hand and shared by every game:
     a simulation logs tens of thousands of hands, and most of them look alike."""
 
-    def __init__(self, kinds: tuple[str, ...], wire_name: Any):
+    def __init__(self, kinds: tuple[str, ...], names: list[str]):
         self.kinds = kinds
-        self.wire_name = wire_name
-        self.cut = [
-            "{0} cuts a wire of {1}: " + wire_name(kind) + "." for kind in kinds
-        ]
+        self.names = names
+        self.cut = ["{0} cuts a wire of {1}: " + name + "." for name in names]
         self._describe: dict[tuple[int, ...], str] = {}
         self._hands: dict[tuple[int, ...], tuple[str, dict[str, Any]]] = {}
         self._deals: dict[tuple[int, int], tuple[str, dict[str, Any]]] = {}
 
+    def __deepcopy__(self, memo: dict) -> "_Texts":
+        return self  # a cache of immutable wording, shared by every game of its class
+
     def describe(self, counts: tuple[int, ...]) -> str:
         text = self._describe.get(counts)
         if text is None:
-            parts = [f"{c} {self.wire_name(k)}" for k, c in zip(self.kinds, counts) if c]
+            parts = [f"{c} {name}" for name, c in zip(self.names, counts) if c]
             text = self._describe[counts] = ", ".join(parts) or "no wires"
         return text
 
@@ -133,7 +134,8 @@ class TimeBomb(Game):
         # Keyed by class too: a variant may name its wires differently.
         texts = _TEXTS.get((self.__class__, self.kinds))
         if texts is None:
-            texts = _TEXTS[self.__class__, self.kinds] = _Texts(self.kinds, self.wire_name)
+            names = [self.wire_name(kind) for kind in self.kinds]
+            texts = _TEXTS[self.__class__, self.kinds] = _Texts(self.kinds, names)
         self._texts = texts
         self.defusing_index = self.kinds.index(DEFUSING)
         pool = self.build_wire_pool()
