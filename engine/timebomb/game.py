@@ -322,9 +322,8 @@ class TimeBomb(Game):
 
     def redeal(self) -> None:
         """TB-11 and TB-12: gather the face-down wires, shuffle, deal 5-r each."""
-        pool = [sum(hand[k] for hand in self.hands) for k in range(len(self.kinds))]
-        for hand in self.hands:
-            hand[:] = [0] * len(self.kinds)
+        pool = [sum(counts) for counts in zip(*self.hands)]
+        self.hands = [[0] * len(self.kinds) for _ in self.hands]
         self.round += 1
         self.cuts = 0
         self.deal(pool, FIRST_HAND + 1 - self.round)

@@ -80,7 +80,7 @@ def test_bots_play_whole_games_from_detached_views(name, players):
         assert all(count == 1 for count in per_deal.values())
 
 
-def test_smart_sherlock_claims_truthfully_and_moriarty_hides_its_wires():
+def test_smart_sherlock_claims_truthfully_and_moriarty_hides_the_bomb():
     for seed in range(40):
         game = new(5, seed)
         rng = random.Random(seed)
@@ -91,8 +91,11 @@ def test_smart_sherlock_claims_truthfully_and_moriarty_hides_its_wires():
                 held = game.hands[seat]
                 if game.roles[seat] == SHERLOCK:
                     assert (action["defusing"], action["bomb"]) == (held[1], held[2])
+                elif held[2]:
+                    # Moriarty hides the Bomb behind one Defusing wire more than it holds.
+                    assert (action["defusing"], action["bomb"]) == (min(held[1] + 1, sum(held) - 1), 0)
                 else:
-                    assert (action["defusing"], action["bomb"]) == (0, 0)
+                    assert (action["defusing"], action["bomb"]) == (held[1], 0)
             game.apply(seat, action)
 
 
@@ -127,6 +130,18 @@ def test_smart_sherlock_cuts_where_defusing_wires_are():
 def test_smart_moriarty_steers_away_from_defusing_wires():
     game = position_with_claims(MORIARTY)
     assert smart_choice(game, 0)["target"] != 1
+
+
+def test_moriarty_claims_are_never_disproved_before_the_bomb_goes_off():
+    for seed in range(60):
+        game = new(5, seed)
+        rng = random.Random(seed)
+        while game.outcome is None:
+            seat = game.cutter
+            game.apply(seat, BOTS["smart"](game.view(seat), game.legal_actions(seat), rng))
+            if game.outcome is None:
+                lies = bots.Reading(game.view(seat)).lies
+                assert not any(lies), game
 
 
 def test_smart_bot_reads_a_proven_lie():
