@@ -85,6 +85,9 @@ class Event:
     see it; an empty frozenset means the referee only. `text` is English with `{0}`, `{1}`...
     standing for the seats listed in `seats`, so a client can put in the players' names. The
     public wording of an event must never depend on a secret.
+
+    Events are immutable values: a game may log one Event object many times, even across
+    games, so never change one (`as_dict` gives each view its own copy).
     """
 
     # A plain slotted class, not a frozen dataclass: games log several events per action and

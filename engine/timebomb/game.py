@@ -37,24 +37,23 @@ def _claim_templates(held: int) -> tuple[dict[str, Any], ...]:
     )
 
 
-_ROLE_TEXT = {role: f"You are on {name}'s team." for role, name in TEAM_NAMES.items()}
-_ROLE_DATA = {role: {"role": role} for role in TEAM_NAMES}
 
 
 class _Texts:
-    """The wording of a wire-kind set's events, built once per hand and shared by every game:
-    a simulation logs tens of thousands of hands, and most of them look alike."""
+    """The events of one game class and wire-kind set, each built once and shared by every
+    game: a simulation logs tens of thousands of deals and cuts, and most of them look alike.
+    Events are immutable values, so sharing them is safe; `Event.as_dict` copies their data
+    into every view."""
 
     def __init__(self, kinds: tuple[str, ...], names: list[str]):
         self.kinds = kinds
         self.names = names
-        self.cut = ["{0} cuts a wire of {1}: " + name + "." for name in names]
+        self.cut_texts = ["{0} cuts a wire of {1}: " + name + "." for name in names]
         self._describe: dict[tuple[int, ...], str] = {}
-        self._hands: dict[tuple[int, ...], tuple[str, dict[str, Any]]] = {}
-        self._deals: dict[tuple[int, int], tuple[str, dict[str, Any]]] = {}
+        self._events: dict[tuple, Event] = {}
 
     def __deepcopy__(self, memo: dict) -> "_Texts":
-        return self  # a cache of immutable wording, shared by every game of its class
+        return self  # a cache of immutable events, shared by every game of its class
 
     def describe(self, counts: tuple[int, ...]) -> str:
         text = self._describe.get(counts)
@@ -63,26 +62,60 @@ class _Texts:
             text = self._describe[counts] = ", ".join(parts) or "no wires"
         return text
 
-    def deal(self, round: int, hand_size: int) -> tuple[str, dict[str, Any]]:
-        entry = self._deals.get((round, hand_size))
-        if entry is None:
+    def role_event(self, seat: int, role: str) -> Event:
+        key = ("role", seat, role)
+        event = self._events.get(key)
+        if event is None:
+            event = self._events[key] = Event(
+                "role",
+                f"You are on {TEAM_NAMES.get(role, role.capitalize())}'s team.",
+                (),
+                {"role": role},
+                frozenset((seat,)),
+            )
+        return event
+
+    def deal_event(self, round: int, hand_size: int, cutter: int) -> Event:
+        key = ("deal", round, hand_size, cutter)
+        event = self._events.get(key)
+        if event is None:
             starts = "takes the Wire Cutter." if round == 1 else "holds the Wire Cutter and starts."
             text = f"Round {round}: {hand_size} wires dealt to each player. {{0}} {starts}"
-            entry = self._deals[round, hand_size] = (
-                text, {"round": round, "hand_size": hand_size}
+            event = self._events[key] = Event(
+                "deal", text, (cutter,), {"round": round, "hand_size": hand_size}
             )
-        return entry
+        return event
 
-    def hand(self, counts: tuple[int, ...]) -> tuple[str, dict[str, Any]]:
-        """A hand event's text and data; `Event.as_dict` copies the shared data per view."""
-        entry = self._hands.get(counts)
-        if entry is None:
+    def hand_event(self, seat: int, counts: tuple[int, ...]) -> Event:
+        key = (seat, counts)
+        event = self._events.get(key)
+        if event is None:
             text = "You see your wires: " + self.describe(counts) + "."
-            entry = self._hands[counts] = (text, {"hand": dict(zip(self.kinds, counts))})
-        return entry
+            event = self._events[key] = Event(
+                "hand", text, (), {"hand": dict(zip(self.kinds, counts))}, frozenset((seat,))
+            )
+        return event
+
+    def cut_event(self, kind: int, round: int, cut: int, cutter: int, target: int) -> Event:
+        key = (kind, round, cut, cutter, target)
+        event = self._events.get(key)
+        if event is None:
+            event = self._events[key] = Event(
+                "cut",
+                self.cut_texts[kind],
+                (cutter, target),
+                {"round": round, "cut": cut, "wire": self.kinds[kind]},
+            )
+        return event
 
 
 _TEXTS: dict[tuple[type, tuple[str, ...]], _Texts] = {}
+
+
+@functools.cache
+def _owners(players: int, hand_size: int) -> tuple[int, ...]:
+    """The player each place of a deal goes to."""
+    return tuple(slot // hand_size for slot in range(players * hand_size))
 
 
 def _first_player_choices(players: int) -> tuple:
@@ -152,9 +185,8 @@ class TimeBomb(Game):
         first = self.options["first_player"]
         self.cutter: int = int(random() * players) if first == "random" else first
         events = self.events
-        only = self.only
         for seat, role in enumerate(self.roles):
-            events.append(Event("role", _ROLE_TEXT[role], (), _ROLE_DATA[role], only[seat]))
+            events.append(texts.role_event(seat, role))
         self.deal(pool, FIRST_HAND)
 
     def wire_kinds(self) -> tuple[str, ...]:
@@ -175,17 +207,19 @@ class TimeBomb(Game):
         """
         random = self.rng.random  # C-fast and deterministic; randrange costs several times more
         hands = self.hands
-        free = list(range(self.players * hand_size))
+        slots = self.players * hand_size
+        owner = _owners(self.players, hand_size)
         common = max(range(len(pool)), key=pool.__getitem__)
+        taken = 0  # a bit per slot: the rare wires are few, so a redraw is rare and cheap
         for kind, count in enumerate(pool):
             if kind == common:
                 continue
             for _ in range(count):
-                i = int(random() * len(free))
-                slot = free[i]
-                free[i] = free[-1]
-                free.pop()
-                hands[slot // hand_size][kind] += 1
+                slot = int(random() * slots)
+                while taken >> slot & 1:
+                    slot = int(random() * slots)
+                taken |= 1 << slot
+                hands[owner[slot]][kind] += 1
         for hand in hands:
             hand[common] = hand_size - sum(hand)
         self.claims = [None] * self.players
@@ -195,13 +229,10 @@ class TimeBomb(Game):
         """Log a deal: publicly, then each hand to its owner alone (section 7)."""
         events = self.events
         texts = self._texts
-        text, data = texts.deal(self.round, hand_size)
-        events.append(Event("deal", text, (self.cutter,), data))
-        only = self.only
-        hand_entry = texts.hand
+        events.append(texts.deal_event(self.round, hand_size, self.cutter))
+        hand_event = texts.hand_event
         for seat, hand in enumerate(self.hands):
-            text, data = hand_entry(tuple(hand))
-            events.append(Event("hand", text, (), data, only[seat]))
+            events.append(hand_event(seat, tuple(hand)))
 
     # -- turns ----------------------------------------------------------------------------
 
@@ -265,14 +296,7 @@ class TimeBomb(Game):
         kind = self.draw_wire(target)
         self.cuts += 1
         self.revealed_counts[kind] += 1
-        self.events.append(
-            Event(
-                "cut",
-                self._texts.cut[kind],
-                (seat, target),
-                {"round": self.round, "cut": self.cuts, "wire": self.kinds[kind]},
-            )
-        )
+        self.events.append(self._texts.cut_event(kind, self.round, self.cuts, seat, target))
         self.resolve_reveal(seat, target, kind)
         if self.outcome is None:
             self.after_reveal(target)

@@ -14,6 +14,7 @@ import msgpack
 import pytest
 
 import engine
+from engine.core import Event
 from engine.timebomb import MORIARTY, SHERLOCK
 
 SECRET_KEYS = {"role", "roles", "hand", "hands", "set_aside"}
@@ -58,15 +59,19 @@ def redeal_unseen(game, viewer: int, rng: random.Random):
         for k in pile[:size]:
             other.hands[seat][k] += 1
         del pile[:size]
-    # Private events of the other seats: new roles and hands.
-    for event in other.events:
+    # Private events of the other seats: new roles and hands. Events are shared immutable
+    # values, so they are replaced, never changed.
+    for i, event in enumerate(other.events):
         if event.audience is not None and viewer not in event.audience:
             if event.type == "role":
-                event.data = {"role": rng.choice((SHERLOCK, MORIARTY))}
-                event.text = "You are on someone's team."
+                data = {"role": rng.choice((SHERLOCK, MORIARTY))}
+                text = "You are on someone's team."
             elif event.type == "hand":
-                event.data = {"hand": {"safe": rng.randrange(6), "defusing": 9, "bomb": 1}}
-                event.text = "You see your wires: something else."
+                data = {"hand": {"safe": rng.randrange(6), "defusing": 9, "bomb": 1}}
+                text = "You see your wires: something else."
+            else:
+                continue
+            other.events[i] = Event(event.type, text, event.seats, data, event.audience)
     # The seed and the generator's state.
     other.seed = game.seed + 1_000_003
     other.rng = random.Random(other.seed)
