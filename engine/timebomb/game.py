@@ -210,14 +210,17 @@ class TimeBomb(Game):
         slots = self.players * hand_size
         owner = _owners(self.players, hand_size)
         common = max(range(len(pool)), key=pool.__getitem__)
-        taken = 0  # a bit per slot: the rare wires are few, so a redraw is rare and cheap
+        taken = 0  # a bit per place: the rare wires are few, so a clash is rare
         for kind, count in enumerate(pool):
             if kind == common:
                 continue
             for _ in range(count):
                 slot = int(random() * slots)
-                while taken >> slot & 1:
-                    slot = int(random() * slots)
+                if taken >> slot & 1:
+                    # Taken: draw again among the free places only. Still uniform, and a
+                    # deal never loops, whatever the generator.
+                    free = [i for i in range(slots) if not taken >> i & 1]
+                    slot = free[int(random() * len(free))]
                 taken |= 1 << slot
                 hands[owner[slot]][kind] += 1
         for hand in hands:
