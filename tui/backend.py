@@ -23,6 +23,20 @@ if TYPE_CHECKING:
 LOCAL = "127.0.0.1"
 
 
+def connect_error_text(address: Address, error: BaseException) -> str:
+    """Why a connection to `address` failed, in words a player can act on."""
+    if isinstance(error, ConnectionRefusedError):
+        return f"Nobody answers at {address}: is the host running, and is the port right?"
+    if isinstance(error, (TimeoutError, asyncio.TimeoutError)):
+        return f"{address} did not answer in time: is it on this network?"
+    if isinstance(error, OSError) and error.strerror:
+        return f"Cannot reach {address}: {error.strerror}."
+    name = type(error).__name__
+    if name in ("HostRefused", "ProtocolError"):
+        return f"{address} refused: {error}"
+    return f"Cannot reach {address}: {error}"
+
+
 @dataclass(frozen=True)
 class Ticket:
     """Where a table is and how to sit at it: everything the table screen needs to connect."""
@@ -81,19 +95,47 @@ class Backend:
     port: int = 0
     """The port for the first host this app starts; 0 picks a free one."""
     hosts: list["Host"] = field(default_factory=list)
+    tokens: dict[str, str] = field(default_factory=dict)
+    """Seat tokens by table, for this run of the app only: never written to disk."""
 
-    async def connect(self, ticket: Ticket, name: str, token: str | None = None) -> "Connection":
-        from netplay.client import Connection
+    async def connect(self, ticket: Ticket, name: str) -> "Connection":
+        """Sit (or watch) at the ticket's table. A seat this app held there before, left by
+        going back to the lobby, is taken back with its token."""
+        from netplay.client import Connection, HostRefused
 
-        return await Connection.connect(
+        token = None if ticket.spectate else self.tokens.get(self.seat_key(ticket))
+        if token is not None:
+            try:
+                connection = await Connection.connect(
+                    ticket.address.host, ticket.address.port, name=name, token=token,
+                    reconnect=True,
+                )
+            except HostRefused:
+                # The seat is gone (left before the game began, or the host restarted anew).
+                del self.tokens[self.seat_key(ticket)]
+            else:
+                return connection
+        connection = await Connection.connect(
             ticket.address.host,
             ticket.address.port,
             name=name,
             table=ticket.table,
-            token=token,
             spectate=ticket.spectate,
             reconnect=True,
         )
+        if connection.token is not None:
+            self.tokens[self.seat_key(ticket)] = connection.token
+        return connection
+
+    @staticmethod
+    def seat_key(ticket: Ticket) -> str:
+        # By port and table id, not host: the same table is 127.0.0.1 to the app hosting it
+        # and a LAN address once discovered.
+        return f"{ticket.address.port}/{ticket.table}"
+
+    def holds_seat(self, listing: "TableListing") -> bool:
+        """Whether this app has a seat token for that table: joining takes the seat back."""
+        return f"{listing.address.port}/{listing.id}" in self.tokens
 
     async def list_tables(self, address: Address, name: str) -> list[TableListing]:
         """Ask the host at `address` for its tables."""

@@ -43,7 +43,7 @@ class Waiter:
     def hook(self, message) -> None:
         self.event.set()
 
-    async def until(self, pilot, predicate, what: str, timeout: float = 15.0):
+    async def until(self, pilot, predicate, what: str, timeout: float = 30.0):
         try:
             async with asyncio.timeout(timeout):
                 while True:

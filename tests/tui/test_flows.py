@@ -140,6 +140,23 @@ async def test_host_a_table_and_a_second_app_joins_by_address(app_factory, waite
             assert "Bob (you)" in screen_text(guest_app)
             assert "Ann (you)" in screen_text(host_app)
 
+            # Bob steps out to the lobby mid-game, then takes his seat back.
+            await guest.press("escape")
+            await guest_waiter.until(guest, lambda: guest_app.screen is guest_app.lobby, "lobby")
+            await waiter.until(
+                host_pilot, lambda: not table.seats[1].connected, "Bob shown away"
+            )
+            assert "Bob · offline" in screen_text(host_app)
+            await guest.press("a", *f"127.0.0.1:{port}", "enter")
+            await guest_waiter.until(
+                guest, lambda: guest_app.screen.query_one("#tables").row_count, "the listing"
+            )
+            await guest.press("j")
+            back = await guest_waiter.until(
+                guest, lambda: (s := table_screen(guest_app)) and s.view and s, "the seat again"
+            )
+            assert back.seat == 1 and not back.spectator
+
 
 async def test_spectator_never_sees_a_role_or_a_hand(app_factory, waiter):
     """A spectator app watching a whole game never renders a role, a hand or a private event."""
@@ -223,7 +240,7 @@ async def test_losing_the_host_and_reconnecting(app_factory, waiter, tmp_path):
         app.backend.hosts.append(new)
         assert new.resume()
         await new.start("127.0.0.1", port)
-        await waiter.until(pilot, lambda: table.status == "connected", "reconnected", timeout=20)
+        await waiter.until(pilot, lambda: table.status == "connected", "reconnected", timeout=40)
         await waiter.until(pilot, lambda: "Reconnected" in screen_text(app), "the note")
         assert table.seat == seat and table.view["round"] == round_
         assert "● connected" in screen_text(app)
@@ -240,14 +257,19 @@ async def test_lobby_lists_tables_as_they_appear_and_vanish(app_factory, waiter,
     app = app_factory("Ann", discover=True)
     async with app.run_test(size=(100, 30), message_hook=waiter.hook) as pilot:
         tables = app.screen.query_one("#tables")
-        await host.start("127.0.0.1", 0)
+        _, port = await host.start("127.0.0.1", 0)
+        # Other tests may announce tables on loopback too: look for this host's table only.
+        def ours():
+            return [t for t in tables.listings.values() if t.address.port == port]
+
         try:
-            host.create_table("timebomb", 6, {}, name="Baker Street", bots=2)
-            await waiter.until(pilot, lambda: tables.row_count == 1, "the table to appear")
-            assert "Baker Street" in screen_text(app) and "4/6" in screen_text(app)
+            table_id = host.create_table("timebomb", 6, {}, name="Baker Street", bots=2)
+            await waiter.until(pilot, ours, "the table to appear", timeout=30)
+            assert [(t.id, t.name, t.seats_free) for t in ours()] == [(table_id, "Baker Street", 4)]
+            assert "Baker Street" in screen_text(app)
         finally:
             await host.stop()
-        await waiter.until(pilot, lambda: tables.row_count == 0, "the table to vanish")
+        await waiter.until(pilot, lambda: not ours(), "the table to vanish", timeout=30)
 
 
 async def test_the_name_is_asked_once_and_remembered(app_factory, waiter):

@@ -5,7 +5,8 @@ from __future__ import annotations
 import engine
 import pytest
 
-from tui.address import AddressError, parse_address
+from tui.address import Address, AddressError, parse_address
+from tui.backend import connect_error_text
 from tui.config import InvalidName, clean_name, load_name, save_name
 from tui.models.seats import SeatInfo, event_text, seat_infos
 from tui.models.timebomb import build_ending, build_model, counts_text, team_label
@@ -110,3 +111,10 @@ def test_the_name_is_remembered_and_the_environment_overrides_it(monkeypatch):
 def test_unusable_names_are_refused_with_a_reason(text):
     with pytest.raises(InvalidName):
         clean_name(text)
+
+
+def test_connection_errors_say_what_to_check():
+    address = Address("127.0.0.1", 1)
+    refused = connect_error_text(address, ConnectionRefusedError(111, "Connection refused"))
+    assert refused == "Nobody answers at 127.0.0.1:1: is the host running, and is the port right?"
+    assert "did not answer in time" in connect_error_text(address, TimeoutError())

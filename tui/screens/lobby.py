@@ -9,7 +9,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from tui.address import Address
-from tui.backend import Backend, TableListing, Ticket
+from tui.backend import Backend, TableListing, Ticket, connect_error_text
 from tui.messages import TablesFound
 from tui.widgets.table_list import TableList
 
@@ -86,7 +86,7 @@ class LobbyScreen(Screen):
         try:
             tables = await self.backend.list_tables(address, self.app.player_name or "guest")
         except Exception as error:
-            self.notify(f"No Gaslight host at {address}: {error}", severity="error", timeout=6)
+            self.notify(connect_error_text(address, error), severity="error", timeout=8)
             return
         self.post_message(TablesFound(tables, f"address:{address}"))
         if not tables:
@@ -130,7 +130,9 @@ class LobbyScreen(Screen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         selected = self.query_one(TableList).selected if self.is_mounted else None
         if action == "join":
-            return selected is not None and selected.seats_free > 0
+            return selected is not None and (
+                selected.seats_free > 0 or self.backend.holds_seat(selected)
+            )
         if action == "watch":
             return selected is not None
         return True
@@ -142,7 +144,8 @@ class LobbyScreen(Screen):
         event.stop()
         listing = self.query_one(TableList).selected
         if listing is not None:
-            self.open_table(listing, spectate=listing.seats_free == 0)
+            spectate = listing.seats_free == 0 and not self.backend.holds_seat(listing)
+            self.open_table(listing, spectate=spectate)
 
     def action_join(self) -> None:
         listing = self.query_one(TableList).selected

@@ -16,7 +16,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Input
 
-from tui.backend import Backend, Ticket
+from tui.backend import Backend, Ticket, connect_error_text
 from tui.messages import (
     ChatReceived,
     Connected,
@@ -84,18 +84,8 @@ class TableScreen(Screen):
         address = self.ticket.address
         try:
             connection = await self.backend.connect(self.ticket, self.player_name)
-        except ConnectionRefusedError:
-            self.post_message(
-                ConnectionStatusChanged("closed", f"Nobody answers at {address}.")
-            )
-            return
-        except (OSError, ConnectionError) as error:
-            self.post_message(
-                ConnectionStatusChanged("closed", f"Could not reach {address}: {error}")
-            )
-            return
-        except Exception as error:  # a refusal: wrong version, table full, unknown table
-            self.post_message(ConnectionStatusChanged("closed", f"{address} refused: {error}"))
+        except Exception as error:  # unreachable, or refused: wrong version, full, unknown table
+            self.post_message(ConnectionStatusChanged("closed", connect_error_text(address, error)))
             return
         self.connection = connection
         self.post_message(ConnectionStatusChanged(connection.status))
@@ -106,7 +96,9 @@ class TableScreen(Screen):
         except Exception as error:
             self.post_message(ConnectionStatusChanged("closed", f"Lost the host: {error}"))
             return
-        self.post_message(ConnectionStatusChanged("closed", f"The host at {address} is gone."))
+        refusal = getattr(connection, "refusal", None)
+        detail = f"The host said: {refusal}" if refusal else f"The host at {address} is gone."
+        self.post_message(ConnectionStatusChanged("closed", detail))
 
     def dispatch(self, message: dict[str, Any]) -> None:
         match message.get("t"):

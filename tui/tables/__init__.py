@@ -14,6 +14,9 @@ if TYPE_CHECKING:
 
 TABLE_WIDGETS: dict[str, str] = {
     "timebomb": "tui.widgets.timebomb_table:TimeBombTable",
+    "holmes": "tui.widgets.holmes_table:HolmesTable",
+    "timebomb-evolution": "tui.widgets.evolution_table:EvolutionTable",
+    "machinations": "tui.widgets.machinations_table:MachinationsTable",
 }
 
 
