@@ -24,9 +24,11 @@ import random
 import time
 from dataclasses import dataclass, field
 
-import engine
-from harness import HostProcess, machine_note, median, percentile, pin_to_cpu, \
-    process_cpu_seconds, raise_open_file_limit, within
+# harness first: it keeps benchmarks/engine.py from shadowing the engine package.
+from harness import (HostProcess, machine_note, median, percentile, pin_to_cpu,
+                     process_cpu_seconds, raise_open_file_limit, within)
+
+import engine  # noqa: E402
 from netplay.client import Connection
 from netplay.protocol import message
 

@@ -26,7 +26,13 @@ import tempfile
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+# Run as a script, a benchmark has this folder first on sys.path, where benchmarks/engine.py
+# would shadow the `engine` package. Every benchmark imports this module before `engine`, and
+# this module takes the folder off the path once it is itself loaded.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+
+PROJECT_ROOT = _HERE.parent
 REPLY_TIMEOUT = 60.0
 
 
