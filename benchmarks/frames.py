@@ -1,7 +1,7 @@
 """Frame cost: bytes per view and the time to build, encode and decode one, for each game in
 `engine.GAMES` at each player count.
 
-    uv run python benchmarks/frames.py [--games 20] [--runs 3] [--game timebomb]
+    uv run python benchmarks/frames.py [--games 10] [--runs 3] [--game timebomb]
 
 Random-bot games are played through the public contract. At every step, each seat's `state`
 frame is made as the host makes it: `game.view(seat)` and `game.legal_actions(seat)`, then
@@ -61,7 +61,7 @@ def one_run(game_id: str, players: int, games: int, rng: random.Random) -> Run:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", action="append", help="measure only this game (repeatable)")
-    parser.add_argument("--games", type=int, default=20, help="games played per run")
+    parser.add_argument("--games", type=int, default=10, help="games played per run")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
