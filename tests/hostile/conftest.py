@@ -9,6 +9,7 @@ host, and so that it can send anything a modified client could.
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
 import struct
 
@@ -163,12 +164,27 @@ async def watch_to_the_end(peer: RawPeer) -> dict:
             return message["view"]
 
 
-async def seated_table(host: Host, humans: int = 2, players: int = 4, **options) -> tuple[
+@functools.cache
+def slow_seed(players: int) -> int:
+    """A seed whose game survives its first cuts (seat 0 cuts seat 1, then seat 1 cuts seat
+    0), so that tests may make them and still have a game in progress."""
+    for seed in range(1000):
+        game = engine.new_game("timebomb", players, {"first_player": 0}, seed)
+        game.apply(0, {"type": "cut", "target": 1})
+        if game.outcome is None:
+            game.apply(1, {"type": "cut", "target": 0})
+            if game.outcome is None:
+                return seed
+    raise AssertionError("no seed survives two cuts")
+
+
+async def seated_table(host: Host, humans: int = 2, players: int = 4) -> tuple[
         str, list[RawPeer]]:
     """A Time Bomb table with `humans` raw peers in the first seats and bots in the rest,
-    seat 0 holding the Wire Cutter, so the game waits for a human from the start."""
-    table_id = host.create_table("timebomb", players, {"first_player": 0, **options},
-                                 bots=players - humans)
+    seat 0 holding the Wire Cutter, so the game waits for a human from the start. Its seed
+    lets the first two cuts (0 cuts 1, 1 cuts 0) leave the game running."""
+    table_id = host.create_table("timebomb", players, {"first_player": 0},
+                                 bots=players - humans, seed=slow_seed(players))
     peers = [await RawPeer.join(host.address[1], f"P{i}", table=table_id)
              for i in range(humans)]
     for peer in peers:
