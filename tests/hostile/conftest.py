@@ -10,8 +10,15 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import os
 import random
+import re
+import signal
 import struct
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import msgpack
 import pytest
@@ -203,3 +210,65 @@ def snapshot(host: Host, table_id: str) -> tuple:
         table.host_seat,
         table.journal.path.stat().st_size if table.journal else None,
     )
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class HostProcess:
+    """`gaslight host` in its own process on 127.0.0.1, as a user runs it, with its stdout and
+    its log (stderr) going to files so that a chatty host never blocks on a full pipe."""
+
+    def __init__(self, data_dir: Path, logs: Path, *args: str, port: int = 0,
+                 env: dict | None = None, bot_delay: float = 0.002):
+        self.data_dir, self.args, self.port, self.bot_delay = data_dir, args, port, bot_delay
+        self.env = {**os.environ, **(env or {})}
+        logs.mkdir(parents=True, exist_ok=True)
+        self.stdout_path = logs / f"host-{id(self)}.out"
+        self.stderr_path = logs / f"host-{id(self)}.log"
+        self.process: subprocess.Popen | None = None
+        self.tables: list[str] = []
+
+    def start(self, timeout: float = TIMEOUT) -> "HostProcess":
+        with open(self.stdout_path, "ab") as out, open(self.stderr_path, "ab") as err:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "tui.cli", "host", "--interface", "127.0.0.1",
+                 "--port", str(self.port), "--no-announce", "--data-dir", str(self.data_dir),
+                 "--bot-delay", str(self.bot_delay), *self.args],
+                stdout=out, stderr=err, cwd=ROOT, env=self.env,
+            )
+        deadline = time.monotonic() + timeout
+        while "players join with" not in self.stdout:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"host exited ({self.process.returncode}): {self.log}")
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"host did not start: {self.log}")
+            time.sleep(0.01)
+        self.port = int(re.findall(r"listening on 127\.0\.0\.1:(\d+)", self.stdout)[-1])
+        self.tables = re.findall(r"^table (\w+):", self.stdout, re.MULTILINE)
+        return self
+
+    @property
+    def stdout(self) -> str:
+        return self.stdout_path.read_text(errors="replace")
+
+    @property
+    def log(self) -> str:
+        return self.stderr_path.read_text(errors="replace")
+
+    def rss(self) -> int:
+        """The host's resident memory in bytes."""
+        status = Path(f"/proc/{self.process.pid}/status").read_text()
+        return int(re.search(r"VmRSS:\s+(\d+) kB", status)[1]) * 1024
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.wait()
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
