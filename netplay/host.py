@@ -60,6 +60,10 @@ OUTBOUND_QUEUE: Final = 64
 SOCKET_SEND_BUFFER: Final = 64 * 1024
 """Kernel send buffer per client, kept small so that a stuck reader fills its queue soon."""
 MAX_CONNECTIONS_PER_ADDRESS: Final = 16
+MAX_WAITING_TABLES: Final = 32
+"""Tables waiting for players that clients may open. Past it, an abandoned one (nobody
+connected) makes room; else creating is refused. Without it one client could fill the host's
+memory and file descriptors with tables."""
 TOKEN_FAILURES: Final = 5
 """Wrong tokens one address may send per `TOKEN_FAILURE_WINDOW` before it is refused."""
 TOKEN_FAILURE_WINDOW: Final = 60.0
@@ -308,6 +312,7 @@ class Host:
         handshake_timeout: float = HANDSHAKE_TIMEOUT,
         outbound_queue: int = OUTBOUND_QUEUE,
         max_connections_per_address: int = MAX_CONNECTIONS_PER_ADDRESS,
+        max_waiting_tables: int = MAX_WAITING_TABLES,
     ):
         self.data_dir = data_dir
         self.bot_delay = bot_delay
@@ -317,6 +322,7 @@ class Host:
         self.handshake_timeout = handshake_timeout
         self.outbound_queue = outbound_queue
         self.max_connections_per_address = max_connections_per_address
+        self.max_waiting_tables = max_waiting_tables
         self.tables: dict[str, Table] = {}
         self.journal_errors: list[journals.JournalError] = []
         self.address: tuple[str, int] | None = None
@@ -761,6 +767,7 @@ class Host:
             case CreateTable(game=game, players=players, options=options, name=name, bots=bots):
                 if client.table is not None:
                     raise Refusal(f"you are already at table {client.table.id}; leave it first")
+                self._make_room_for_a_table()
                 try:
                     table_id = self.create_table(game, players, options, name or "", bots)
                 except (engine.InvalidSetup, ValueError) as error:
@@ -795,6 +802,29 @@ class Host:
                 self._start_game(table, None)
             case Hello():
                 raise ProtocolError("'hello' is only for the first message")
+
+    def _make_room_for_a_table(self) -> None:
+        waiting = [t for t in self.tables.values() if t.phase == WAITING]
+        if len(waiting) < self.max_waiting_tables:
+            return
+        abandoned = next((t for t in waiting if not t.clients()), None)
+        if abandoned is None:
+            raise Refusal(f"this host has {len(waiting)} tables waiting for players, its "
+                          "limit; join one of them")
+        log.info("table %s: dropped, abandoned before its game, to make room", abandoned.id)
+        del self.tables[abandoned.id]
+        for seat in abandoned.seats:
+            self._tokens.pop(seat.token_hash or "", None)
+        if abandoned.bot_task is not None:
+            abandoned.bot_task.cancel()
+        if abandoned.journal is not None:
+            abandoned.journal.close()
+            abandoned.journal.path.unlink(missing_ok=True)
+        if self._advertiser is not None:
+            task = asyncio.get_running_loop().create_task(
+                self._advertiser.withdraw(abandoned.id))
+            self._advert_tasks.add(task)
+            task.add_done_callback(self._advert_done)
 
     def _add_bot(self, client: Client, table: Table, wanted: int | None) -> None:
         self._check_table_owner(client, table, "add a bot")
