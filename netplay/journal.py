@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +31,11 @@ SUFFIX: Final = ".journal"
 RECORD_HEADER: Final = 8
 MAX_RECORD: Final = 1024 * 1024
 """Bytes in one record body. A real record is well under 1 KiB; more means damage."""
+CRASH_ENV: Final = "GASLIGHT_TEST_CRASH_BEFORE_FSYNC"
+"""Tests only: after this many appends, the process kills itself (SIGKILL) between writing a
+record and fsyncing it, so that the crash tests can hit that exact point."""
+_crash_after = int(os.environ.get(CRASH_ENV) or 0)
+_appends = 0
 
 
 class JournalError(Exception):
@@ -100,12 +106,21 @@ class Journal:
         written = os.write(self._fd, data)
         if written != len(data):  # a full disk: never leave a half record we would misread
             raise OSError(f"table {self.table_id}: journal write was short ({written} bytes)")
+        if _crash_after:
+            _maybe_crash()
         os.fsync(self._fd)
 
     def close(self) -> None:
         if self._fd >= 0:
             os.close(self._fd)
             self._fd = -1
+
+
+def _maybe_crash() -> None:
+    global _appends
+    _appends += 1
+    if _appends >= _crash_after:
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def _fsync_dir(directory: Path) -> None:
