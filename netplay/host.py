@@ -60,9 +60,9 @@ OUTBOUND_QUEUE: Final = 64
 SOCKET_SEND_BUFFER: Final = 64 * 1024
 """Kernel send buffer per client, kept small so that a stuck reader fills its queue soon."""
 MAX_CONNECTIONS_PER_ADDRESS: Final = 16
-MAX_WAITING_TABLES: Final = 32
-"""Tables waiting for players that clients may open. Past it, an abandoned one (nobody
-connected) makes room; else creating is refused. Without it one client could fill the host's
+MAX_TABLES: Final = 64
+"""Tables at which clients may no longer open one freely: past it, an idle table (nobody
+connected) makes room, else creating is refused. Without it one client could fill the host's
 memory and file descriptors with tables."""
 TOKEN_FAILURES: Final = 5
 """Wrong tokens one address may send per `TOKEN_FAILURE_WINDOW` before it is refused."""
@@ -312,7 +312,7 @@ class Host:
         handshake_timeout: float = HANDSHAKE_TIMEOUT,
         outbound_queue: int = OUTBOUND_QUEUE,
         max_connections_per_address: int = MAX_CONNECTIONS_PER_ADDRESS,
-        max_waiting_tables: int = MAX_WAITING_TABLES,
+        max_tables: int = MAX_TABLES,
     ):
         self.data_dir = data_dir
         self.bot_delay = bot_delay
@@ -322,7 +322,7 @@ class Host:
         self.handshake_timeout = handshake_timeout
         self.outbound_queue = outbound_queue
         self.max_connections_per_address = max_connections_per_address
-        self.max_waiting_tables = max_waiting_tables
+        self.max_tables = max_tables
         self.tables: dict[str, Table] = {}
         self.journal_errors: list[journals.JournalError] = []
         self.address: tuple[str, int] | None = None
@@ -804,14 +804,14 @@ class Host:
                 raise ProtocolError("'hello' is only for the first message")
 
     def _make_room_for_a_table(self) -> None:
-        waiting = [t for t in self.tables.values() if t.phase == WAITING]
-        if len(waiting) < self.max_waiting_tables:
+        if len(self.tables) < self.max_tables:
             return
-        abandoned = next((t for t in waiting if not t.clients()), None)
-        if abandoned is None:
-            raise Refusal(f"this host has {len(waiting)} tables waiting for players, its "
-                          "limit; join one of them")
-        log.info("table %s: dropped, abandoned before its game, to make room", abandoned.id)
+        idle = [t for t in self.tables.values() if not t.clients()]
+        if not idle:
+            raise Refusal(f"this host has {len(self.tables)} tables, its limit; join one of them")
+        # A game in progress goes last: its players may only be reconnecting.
+        abandoned = min(idle, key=lambda t: t.phase == PLAYING)
+        log.info("table %s: dropped, idle, to make room for a new table", abandoned.id)
         del self.tables[abandoned.id]
         for seat in abandoned.seats:
             self._tokens.pop(seat.token_hash or "", None)
