@@ -600,6 +600,10 @@ class Host:
                     self._dispatch(client, parse_client_message(incoming))
                 except Refusal as refusal:
                     client.send(message("error", message=str(refusal), fatal=False))
+                # Frames already buffered are read without yielding: let the writers (and the
+                # other connections) run between two requests, so that a burst from one
+                # client cannot fill everyone else's outbound queue before it drains.
+                await asyncio.sleep(0)
         except (ProtocolError, Rejection) as error:
             client.fail(str(error))
         except (asyncio.IncompleteReadError, ConnectionError, OSError):
