@@ -12,6 +12,9 @@ GAMES: dict[str, type[Game]] = {}
 # One line per game. Importing a game module registers its class(es).
 _GAME_MODULES = (
     "engine.timebomb",
+    "engine.holmes",
+    "engine.evolution",
+    "engine.machinations",
 )
 
 

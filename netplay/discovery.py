@@ -166,7 +166,8 @@ class Advertiser:
         async with self._lock:
             info = self._infos.pop(table_id, None)
             if info is not None and self._zc is not None:
-                await self._zc.async_unregister_service(info)
+                goodbyes = await self._zc.async_unregister_service(info)
+                await goodbyes
 
     async def close(self) -> None:
         async with self._lock:

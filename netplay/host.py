@@ -60,15 +60,16 @@ OUTBOUND_QUEUE: Final = 64
 SOCKET_SEND_BUFFER: Final = 64 * 1024
 """Kernel send buffer per client, kept small so that a stuck reader fills its queue soon."""
 MAX_CONNECTIONS_PER_ADDRESS: Final = 16
-MAX_TABLES: Final = 64
-"""Tables at which clients may no longer open one freely: past it, an idle table (nobody
-connected) makes room, else creating is refused. Without it one client could fill the host's
-memory and file descriptors with tables."""
 TOKEN_FAILURES: Final = 5
 """Wrong tokens one address may send per `TOKEN_FAILURE_WINDOW` before it is refused."""
 TOKEN_FAILURE_WINDOW: Final = 60.0
+CHAT_BURST: Final = 10
+"""Chat messages a client may send at once before the rate applies."""
+CHAT_PER_SECOND: Final = 2.0
 FLUSH_TIMEOUT: Final = 2.0
 """Seconds a closing connection gets to take its last frames (a fatal error, say)."""
+MAX_TABLES: Final = 64
+"""Tables one host keeps; each has a journal, so a visitor may not create them without end."""
 TOKEN_BYTES: Final = 24
 """192 random bits per seat token."""
 
@@ -135,6 +136,11 @@ class Table:
     wake_bots: asyncio.Event = field(default_factory=asyncio.Event)
     bot_rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
     bot_task: asyncio.Task | None = None
+    published: dict | None = None
+    """The public summary last told to the lobby and the LAN."""
+    acting: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held from applying an action until everyone is told: one action at a time, in
+    journal order, even while its fsync runs in a thread."""
 
     @property
     def phase(self) -> str:
@@ -235,6 +241,10 @@ class Client:
         self.spectator = False
         self.last_heard = time.monotonic()
         self.closing = False
+        self.welcomed = False
+        """Whether the handshake is done: a lobby visitor gets `tables` pushes only after."""
+        self.chat_allowance = float(host.chat_burst)
+        self.chat_checked = self.last_heard
         self._queue: asyncio.Queue[bytes | None] = asyncio.Queue(queue_size)
         self._writer_task = asyncio.get_running_loop().create_task(self._write_loop())
 
@@ -312,7 +322,8 @@ class Host:
         handshake_timeout: float = HANDSHAKE_TIMEOUT,
         outbound_queue: int = OUTBOUND_QUEUE,
         max_connections_per_address: int = MAX_CONNECTIONS_PER_ADDRESS,
-        max_tables: int = MAX_TABLES,
+        chat_burst: int = CHAT_BURST,
+        chat_per_second: float = CHAT_PER_SECOND,
     ):
         self.data_dir = data_dir
         self.bot_delay = bot_delay
@@ -322,7 +333,8 @@ class Host:
         self.handshake_timeout = handshake_timeout
         self.outbound_queue = outbound_queue
         self.max_connections_per_address = max_connections_per_address
-        self.max_tables = max_tables
+        self.chat_burst = chat_burst
+        self.chat_per_second = chat_per_second
         self.tables: dict[str, Table] = {}
         self.journal_errors: list[journals.JournalError] = []
         self.address: tuple[str, int] | None = None
@@ -385,7 +397,8 @@ class Host:
             self._server = None
         for table in self.tables.values():
             if table.journal is not None:
-                table.journal.close()
+                async with table.acting:  # no fsync may still be running on the descriptor
+                    table.journal.close()
 
     def advertised_addresses(self) -> list[str]:
         assert self.address is not None
@@ -404,6 +417,11 @@ class Host:
                      bots: int = 0, seed: int | None = None) -> str:
         """A new table with `bots` bots in its last seats. Raises engine.InvalidSetup or
         ValueError with a clear message for a bad setup."""
+        if len(self.tables) >= MAX_TABLES:
+            self._close_abandoned_tables()
+        if len(self.tables) >= MAX_TABLES:
+            raise ValueError(f"this host already has {len(self.tables)} tables; "
+                             f"the limit is {MAX_TABLES}")
         cls = engine.game_class(game)
         resolved = cls.validate_options(players, options or {})
         if type(bots) is not int or not 0 <= bots <= players:
@@ -429,6 +447,24 @@ class Host:
         if bots == players:
             self._start_game(table, seed)
         return table_id
+
+    def _close_abandoned_tables(self) -> None:
+        """Close the finished tables nobody is at any more, to make room for new ones."""
+        for table in list(self.tables.values()):
+            if table.phase != OVER or table.clients() or table.acting.locked():
+                continue
+            del self.tables[table.id]
+            for seat in table.seats:
+                if seat.token_hash is not None:
+                    self._tokens.pop(seat.token_hash, None)
+            if table.bot_task is not None:
+                table.bot_task.cancel()
+            if table.journal is not None:
+                table.journal.close()
+                journals.archive(table.journal.path)
+            if self._advertiser is not None:
+                self._track(self._advertiser.withdraw(table.id))
+            log.info("closed finished table %s to make room", table.id)
 
     def resume(self) -> list[str]:
         """Load every unfinished table from the journals. A damaged journal is reported in
@@ -462,19 +498,28 @@ class Host:
         return resumed
 
     def _changed(self, table: Table) -> None:
-        """Tell everyone at the table about a lobby change, and the LAN about the new facts."""
+        """Tell everyone at the table about a lobby change, and, when its public facts
+        changed, the lobby visitors and the LAN."""
         lobby = encode(table.lobby())
         for client in table.clients():
             client.send_frame(lobby)
-        self._announce(table)
+        summary = table.summary()
+        if summary != table.published:
+            table.published = summary
+            tables = encode(self._tables_message())
+            for client in self._clients:
+                if client.welcomed and client.table is None:
+                    client.send_frame(tables)
+            self._announce(table)
 
     def _announce(self, table: Table) -> None:
         if self._advertiser is None or self.address is None:
             return
-        task = asyncio.get_running_loop().create_task(
-            self._advertiser.publish(table.summary(), self.address[1],
-                                     self.advertised_addresses())
-        )
+        self._track(self._advertiser.publish(table.summary(), self.address[1],
+                                             self.advertised_addresses()))
+
+    def _track(self, announcement) -> None:
+        task = asyncio.get_running_loop().create_task(announcement)
         self._advert_tasks.add(task)
         task.add_done_callback(self._advert_done)
 
@@ -514,13 +559,22 @@ class Host:
         self._push_state(table)
         table.wake_bots.set()
 
-    def _apply(self, table: Table, seat: int, action: dict) -> None:
+    async def _apply(self, table: Table, seat: int, action: dict) -> None:
         """Apply, journal, then tell everyone: an action nobody was told about may be lost
         in a crash, one anybody saw never is."""
-        game = table.game
-        assert game is not None
-        game.apply(seat, action)
-        table.record({"t": "act", "seat": seat, "action": game.history[-1][1]})
+        async with table.acting:
+            game = table.game
+            if game is None or game.outcome is not None:
+                raise engine.IllegalAction("no game is running at this table")
+            game.apply(seat, action)
+            if table.journal is not None:
+                # The write keeps journal order; the fsync runs in a thread so that the other
+                # tables and connections carry on while the disk works.
+                table.journal.write({"t": "act", "seat": seat, "action": game.history[-1][1]})
+                await asyncio.to_thread(table.journal.sync)
+            self._tell_applied(table, game)
+
+    def _tell_applied(self, table: Table, game: engine.Game) -> None:
         if game.outcome is not None:
             log.info("table %s: game over (%s)", table.id, game.outcome.reason)
             self._changed(table)
@@ -548,19 +602,24 @@ class Host:
                 seat = due[0]
                 if seat not in game.to_act() or table.seats[seat].kind != BOT:
                     continue
-                self._bot_act(table, game, seat)
+                await self._bot_act(table, game, seat)
 
-    def _bot_act(self, table: Table, game: engine.Game, seat: int) -> None:
+    async def _bot_act(self, table: Table, game: engine.Game, seat: int) -> None:
         bots = engine.GAMES[table.game_id].BOTS
         legal = game.legal_actions(seat)
         bot = bots.get(table.seats[seat].bot or "", bots["random"])
         try:
             action = bot(game.view(seat), legal, table.bot_rng)
-            self._apply(table, seat, action)
         except Exception:
             # A bot bug must not stall the table: log it (without the view) and play randomly.
             log.exception("table %s: bot at seat %d failed; playing a random move", table.id, seat)
-            self._apply(table, seat, bots["random"](game.view(seat), legal, table.bot_rng))
+            action = bots["random"](game.view(seat), legal, table.bot_rng)
+        try:
+            await self._apply(table, seat, action)
+        except engine.IllegalAction as error:
+            log.error("table %s: bot at seat %d chose an illegal move (%s); playing a random "
+                      "move", table.id, seat, error)
+            await self._apply(table, seat, bots["random"](game.view(seat), legal, table.bot_rng))
 
     # -- connections ----------------------------------------------------------------------
 
@@ -597,12 +656,12 @@ class Host:
                 incoming = await read_message(reader)
                 client.last_heard = time.monotonic()
                 try:
-                    self._dispatch(client, parse_client_message(incoming))
+                    await self._dispatch(client, parse_client_message(incoming))
                 except Refusal as refusal:
                     client.send(message("error", message=str(refusal), fatal=False))
-                # Frames already buffered are read without yielding: let the writers (and the
-                # other connections) run between two requests, so that a burst from one
-                # client cannot fill everyone else's outbound queue before it drains.
+                # A burst of frames already buffered would otherwise be handled without a
+                # pause, and the frames it fans out would pile up in every queue at the table
+                # before any writer ran: let the writers drain between requests.
                 await asyncio.sleep(0)
         except (ProtocolError, Rejection) as error:
             client.fail(str(error))
@@ -665,11 +724,12 @@ class Host:
                     raise Rejection(str(refusal)) from None
         else:
             client.send(message("welcome", table=None, seat=None, token=None, spectator=False))
+            client.welcomed = True
             client.send(self._tables_message())
 
     def _reclaim_seat(self, client: Client, token: str) -> None:
         now = time.monotonic()
-        failures = self._token_failures.setdefault(client.address, collections.deque())
+        failures = self._token_failures.get(client.address, collections.deque())
         while failures and failures[0] < now - TOKEN_FAILURE_WINDOW:
             failures.popleft()
         if len(failures) >= TOKEN_FAILURES:
@@ -680,13 +740,14 @@ class Host:
         found = self._tokens.get(hash_token(token))
         if found is None or found[0] not in self.tables:
             failures.append(now)
+            self._token_failures[client.address] = failures
             # Never log the token itself: a near miss would help the next guess.
             log.warning("refused an unknown seat token from %s (%d recent failures)",
                         client.address, len(failures))
             raise Rejection("this seat token belongs to no seat at this host; "
                             "a name alone never claims a seat")
         if not failures:
-            self._token_failures.pop(client.address, None)
+            self._token_failures.pop(client.address, None)  # keep the map small
         table = self.tables[found[0]]
         seat = table.seats[found[1]]
         previous = seat.client
@@ -697,19 +758,28 @@ class Host:
         self._seat_client(client, table, seat.seat, token)
         log.info("table %s: seat %d reconnected", table.id, seat.seat)
         self._changed(table)
-        self._push_state(table, only=client)
+        self._push_joiner_state(table, client)
 
     def _seat_client(self, client: Client, table: Table, seat: int, token: str) -> None:
         client.table, client.seat, client.spectator = table, seat, False
         table.seats[seat].client = client
         client.send(message("welcome", table=table.id, seat=seat, token=token, spectator=False))
+        client.welcomed = True
 
     def _watch(self, client: Client, table: Table) -> None:
         client.table, client.seat, client.spectator = table, None, True
         table.spectators.add(client)
         client.send(message("welcome", table=table.id, seat=None, token=None, spectator=True))
+        client.welcomed = True
         self._changed(table)
-        self._push_state(table, only=client)
+        self._push_joiner_state(table, client)
+
+    def _push_joiner_state(self, table: Table, client: Client) -> None:
+        """The full view for a client that just joined. While an action is being journaled,
+        the broadcast that follows it includes the newcomer: sending now would show it an
+        action not yet on disk, and then the same state twice."""
+        if not table.acting.locked():
+            self._push_state(table, only=client)
 
     def _sit(self, client: Client, table: Table, wanted: int | None) -> None:
         if client.table is not None:
@@ -762,7 +832,7 @@ class Host:
             raise Refusal(f"only the player who hosts table {table.id} (seat {table.host_seat}) "
                           f"may {what}")
 
-    def _dispatch(self, client: Client, request: ClientMessage) -> None:
+    async def _dispatch(self, client: Client, request: ClientMessage) -> None:
         match request:
             case Ping():
                 client.send(message("pong"))
@@ -771,7 +841,6 @@ class Host:
             case CreateTable(game=game, players=players, options=options, name=name, bots=bots):
                 if client.table is not None:
                     raise Refusal(f"you are already at table {client.table.id}; leave it first")
-                self._make_room_for_a_table()
                 try:
                     table_id = self.create_table(game, players, options, name or "", bots)
                 except (engine.InvalidSetup, ValueError) as error:
@@ -794,41 +863,19 @@ class Host:
                 if table.phase != PLAYING:
                     raise Refusal("no game is running at this table")
                 try:
-                    self._apply(table, client.seat, action)
+                    await self._apply(table, client.seat, action)
                 except engine.IllegalAction as error:
                     raise Refusal(str(error)) from None
             case Chat(text=text):
                 self._chat(client, text)
             case PlayAgain():
                 table = self._own_table(client, "ask to play again")
-                if table.phase != OVER:
-                    raise Refusal("the game is not over yet")
-                self._start_game(table, None)
+                async with table.acting:  # the last action is told before a new game starts
+                    if table.phase != OVER:
+                        raise Refusal("the game is not over yet")
+                    self._start_game(table, None)
             case Hello():
                 raise ProtocolError("'hello' is only for the first message")
-
-    def _make_room_for_a_table(self) -> None:
-        if len(self.tables) < self.max_tables:
-            return
-        idle = [t for t in self.tables.values() if not t.clients()]
-        if not idle:
-            raise Refusal(f"this host has {len(self.tables)} tables, its limit; join one of them")
-        # A game in progress goes last: its players may only be reconnecting.
-        abandoned = min(idle, key=lambda t: t.phase == PLAYING)
-        log.info("table %s: dropped, idle, to make room for a new table", abandoned.id)
-        del self.tables[abandoned.id]
-        for seat in abandoned.seats:
-            self._tokens.pop(seat.token_hash or "", None)
-        if abandoned.bot_task is not None:
-            abandoned.bot_task.cancel()
-        if abandoned.journal is not None:
-            abandoned.journal.close()
-            abandoned.journal.path.unlink(missing_ok=True)
-        if self._advertiser is not None:
-            task = asyncio.get_running_loop().create_task(
-                self._advertiser.withdraw(abandoned.id))
-            self._advert_tasks.add(task)
-            task.add_done_callback(self._advert_done)
 
     def _add_bot(self, client: Client, table: Table, wanted: int | None) -> None:
         self._check_table_owner(client, table, "add a bot")
@@ -876,6 +923,15 @@ class Host:
         table = client.table
         if table is None:
             raise Refusal("sit at or watch a table to chat")
+        now = time.monotonic()
+        client.chat_allowance = min(
+            float(self.chat_burst),
+            client.chat_allowance + (now - client.chat_checked) * self.chat_per_second,
+        )
+        client.chat_checked = now
+        if client.chat_allowance < 1:
+            raise Refusal(f"too much chat: at most {self.chat_per_second:g} messages a second")
+        client.chat_allowance -= 1
         cleaned = clean_text(text)
         if not cleaned:
             raise Refusal("an empty chat message is not sent")

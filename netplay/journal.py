@@ -32,10 +32,10 @@ RECORD_HEADER: Final = 8
 MAX_RECORD: Final = 1024 * 1024
 """Bytes in one record body. A real record is well under 1 KiB; more means damage."""
 CRASH_ENV: Final = "GASLIGHT_TEST_CRASH_BEFORE_FSYNC"
-"""Tests only: after this many appends, the process kills itself (SIGKILL) between writing a
+"""Tests only: after this many syncs, the process kills itself (SIGKILL) between writing a
 record and fsyncing it, so that the crash tests can hit that exact point."""
 _crash_after = int(os.environ.get(CRASH_ENV) or 0)
-_appends = 0
+_syncs = 0
 
 
 class JournalError(Exception):
@@ -102,10 +102,18 @@ class Journal:
 
     def append(self, record: dict) -> None:
         """Write one record and fsync it: when this returns, the record survives a crash."""
+        self.write(record)
+        self.sync()
+
+    def write(self, record: dict) -> None:
+        """Write one record with a single write call. It survives the process being killed;
+        `sync` makes it survive the machine going down too."""
         data = encode_record(record)
         written = os.write(self._fd, data)
         if written != len(data):  # a full disk: never leave a half record we would misread
             raise OSError(f"table {self.table_id}: journal write was short ({written} bytes)")
+
+    def sync(self) -> None:
         if _crash_after:
             _maybe_crash()
         os.fsync(self._fd)
@@ -117,9 +125,9 @@ class Journal:
 
 
 def _maybe_crash() -> None:
-    global _appends
-    _appends += 1
-    if _appends >= _crash_after:
+    global _syncs
+    _syncs += 1
+    if _syncs >= _crash_after:
         os.kill(os.getpid(), signal.SIGKILL)
 
 

@@ -15,6 +15,9 @@ import sys
 COMMAND_MODULES = (
     "host",
     "tables",
+    "join",
+    "watch",
+    "simulate",
 )
 
 
@@ -22,6 +25,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gaslight",
         description="Hidden-information Sherlock Holmes table games over a LAN.",
+    )
+    parser.add_argument(
+        "--interface",
+        action="append",
+        dest="app_interfaces",
+        metavar="IP",
+        help="an address the app's discovery may use (repeatable; default: every LAN "
+        "interface; also $GASLIGHT_INTERFACES)",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
@@ -33,8 +44,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        parser.print_help()
-        return 0
+        from tui.launch import run_app
+
+        return run_app(interfaces=args.app_interfaces)
     return args.run(args)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 from typing import Any, ClassVar
 
-from engine.core import REFEREE, Game, IllegalAction, Option, Outcome
+from engine.core import REFEREE, Event, Game, IllegalAction, Option, Outcome
 
 SHERLOCK = "sherlock"
 MORIARTY = "moriarty"
@@ -30,11 +30,92 @@ TEAM_NAMES = {SHERLOCK: "Sherlock", MORIARTY: "Moriarty"}
 
 
 @functools.cache
-def _claim_counts(held: int) -> tuple[tuple[int, int], ...]:
-    return tuple((d, b) for b in (0, 1) for d in range(held - b + 1))
+def _claim_templates(held: int) -> tuple[dict[str, Any], ...]:
+    """Every claim a player holding `held` face-down wires can make."""
+    return tuple(
+        {"type": "claim", "defusing": d, "bomb": b} for b in (0, 1) for d in range(held - b + 1)
+    )
 
 
-_COUNT_TEXTS: dict[tuple[str, ...], dict[tuple[int, ...], str]] = {}
+
+
+class _Texts:
+    """The events of one game class and wire-kind set, each built once and shared by every
+    game: a simulation logs tens of thousands of deals and cuts, and most of them look alike.
+    Events are immutable values, so sharing them is safe; `Event.as_dict` copies their data
+    into every view."""
+
+    def __init__(self, kinds: tuple[str, ...], names: list[str]):
+        self.kinds = kinds
+        self.names = names
+        self.cut_texts = ["{0} cuts a wire of {1}: " + name + "." for name in names]
+        self._describe: dict[tuple[int, ...], str] = {}
+        self._events: dict[tuple, Event] = {}
+
+    def __deepcopy__(self, memo: dict) -> "_Texts":
+        return self  # a cache of immutable events, shared by every game of its class
+
+    def describe(self, counts: tuple[int, ...]) -> str:
+        text = self._describe.get(counts)
+        if text is None:
+            parts = [f"{c} {name}" for name, c in zip(self.names, counts) if c]
+            text = self._describe[counts] = ", ".join(parts) or "no wires"
+        return text
+
+    def role_event(self, seat: int, role: str) -> Event:
+        key = ("role", seat, role)
+        event = self._events.get(key)
+        if event is None:
+            event = self._events[key] = Event(
+                "role",
+                f"You are on {TEAM_NAMES.get(role, role.capitalize())}'s team.",
+                (),
+                {"role": role},
+                frozenset((seat,)),
+            )
+        return event
+
+    def deal_event(self, round: int, hand_size: int, cutter: int) -> Event:
+        key = ("deal", round, hand_size, cutter)
+        event = self._events.get(key)
+        if event is None:
+            starts = "takes the Wire Cutter." if round == 1 else "holds the Wire Cutter and starts."
+            text = f"Round {round}: {hand_size} wires dealt to each player. {{0}} {starts}"
+            event = self._events[key] = Event(
+                "deal", text, (cutter,), {"round": round, "hand_size": hand_size}
+            )
+        return event
+
+    def hand_event(self, seat: int, counts: tuple[int, ...]) -> Event:
+        key = (seat, counts)
+        event = self._events.get(key)
+        if event is None:
+            text = "You see your wires: " + self.describe(counts) + "."
+            event = self._events[key] = Event(
+                "hand", text, (), {"hand": dict(zip(self.kinds, counts))}, frozenset((seat,))
+            )
+        return event
+
+    def cut_event(self, kind: int, round: int, cut: int, cutter: int, target: int) -> Event:
+        key = (kind, round, cut, cutter, target)
+        event = self._events.get(key)
+        if event is None:
+            event = self._events[key] = Event(
+                "cut",
+                self.cut_texts[kind],
+                (cutter, target),
+                {"round": round, "cut": cut, "wire": self.kinds[kind]},
+            )
+        return event
+
+
+_TEXTS: dict[tuple[type, tuple[str, ...]], _Texts] = {}
+
+
+@functools.cache
+def _owners(players: int, hand_size: int) -> tuple[int, ...]:
+    """The player each place of a deal goes to."""
+    return tuple(slot // hand_size for slot in range(players * hand_size))
 
 
 def _first_player_choices(players: int) -> tuple:
@@ -67,36 +148,46 @@ class TimeBomb(Game):
 
     def setup(self) -> None:
         rng = self.rng
-        sherlocks, moriartys = self.ROLE_DECKS[self.players]
-        deck = [SHERLOCK] * sherlocks + [MORIARTY] * moriartys
-        rng.shuffle(deck)
-        self.roles: list[str] = deck[: self.players]
-        self.set_aside: str | None = deck[self.players] if len(deck) > self.players else None
+        players = self.players
+        sherlocks, moriartys = self.ROLE_DECKS[players]
+        # Shuffling the role deck and dealing it from the top is the same as putting each
+        # Moriarty card at a uniformly random free place in the deck (TB-2).
+        deck = [SHERLOCK] * (sherlocks + moriartys)
+        random = rng.random
+        free = list(range(sherlocks + moriartys))
+        for _ in range(moriartys):
+            i = int(random() * len(free))
+            deck[free[i]] = MORIARTY
+            free[i] = free[-1]
+            free.pop()
+        self.roles: list[str] = deck[:players]
+        self.set_aside: str | None = deck[players] if len(deck) > players else None
 
         self.kinds: tuple[str, ...] = self.wire_kinds()
-        # Hand descriptions recur across deals and games; build each text once per kind set.
-        self._count_texts = _COUNT_TEXTS.setdefault(self.kinds, {})
+        # Keyed by class too: a variant may name its wires differently.
+        texts = _TEXTS.get((self.__class__, self.kinds))
+        if texts is None:
+            names = [self.wire_name(kind) for kind in self.kinds]
+            texts = _TEXTS[self.__class__, self.kinds] = _Texts(self.kinds, names)
+        self._texts = texts
         self.defusing_index = self.kinds.index(DEFUSING)
         pool = self.build_wire_pool()
         self.total_wires = sum(pool)
         self.defusing_total = pool[self.defusing_index]
-        self.hands: list[list[int]] = [[0] * len(self.kinds) for _ in range(self.players)]
+        self.hands: list[list[int]] = [[0] * len(self.kinds) for _ in range(players)]
+        self.no_wires = [0] * len(self.kinds)
+        """An empty hand, to compare hands with: cheaper than summing them."""
         self.revealed_counts = [0] * len(self.kinds)
-        self.claims: list[dict[str, int] | None] = [None] * self.players
+        self.claims: list[dict[str, int] | None] = [None] * players
         self.round = 1
         self.cuts = 0
 
         first = self.options["first_player"]
-        self.cutter: int = rng.randrange(self.players) if first == "random" else first
+        self.cutter: int = int(random() * players) if first == "random" else first
+        events = self.events
         for seat, role in enumerate(self.roles):
-            self.log(
-                "role",
-                f"You are on {TEAM_NAMES[role]}'s team.",
-                audience=self.only[seat],
-                role=role,
-            )
+            events.append(texts.role_event(seat, role))
         self.deal(pool, FIRST_HAND)
-        self.log("cutter", "{0} takes the Wire Cutter.", (self.cutter,))
 
     def wire_kinds(self) -> tuple[str, ...]:
         """Hook: the wire kinds, in the order hands and counts are kept."""
@@ -116,62 +207,66 @@ class TimeBomb(Game):
         """
         random = self.rng.random  # C-fast and deterministic; randrange costs several times more
         hands = self.hands
-        free = list(range(self.players * hand_size))
+        slots = self.players * hand_size
+        owner = _owners(self.players, hand_size)
         common = max(range(len(pool)), key=pool.__getitem__)
+        taken = 0  # a bit per place: the rare wires are few, so a clash is rare
         for kind, count in enumerate(pool):
             if kind == common:
                 continue
             for _ in range(count):
-                i = int(random() * len(free))
-                slot = free[i]
-                free[i] = free[-1]
-                free.pop()
-                hands[slot // hand_size][kind] += 1
+                slot = int(random() * slots)
+                if taken >> slot & 1:
+                    # Taken: draw again among the free places only. Still uniform, and a
+                    # deal never loops, whatever the generator.
+                    free = [i for i in range(slots) if not taken >> i & 1]
+                    slot = free[int(random() * len(free))]
+                taken |= 1 << slot
+                hands[owner[slot]][kind] += 1
         for hand in hands:
             hand[common] = hand_size - sum(hand)
         self.claims = [None] * self.players
-        self.log(
-            "deal",
-            f"Round {self.round}: {hand_size} wires dealt to each player.",
-            round=self.round,
-            hand_size=hand_size,
-        )
+        self.log_deal(hand_size)
+
+    def log_deal(self, hand_size: int) -> None:
+        """Log a deal: publicly, then each hand to its owner alone (section 7)."""
+        events = self.events
+        texts = self._texts
+        events.append(texts.deal_event(self.round, hand_size, self.cutter))
+        hand_event = texts.hand_event
         for seat, hand in enumerate(self.hands):
-            self.log(
-                "hand",
-                "You see your wires: " + self.describe_counts(tuple(hand)) + ".",
-                audience=self.only[seat],
-                hand=self.counts_dict(hand),
-            )
+            events.append(hand_event(seat, tuple(hand)))
 
     # -- turns ----------------------------------------------------------------------------
 
     def to_act(self) -> frozenset[int]:
         if self.outcome is not None:
             return frozenset()
-        return frozenset((self.cutter,))
+        return self.only[self.cutter]
 
     def may_act(self, seat: int) -> bool:
         return seat == self.cutter and self.outcome is None
 
     def cut_targets(self, seat: int) -> list[int]:
         """Hook: the seats whose wire `seat` may cut now (TB-7, TB-16)."""
-        hands = self.hands
-        return [t for t in range(self.players) if t != seat and sum(hands[t])]
+        empty = self.no_wires
+        return [t for t, hand in enumerate(self.hands) if t != seat and hand != empty]
 
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
         if self.outcome is not None:
             return []
-        actions: list[dict[str, Any]] = []
         if seat == self.cutter:
             actions = [{"type": "cut", "target": t} for t in self.cut_targets(seat)]
+        else:
+            actions = []
         if self.options["claims"]:
             actions += self.claim_actions(seat)
         return actions
 
     def claim_actions(self, seat: int) -> list[dict[str, Any]]:
-        held = sum(self.hands[seat])
-        return [{"type": "claim", "defusing": d, "bomb": b} for d, b in _claim_counts(held)]
+        # Shared read-only dicts (see Game.legal_actions): a cutter's legal list is mostly
+        # claims, and copying them would be most of its cost.
+        return list(_claim_templates(sum(self.hands[seat])))
 
     # -- actions --------------------------------------------------------------------------
 
@@ -204,15 +299,7 @@ class TimeBomb(Game):
         kind = self.draw_wire(target)
         self.cuts += 1
         self.revealed_counts[kind] += 1
-        name = self.kinds[kind]
-        self.log(
-            "cut",
-            "{0} cuts a wire of {1}: " + self.wire_name(name) + ".",
-            (seat, target),
-            round=self.round,
-            cut=self.cuts,
-            wire=name,
-        )
+        self.events.append(self._texts.cut_event(kind, self.round, self.cuts, seat, target))
         self.resolve_reveal(seat, target, kind)
         if self.outcome is None:
             self.after_reveal(target)
@@ -223,7 +310,7 @@ class TimeBomb(Game):
             raise IllegalAction(f"there is no seat {target} at this table")
         if target == seat:
             raise IllegalAction("you may never cut your own wire")
-        if not sum(self.hands[target]):
+        if self.hands[target] == self.no_wires:
             raise IllegalAction(f"seat {target} has no face-down wire to cut")
 
     def draw_wire(self, target: int) -> int:
@@ -262,13 +349,11 @@ class TimeBomb(Game):
 
     def redeal(self) -> None:
         """TB-11 and TB-12: gather the face-down wires, shuffle, deal 5-r each."""
-        pool = [sum(hand[k] for hand in self.hands) for k in range(len(self.kinds))]
-        for hand in self.hands:
-            hand[:] = [0] * len(self.kinds)
+        pool = [sum(counts) for counts in zip(*self.hands)]
+        self.hands = [[0] * len(self.kinds) for _ in self.hands]
         self.round += 1
         self.cuts = 0
         self.deal(pool, FIRST_HAND + 1 - self.round)
-        self.log("cutter", f"{{0}} holds the Wire Cutter and starts round {self.round}.", (self.cutter,))
 
     def seat_teams(self) -> tuple[str, ...]:
         return tuple(self.roles)
@@ -286,12 +371,7 @@ class TimeBomb(Game):
         return dict(zip(self.kinds, counts))
 
     def describe_counts(self, counts: tuple[int, ...]) -> str:
-        text = self._count_texts.get(counts)
-        if text is None:
-            parts = [f"{c} {self.wire_name(k)}" for k, c in zip(self.kinds, counts) if c]
-            text = ", ".join(parts) or "no wires"
-            self._count_texts[counts] = text
-        return text
+        return self._texts.describe(counts)
 
     def view(self, viewer: int) -> dict[str, Any]:
         self.check_viewer(viewer)

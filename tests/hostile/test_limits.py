@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from netplay.host import Host
+from netplay.host import MAX_TABLES, Host
 
 from .conftest import RawPeer, frame, play_to_the_end, seated_table, watch_to_the_end
 
@@ -19,34 +19,22 @@ async def open_and_abandon(port: int, bots: int) -> dict:
 
 
 async def test_a_client_cannot_fill_the_host_with_tables(tmp_path):
-    host = Host(data_dir=tmp_path / "data", max_tables=5, bot_delay=10)
+    host = Host(data_dir=tmp_path / "data", bot_delay=10)
     await host.start()
     try:
         port = host.address[1]
         # Waiting tables, and tables whose game starts at once (3 bots and the opener).
-        opened = [await open_and_abandon(port, bots=3 * (i % 2)) for i in range(40)]
-        assert all(reply["t"] == "welcome" for reply in opened)
-        # Each new table past the limit took the place of an idle one, journal and all.
-        assert len(host.tables) == 5
-        assert len(list((tmp_path / "data" / "tables").glob("*.journal"))) == 5
-        thief = await RawPeer.open(port)
-        await thief.send({"t": "hello", "name": "x", "token": opened[0]["token"]})
-        assert "belongs to no seat" in (await thief.receive_until("error"))["message"]
-
-        # Tables with someone connected are never dropped: past the limit, a refusal.
-        present = []
-        for i in range(5):
-            peer = await RawPeer.join(port, f"Host{i}", source=f"127.0.1.{i + 1}")
-            await peer.send({"t": "create_table", "game": "timebomb", "players": 4})
-            assert (await peer.receive_until("welcome"))["seat"] == 0
-            present.append(peer)
+        opened = [await open_and_abandon(port, bots=3 * (i % 2)) for i in range(MAX_TABLES + 8)]
+        assert all(reply["t"] == "welcome" for reply in opened[:MAX_TABLES])
+        refused = opened[MAX_TABLES:]
+        assert all(r["t"] == "error" and r["fatal"] is False and
+                   f"the limit is {MAX_TABLES}" in r["message"] for r in refused)
+        # Memory and file descriptors stay bounded: one journal per table, no more.
+        assert len(host.tables) == MAX_TABLES
+        assert len(list((tmp_path / "data" / "tables").glob("*.journal"))) == MAX_TABLES
+        # The host still answers, and a seat at a waiting table is still there to take.
         late = await RawPeer.join(port, "Late", source="127.0.2.1")
-        await late.send({"t": "create_table", "game": "timebomb", "players": 4})
-        reply = await late.receive_until("error")
-        assert reply["fatal"] is False and "5 tables, its limit" in reply["message"]
-        assert {t.seats[0].name for t in host.tables.values()} == {f"Host{i}" for i in range(5)}
-        # A seat at one of those tables is still there to take.
-        await late.send({"t": "sit", "table": present[0].table})
+        await late.send({"t": "sit", "table": opened[0]["table"]})
         assert (await late.receive_until("welcome"))["seat"] == 1
     finally:
         await host.stop()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 
 import pytest
 
@@ -36,14 +37,17 @@ def client_bot(game_id: str):
     return bots.get("smart", bots["random"])
 
 
-async def play(conn: Connection, seed: int = 0, log: list | None = None) -> dict:
+async def play(conn: Connection, seed: int = 0, log: list | None = None,
+               stamps: list | None = None) -> dict:
     """Play `conn`'s seat with the game's bot, from the views it receives, until the game is
     over; return the final view. Free actions (claims) are left alone so each state asks for
-    at most one move."""
+    at most one move. `log` gets every message, `stamps` every (arrival time, message)."""
     rng = random.Random(seed)
     async for msg in conn:
         if log is not None:
             log.append(msg)
+        if stamps is not None:
+            stamps.append((time.monotonic(), msg))
         if msg["t"] == "error":
             raise AssertionError(f"seat {conn.seat} got an error: {msg['message']}")
         if msg["t"] != "state":

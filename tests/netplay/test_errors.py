@@ -193,3 +193,22 @@ async def test_silent_client_is_dropped_by_the_heartbeat(tmp_path):
     assert conn.status == "connected"
     await conn.close()
     await server.stop()
+
+
+async def test_client_refuses_a_host_of_another_protocol_version():
+    from netplay.protocol import ProtocolError
+
+    async def future_host(reader, writer):
+        await reader.read(100)
+        writer.write(encode({"v": 2, "t": "welcome", "table": None, "seat": None,
+                             "token": None, "spectator": False}))
+        await writer.drain()
+        writer.close()
+
+    server = await asyncio.start_server(future_host, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    with pytest.raises(ProtocolError, match="protocol version 2 is not supported; this side "
+                                            "speaks version 1"):
+        await Connection.connect("127.0.0.1", port, name="Ann")
+    server.close()
+    await server.wait_closed()

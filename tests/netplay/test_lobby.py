@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from netplay.client import Connection
+import pytest
+
+from netplay.client import Connection, HostRefused
 from netplay.protocol import MAX_CHAT
 
 from .conftest import TIMEOUT, next_of, play
@@ -128,3 +130,74 @@ async def test_chat_channels_limits_and_control_sequences(host):
     assert "sit at or watch a table" in (await next_of(lurker, "error"))["message"]
     for conn in (ann, bob, fan, lurker):
         await conn.close()
+
+
+async def test_owner_may_hand_an_away_players_seat_to_a_bot_mid_game(host):
+    table_id = host.create_table("timebomb", 4, {"first_player": 1}, bots=2)
+    ann = await connect(host, "Ann", table=table_id)
+    bob = await connect(host, "Bob", table=table_id, reconnect=False)
+    await ann.send({"t": "add_bot", "table": table_id, "seat": 1})
+    assert "no seat for a bot" in (await next_of(ann, "error"))["message"]  # Bob is here
+    token = bob.token
+    await bob.close()
+    while (await next_of(ann, "lobby"))["seats"][1]["connected"]:
+        pass
+    await ann.send({"t": "add_bot", "table": table_id, "seat": 1})
+    while (lobby := await next_of(ann, "lobby"))["seats"][1]["kind"] != "bot":
+        pass
+    # The bot plays Bob's seat (seat 1 cuts first), and Bob's token no longer holds it.
+    final = await asyncio.wait_for(play(ann, 5), TIMEOUT)
+    assert final["outcome"] is not None
+    assert any(h[0] == 1 for h in host.tables[table_id].game.history)
+    with pytest.raises(HostRefused):
+        await connect(host, "Bob", token=token)
+    await ann.close()
+
+
+async def test_spectator_reconnects_to_its_table(host):
+    table_id = host.create_table("timebomb", 4, bots=4)
+    fan = await connect(host, "Fan", table=table_id, spectate=True)
+    await next_of(fan, "state")
+    fan._writer.transport.abort()
+    await next_of(fan, "status", status="reconnecting")
+    await next_of(fan, "status", status="connected")
+    welcome = await next_of(fan, "welcome")
+    assert (welcome["table"], welcome["spectator"], welcome["token"]) == (table_id, True, None)
+    assert (await next_of(fan, "state"))["seat"] is None
+    await fan.close()
+
+
+async def test_lobby_visitors_see_tables_appear_and_fill(host):
+    visitor = await connect(host, "Visitor")
+    assert (await next_of(visitor, "tables"))["tables"] == []
+    table_id = host.create_table("timebomb", 4, name="Pushed", bots=2)
+    listed = (await next_of(visitor, "tables"))["tables"]
+    assert [(t["id"], t["seats_taken"]) for t in listed] == [(table_id, 2)]
+    ann = await connect(host, "Ann", table=table_id)
+    listed = (await next_of(visitor, "tables"))["tables"]
+    assert [(t["id"], t["seats_taken"], t["phase"]) for t in listed] == [(table_id, 3, "waiting")]
+    await ann.close()
+    await visitor.close()
+
+
+async def test_finished_abandoned_tables_make_room_for_new_ones(host, monkeypatch):
+    from netplay import host as host_module
+
+    monkeypatch.setattr(host_module, "MAX_TABLES", 2)
+    finished = host.create_table("timebomb", 4, bots=4)
+    busy = host.create_table("timebomb", 4, bots=2)
+    ann = await connect(host, "Ann", table=busy)
+
+    async def over():
+        while host.tables[finished].phase != "over":
+            await asyncio.sleep(0.005)
+
+    await asyncio.wait_for(over(), TIMEOUT)
+    async with host.tables[finished].acting:  # the last action is journaled and told
+        pass
+    fresh = host.create_table("timebomb", 4)
+    assert set(host.tables) == {busy, fresh}
+    assert not (host.journal_dir() / f"{finished}.journal").exists()
+    with pytest.raises(ValueError, match="the limit is 2"):
+        host.create_table("timebomb", 4)
+    await ann.close()

@@ -23,29 +23,42 @@ async def wait_for_history(host, table_id, length):
         await asyncio.sleep(0.005)
 
 
+def seed_where_the_first_cut_is_safe(target: int) -> int:
+    """A seed whose first cut, seat 0 on `target`, does not end the game."""
+    for seed in range(100):
+        game = engine.new_game("timebomb", 5, {"first_player": 0}, seed)
+        game.apply(0, {"type": "cut", "target": target})
+        if game.outcome is None:
+            return seed
+    raise AssertionError("every seed ends at the first cut")
+
+
 async def test_dropped_client_reconnects_with_its_token_and_the_game_goes_on(host):
-    table_id = host.create_table("timebomb", 5, bots=3)
+    table_id = host.create_table("timebomb", 5, {"first_player": 0}, bots=3,
+                                 seed=seed_where_the_first_cut_is_safe(1))
     port = host.address[1]
     ann = await Connection.connect("127.0.0.1", port, name="Ann", table=table_id)
     bob = await Connection.connect("127.0.0.1", port, name="Bob", table=table_id)
     seat, token = bob.seat, bob.token
-    bob_log: list[dict] = []
-    games = asyncio.gather(play(ann, 1), play(bob, 2, bob_log))
+    # Ann cuts Bob's wire, so the game is under way and waits for Bob when his link dies.
+    await next_of(ann, "state")
+    await ann.act({"type": "cut", "target": seat})
+    await asyncio.wait_for(wait_for_history(host, table_id, 1), TIMEOUT)
+    bob._writer.transport.abort()
 
-    await asyncio.wait_for(wait_for_history(host, table_id, 2), TIMEOUT)
-    bob._writer.transport.abort()  # the link dies under Bob
-    finals = await asyncio.wait_for(games, TIMEOUT)
-
-    assert all(f["outcome"] is not None for f in finals)
-    statuses = [m["status"] for m in bob_log if m["t"] == "status"]
-    assert statuses[:2] == ["reconnecting", "connected"]
-    back = next(i for i, m in enumerate(bob_log) if m.get("status") == "connected")
-    welcome = next(m for m in bob_log[back:] if m["t"] == "welcome")
+    await next_of(bob, "status", status="reconnecting")
+    await next_of(bob, "status", status="connected")
+    welcome = await next_of(bob, "welcome")
     assert (welcome["seat"], welcome["token"]) == (seat, token)
-    assert (bob.seat, bob.token) == (seat, token)
-    # The first state after the reconnect is a full view, not a delta.
-    state = next(m for m in bob_log[back:] if m["t"] == "state")
-    assert set(state["view"]) >= {"role", "hand", "events", "revealed", "to_act"}
+    assert (bob.seat, bob.token, bob.status) == (seat, token, "connected")
+    # The first state after the reconnect is the full current view, and Bob is to act.
+    state = await next_of(bob, "state")
+    assert state["view"] == host.tables[table_id].game.view(seat)
+    assert state["view"]["to_act"] == [seat] and state["legal"]
+    await bob.act({"type": "cut", "target": 0})
+    finals = await asyncio.wait_for(asyncio.gather(play(ann, 1), play(bob, 2)), TIMEOUT)
+    assert all(f["outcome"] is not None for f in finals)
+    assert host.tables[table_id].game.history[1][0] == seat
     await ann.close()
     await bob.close()
 

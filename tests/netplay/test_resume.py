@@ -82,10 +82,21 @@ async def player(conn: Connection, states: list[dict]) -> dict:
 async def test_sigkill_mid_game_then_resume_finishes_with_every_action_intact(tmp_path):
     data = tmp_path / "data"
     seed = long_game_seed(min_cuts=12)
-    process, port, banner = await start_host(
+    processes = []
+    try:
+        await crash_and_resume(data, seed, processes)
+    finally:
+        for process in processes:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+
+
+async def crash_and_resume(data, seed, processes):
+    first, port, banner = await start_host(
         data, 0, "--game", "timebomb", "--players", str(PLAYERS), "--seed", str(seed))
+    processes.append(first)
     table_id = re.search(r"table (\w+):", banner)[1]
-    assert str(seed) not in banner
     conns = [await Connection.connect("127.0.0.1", port, name=f"P{i}", table=table_id)
              for i in range(PLAYERS)]
     states: list[list[dict]] = [[] for _ in conns]
@@ -96,19 +107,24 @@ async def test_sigkill_mid_game_then_resume_finishes_with_every_action_intact(tm
             await asyncio.sleep(0.002)
 
     await asyncio.wait_for(cuts_seen(3), TIMEOUT)
-    os.kill(process.pid, signal.SIGKILL)
-    await process.wait()
+    os.kill(first.pid, signal.SIGKILL)
+    await first.wait()
     before_kill = max((s[-1]["revealed"] for s in states if s), key=len)
     assert 3 <= len(before_kill) < 12
 
-    restarted, again_port, banner = await start_host(data, port, "--resume")
-    try:
-        assert again_port == port and "(resumed)" in banner and str(seed) not in banner
-        finals = await asyncio.wait_for(games, TIMEOUT)
-    finally:
-        restarted.send_signal(signal.SIGTERM)
-        await restarted.wait()
+    restarted, again_port, resumed_banner = await start_host(data, port, "--resume")
+    processes.append(restarted)
+    assert again_port == port and "(resumed)" in resumed_banner
+    finals = await asyncio.wait_for(games, TIMEOUT)
+    restarted.send_signal(signal.SIGTERM)
+    await restarted.wait()
 
+    # Neither run of the host printed or logged a token or the seed.
+    output = banner + (await first.stderr.read()).decode() + resumed_banner
+    output += (await restarted.stdout.read()).decode() + (await restarted.stderr.read()).decode()
+    assert "resumed table" in output
+    for secret in [str(seed), *(c.token for c in conns)]:
+        assert secret not in output
     # Every player saw the link drop and come back with the same seat.
     assert [c.seat for c in conns] == list(range(PLAYERS))
     final = finals[0]

@@ -23,7 +23,8 @@ def add_parser(subparsers) -> None:
         help="listen and announce on this address only (default: every interface)",
     )
     parser.add_argument("--resume", action="store_true",
-                        help="restore the unfinished tables from the journals")
+                        help="restore the unfinished tables from the journals; --game and "
+                        "--players then start a new table only if there was none")
     parser.add_argument("--bot-delay", type=float, default=0.4, metavar="S",
                         help="seconds a bot waits before acting, so people can follow")
     parser.add_argument("--data-dir", metavar="DIR",

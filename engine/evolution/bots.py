@@ -1,0 +1,234 @@
+"""Time Bomb Évolution bots: `bot(view, legal_actions, rng) -> action`, seeing only their view.
+
+"random" picks uniformly among the moves that advance play. "smart" reasons from its view:
+
+- It counts what is unseen: every colour has 5 cards, minus those revealed and in its own hand;
+  of the unseen coloured cards N are in the removed pile, and every unseen Defusing wire is in
+  another player's hand. Positions carry no information (EV-6), so a cut takes a uniformly
+  random wire of the target, and before any talk every other player's wire is alike.
+- It talks: each deal it claims once (section 9). A Sherlock claims the truth, its Defusing
+  count and the colour it holds nearest to exploding; a Moriarty without Defusing wires lies,
+  claiming one so that Sherlocks cut its bombs, and one with some keeps quiet.
+- It listens: a claim the reveals have contradicted marks a liar, and so does a Defusing
+  wire laid on a harmless colour while a dangerous one waited. Trusted claims sharpen where
+  the Defusing wires and the dangerous colours are.
+- It knows the thresholds and powers: a Sherlock defuses the colour nearest to exploding and
+  moves apart the wire whose colour is safest; a Moriarty does the opposite, and re-arms a
+  colour at its threshold (EV-17) whenever a Blue lets it.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from engine.core import random_bot
+
+DEFUSING = "defusing"
+YELLOW, BLUE, PINK = "yellow", "blue", "pink"
+CARDS_PER_COLOUR = 5
+
+# How much a Sherlock values a revealed Defusing wire against a cut that loses the game, and
+# a trusted player taking the Wire Cutter: tuned by simulation against random bots.
+LOSS_WEIGHT = 3.0
+TRUST_WEIGHT = 0.04
+
+
+@dataclass
+class Claim:
+    defusing: int
+    colour: str
+    defusing_cut: int = 0
+    colour_cut: int = 0
+    cut: int = 0
+    held: int = 0
+
+
+@dataclass
+class Reading:
+    """What the view says, worked out once per decision."""
+
+    view: Mapping[str, Any]
+    me: int = 0
+    sherlock: bool = True
+    revealed: dict[str, int] = field(default_factory=dict)
+    unseen: dict[str, int] = field(default_factory=dict)
+    claims: dict[int, Claim] = field(default_factory=dict)
+    liars: set[int] = field(default_factory=set)
+    suspicion: dict[int, float] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, view: Mapping[str, Any]) -> "Reading":
+        reading = cls(view, view["viewer"], view["role"] == "sherlock")
+        reading.revealed = dict(view["revealed_counts"])
+        hand = view["hand"]
+        reading.unseen = {
+            c: CARDS_PER_COLOUR - reading.revealed[c] - hand[c] for c in view["colours"]
+        }
+        reading.unseen[DEFUSING] = view["defusing_total"] - reading.revealed[DEFUSING] - hand[DEFUSING]
+        reading.read_events()
+        return reading
+
+    def read_events(self) -> None:
+        """Replay the public log: claims and what was cut since, and how each wire was laid."""
+        view = self.view
+        counts = {c: 0 for c in view["colours"]}
+        laid: set[str] = set()
+        for event in view["events"]:
+            kind = event["type"]
+            if kind == "deal":
+                self.claims.clear()
+            elif kind == "claim":
+                seat = event["seats"][0]
+                self.claims[seat] = Claim(event["defusing"], event["colour"], held=event["held"])
+            elif kind == "cut":
+                wire, target = event["wire"], event["seats"][1]
+                if wire != DEFUSING:
+                    counts[wire] += 1
+                claim = self.claims.get(target)
+                if claim is not None:
+                    claim.cut += 1
+                    claim.defusing_cut += wire == DEFUSING
+                    claim.colour_cut += wire == claim.colour
+            elif kind == "defuse":
+                choices = [c for c in counts if c != YELLOW and counts[c] and c not in laid]
+                best = max(self.danger(c, counts[c]) for c in choices)
+                if self.danger(event["colour"], counts[event["colour"]]) < best - 0.5:
+                    seat = event["seats"][0]
+                    self.suspicion[seat] = self.suspicion.get(seat, 0) + 1
+                laid.add(event["colour"])
+            elif kind == "move_apart":
+                laid.discard(event["colour"])
+        for seat, claim in self.claims.items():
+            left = view["face_down"][seat]
+            if claim.defusing_cut > claim.defusing or claim.defusing - claim.defusing_cut > left:
+                self.liars.add(seat)
+
+    # -- the odds ---------------------------------------------------------------------------
+
+    def danger(self, colour: str, revealed: int | None = None) -> float:
+        """How close `colour` is to exploding: the expected unseen cards still in play per card
+        it needs. 0 when it can no longer reach its threshold."""
+        view = self.view
+        if revealed is None:
+            revealed = self.revealed[colour]
+        need = view["thresholds"][colour] - revealed
+        unseen_colours = sum(self.unseen[c] for c in view["colours"])
+        in_play = CARDS_PER_COLOUR - revealed
+        if unseen_colours:
+            in_play -= view["removed_count"] * self.unseen.get(colour, 0) / unseen_colours
+        if need <= 0:
+            return 10.0
+        return max(0.0, in_play) / need
+
+    def trusted(self, seat: int) -> bool:
+        claim = self.claims.get(seat)
+        if claim is None or seat in self.liars or self.suspicion.get(seat):
+            return False
+        # A Moriarty knows a claimed Defusing wire may be its partner's lure; "none" it believes.
+        return self.sherlock or claim.defusing == 0
+
+    def odds(self, target: int) -> dict[str, float]:
+        """The chance that a cut of `target` reveals each kind."""
+        view = self.view
+        hand_sizes = view["face_down"]
+        others = sum(hand_sizes) - hand_sizes[self.me]
+        believed = {s: c for s, c in self.claims.items() if s != self.me and self.trusted(s)}
+        claimed_defusing = sum(max(0, c.defusing - c.defusing_cut) for c in believed.values())
+        claimed_wires = sum(hand_sizes[s] for s in believed)
+        left = hand_sizes[target]
+        if target in believed and left:
+            claim = believed[target]
+            p_defusing = min(1.0, max(0, claim.defusing - claim.defusing_cut) / left)
+        else:
+            rest = others - claimed_wires
+            spare = max(0, self.unseen[DEFUSING] - claimed_defusing)
+            p_defusing = min(1.0, spare / rest) if rest > 0 else 0.0
+        colours = view["colours"]
+        total = sum(self.unseen[c] for c in colours) or 1
+        odds = {c: (1 - p_defusing) * self.unseen[c] / total for c in colours}
+        odds[DEFUSING] = p_defusing
+        if target in believed and left and believed[target].colour:
+            claim = believed[target]
+            if claim.colour_cut == 0:
+                odds[claim.colour] = max(odds[claim.colour], 1 / left)
+        return odds
+
+    def losing_kinds(self) -> set[str]:
+        """The kinds whose next reveal makes Moriarty win at once."""
+        view = self.view
+        defused = view["defused"]
+        losing = {
+            c for c in view["colours"]
+            if c not in defused and self.revealed[c] + 1 >= view["thresholds"][c]
+        }
+        if view["variante"] and view["last_reveal"] == PINK and PINK in view["colours"]:
+            losing.add(PINK)
+        if view["variante"] and BLUE in view["colours"] and defused and all(
+            self.revealed[c] + (c == BLUE) >= view["thresholds"][c] for c in defused
+        ):
+            losing.add(BLUE)  # whichever wire the Blue moves apart, its colour explodes
+        return losing
+
+    def score_cut(self, target: int) -> float:
+        odds = self.odds(target)
+        loss = sum(odds[k] for k in self.losing_kinds())
+        if self.sherlock:
+            trust = 1 if self.trusted(target) else -1 if target in self.liars else 0
+            trust -= self.suspicion.get(target, 0)
+            return odds[DEFUSING] - LOSS_WEIGHT * loss + TRUST_WEIGHT * trust
+        return loss - odds[DEFUSING]
+
+
+# -- the bot --------------------------------------------------------------------------------
+
+
+def honest_claim(view: Mapping[str, Any], reading: Reading) -> dict[str, Any]:
+    hand = view["hand"]
+    held = sum(hand.values())
+    colours = [c for c in view["colours"] if hand[c]]
+    colour = ""
+    if colours and hand[DEFUSING] < held:
+        colour = max(colours, key=reading.danger)
+    return {"type": "claim", "defusing": hand[DEFUSING], "colour": colour}
+
+
+def lying_claim(view: Mapping[str, Any]) -> dict[str, Any] | None:
+    """With no Defusing wire, claim one so that Sherlocks cut bombs; with some, say nothing:
+    a false "none" would draw the partner's cuts onto them."""
+    if view["hand"][DEFUSING]:
+        return None
+    return {"type": "claim", "defusing": 1, "colour": ""}
+
+
+def smart(view: Mapping[str, Any], legal_actions: list[dict[str, Any]], rng: random.Random):
+    moves = [a for a in legal_actions if a["type"] != "claim"]
+    reading = Reading.of(view)
+    me = view["viewer"]
+    if view["claims"][me] is None and view["pending"] is None:
+        claim = honest_claim(view, reading) if reading.sherlock else lying_claim(view)
+        if claim is not None and claim in legal_actions:
+            return claim
+    kind = moves[0]["type"]
+    if kind == "defuse":
+        pick = max if reading.sherlock else min
+        colour = pick((a["colour"] for a in moves), key=lambda c: (reading.danger(c), c))
+        return {"type": kind, "colour": colour}
+    if kind == "move_apart":
+        def rearm_cost(c: str) -> float:
+            return 100.0 if reading.revealed[c] >= view["thresholds"][c] else reading.danger(c)
+
+        pick = min if reading.sherlock else max
+        return {"type": kind, "colour": pick((a["colour"] for a in moves), key=rearm_cost)}
+    if kind == "cut":
+        scores = {a["target"]: reading.score_cut(a["target"]) for a in moves}
+        best = max(scores.values())
+        return {"type": "cut", "target": rng.choice([t for t, s in scores.items() if s >= best - 1e-9])}
+    return moves[0]
+
+
+BOTS = {
+    "random": random_bot(frozenset({"claim"})),
+    "smart": smart,
+}

@@ -1,0 +1,438 @@
+"""Time Bomb Évolution and its Variante, 4-6 players, per shared/rules/timebomb-evolution.md (EV-n).
+
+A small variant of `TimeBomb`, the way a chess variant overrides a few methods of the board:
+the wire kinds are Defusing plus N colours of bomb (EV-4, EV-5), a colour explodes on its
+threshold-th reveal (EV-14), and with the Variante each colour has a power (EV-16 to EV-21).
+Everything else, the deal as counts per kind, the cut as a uniformly random wire of the
+target's multiset, the passing of the Wire Cutter, rounds and redeals, comes from Time Bomb.
+
+The Variante's choices are pending decisions answered through `apply`, so a client offers
+`legal_actions` and never needs the rules: which colour a Defusing wire defuses ("defuse"),
+which Defusing wire a Blue bomb moves apart ("move_apart") and the Red bomb's Number-card draw
+("draw_number", random from the state's rng; the designation it sets constrains the next cut).
+While one is pending, the cut's last steps (EV-22 steps 4-5) wait for it.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any, ClassVar, Mapping
+
+from engine.core import IllegalAction, Option
+from engine.timebomb.game import DEFUSING, MORIARTY, ROUNDS, SHERLOCK, TimeBomb
+
+YELLOW, BLUE, RED, PINK, GREEN, ORANGE = "yellow", "blue", "red", "pink", "green", "orange"
+COLOURS = (YELLOW, BLUE, RED, PINK, GREEN, ORANGE)
+"""EV-1, in the box's order; every list of colours in states, views and options keeps it."""
+
+CARDS_PER_COLOUR = 5
+THRESHOLD = 4
+"""EV-14: a colour explodes on its 4th revealed card."""
+VARIANTE_THRESHOLDS = {GREEN: 3}
+"""EV-16 onwards: with the Variante, Green explodes on its 3rd."""
+
+# EV-3: the role deck; one Sherlock card stays in the box at 4-5 players.
+ROLE_DECKS: dict[int, tuple[int, int]] = {4: (3, 2), 5: (3, 2), 6: (4, 2)}
+
+# The pending decisions (EV-16, EV-17, EV-19).
+DEFUSE, MOVE_APART, DRAW_NUMBER = "defuse", "move_apart", "draw_number"
+
+
+def _colour_choices(players: int) -> tuple:
+    return ("random", *(list(c) for c in combinations(COLOURS, players)))
+
+
+def _first_player_choices(players: int) -> tuple:
+    return ("random", *range(players))
+
+
+def _colour_name(colour: str) -> str:
+    return colour.capitalize()
+
+
+class Evolution(TimeBomb):
+    id: ClassVar[str] = "timebomb-evolution"
+    title: ClassVar[str] = "Time Bomb Évolution"
+    min_players: ClassVar[int] = 4
+    max_players: ClassVar[int] = 6
+    OPTIONS = (
+        Option("variante", False, (True, False), "Play the Variante: coloured-bomb powers."),
+        Option(
+            "colours",
+            "random",
+            _colour_choices,
+            "The N bomb colours: random, or a list of N distinct colours (EV-4).",
+        ),
+        Option(
+            "first_player",
+            "random",
+            _first_player_choices,
+            "Who takes the Wire Cutter first: random, or a seat number (EV-7).",
+        ),
+        Option("claims", True, (True, False), "Offer the public, non-binding claim (section 9)."),
+    )
+    ACTIONS = {
+        "cut": {"target": int},
+        # A claim names how many Defusing wires you hold and, optionally, one colour you hold:
+        # the two facts a table asks for, without enumerating every hand (section 9).
+        "claim": {"defusing": int, "colour": str},
+        DEFUSE: {"colour": str},
+        MOVE_APART: {"colour": str},
+        DRAW_NUMBER: {},
+    }
+    FREE_ACTIONS = frozenset({"claim"})
+    ROLE_DECKS: ClassVar[dict[int, tuple[int, int]]] = ROLE_DECKS
+
+    @classmethod
+    def _validate_options(cls, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+        colours = options.get("colours") if isinstance(options, Mapping) else None
+        if isinstance(colours, (list, tuple)) and all(c in COLOURS for c in colours):
+            # Any order names the same set: keep the box's order, the one the choices use.
+            options = {**options, "colours": sorted(colours, key=COLOURS.index)}
+        return super()._validate_options(players, options)
+
+    # -- setup (EV-3 to EV-7) -------------------------------------------------------------
+
+    def setup(self) -> None:
+        self.variante: bool = self.options["variante"]
+        self.pending: dict[str, Any] | None = None
+        """The decision the game waits for: kind, seat, choices, and the revealed wire's
+        owner, who takes the Wire Cutter once it is made."""
+        self.defusing_wires: list[dict[str, Any]] = []
+        """Each revealed Defusing wire, numbered 1..N in order: where it lies (EV-16, EV-17)."""
+        self.wire_on: dict[str, int] = {}
+        """Colour -> number of the Defusing wire lying on it: the defused colours."""
+        self.last_reveal: str | None = None
+        self.designated: int | None = None
+        self.draws: list[dict[str, Any]] = []
+        self.round4_length: int | None = None
+        super().setup()
+
+    def wire_kinds(self) -> tuple[str, ...]:
+        """EV-4: Defusing, then the N colours in play, picked at random or by the host."""
+        chosen = self.options["colours"]
+        if chosen == "random":
+            chosen = sorted(self.rng.sample(COLOURS, self.players), key=COLOURS.index)
+        self.colours: tuple[str, ...] = tuple(chosen)
+        self.thresholds = {
+            c: VARIANTE_THRESHOLDS.get(c, THRESHOLD) if self.variante else THRESHOLD
+            for c in self.colours
+        }
+        return (DEFUSING, *self.colours)
+
+    def build_wire_pool(self) -> list[int]:
+        """EV-5: the 5N bombs of the chosen colours, N removed unseen, plus N Defusing wires."""
+        n = self.players
+        self.removed = [0] * len(self.kinds)
+        for card in self.rng.sample(range(CARDS_PER_COLOUR * n), n):
+            self.removed[1 + card // CARDS_PER_COLOUR] += 1
+        return [n] + [CARDS_PER_COLOUR - r for r in self.removed[1:]]
+
+    def build_wire_deck_public(self) -> list[int]:
+        """The public make-up: N Defusing and 5 of each colour, of which N are removed."""
+        return [self.players] + [CARDS_PER_COLOUR] * len(self.colours)
+
+    # -- turns ----------------------------------------------------------------------------
+
+    def to_act(self) -> frozenset[int]:
+        if self.pending is not None and self.outcome is None:
+            return frozenset((self.pending["seat"],))
+        return super().to_act()
+
+    def may_act(self, seat: int) -> bool:
+        if self.pending is not None:
+            return seat == self.pending["seat"] and self.outcome is None
+        return super().may_act(seat)
+
+    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+        if self.outcome is not None:
+            return []
+        if self.pending is not None:
+            if seat != self.pending["seat"]:
+                return []
+            kind = self.pending["kind"]
+            if kind == DRAW_NUMBER:
+                return [{"type": DRAW_NUMBER}]
+            return [{"type": kind, "colour": c} for c in self.pending["choices"]]
+        return super().legal_actions(seat)
+
+    def cut_targets(self, seat: int) -> list[int]:
+        """EV-8, EV-12, EV-19: a designated player's wire, the drawer's own after a 0."""
+        if self.designated is not None:
+            return [self.designated]
+        return super().cut_targets(seat)
+
+    def check_cut(self, seat: int, target: int) -> None:
+        if self.pending is not None:
+            raise IllegalAction(self.waiting_text())
+        if self.designated is not None and 0 <= target < self.players:
+            if target != self.designated:
+                raise IllegalAction(
+                    f"the Number card designates seat {self.designated}: cut one of their wires"
+                )
+            return  # EV-19: after a 0 the drawer cuts their own wire; lapses leave no empty row
+        super().check_cut(seat, target)
+
+    def waiting_text(self) -> str:
+        seat, kind = self.pending["seat"], self.pending["kind"]
+        what = {
+            DEFUSE: "which colour the Defusing wire defuses",
+            MOVE_APART: "which Defusing wire the Blue bomb moves apart",
+            DRAW_NUMBER: "to draw a Number card",
+        }[kind]
+        return f"waiting for seat {seat} to choose {what}"
+
+    # -- claims (section 9) ---------------------------------------------------------------
+
+    def claim_actions(self, seat: int) -> list[dict[str, Any]]:
+        held = sum(self.hands[seat])
+        actions = [{"type": "claim", "defusing": d, "colour": ""} for d in range(held + 1)]
+        actions += [
+            {"type": "claim", "defusing": d, "colour": c}
+            for d in range(held)
+            for c in self.colours
+        ]
+        return actions
+
+    def act_claim(self, seat: int, action: dict[str, Any]) -> None:
+        if not self.options["claims"]:
+            raise IllegalAction("claims are switched off at this table")
+        if self.pending is not None:
+            raise IllegalAction(self.waiting_text() + "; claim after that")
+        defusing, colour = action["defusing"], action["colour"]
+        held = sum(self.hands[seat])
+        if colour and colour not in self.colours:
+            raise IllegalAction(
+                f"{colour!r} is not a colour of this game; they are: " + ", ".join(self.colours)
+            )
+        if defusing < 0 or defusing + (1 if colour else 0) > held:
+            raise IllegalAction(f"you hold {held} face-down wires; the claim must fit in them")
+        self.claims[seat] = {"defusing": defusing, "colour": colour, "held": held}
+        text = f"{defusing} Defusing wire" + ("" if defusing == 1 else "s")
+        if colour:
+            text += " and some " + _colour_name(colour)
+        self.log(
+            "claim", "{0} claims " + text + ".", (seat,), defusing=defusing, colour=colour, held=held
+        )
+
+    # -- a cut's effect (EV-13 to EV-22) --------------------------------------------------
+
+    def resolve_reveal(self, cutter: int, target: int, kind: int) -> None:
+        """EV-22 steps 2-3. A decision it opens holds back steps 4-5 (`finish_cut`)."""
+        name = self.kinds[kind]
+        previous, self.last_reveal = self.last_reveal, name
+        self.designated = None  # the forced cut, if one was due, is this one
+        if kind == self.defusing_index:
+            self.reveal_defusing(cutter, target)
+            return
+        if self.variante and name == PINK and previous == PINK:
+            self.win(MORIARTY, "pink", "Two Pink bombs in a row explode: Moriarty's team wins.")
+            return
+        if self.explodes(name):
+            return
+        if self.variante and name == BLUE and self.wire_on:
+            self.open_decision(MOVE_APART, cutter, target, list(self.wire_on))
+        elif self.variante and name == RED and not self.last_cut_of_game():
+            self.open_decision(DRAW_NUMBER, target, target, [])
+
+    def reveal_defusing(self, cutter: int, target: int) -> None:
+        found = self.revealed_counts[self.defusing_index]
+        self.defusing_wires.append(
+            {"number": found, "round": self.round, "cut": self.cuts, "cutter": cutter,
+             "target": target, "on": None, "moved_apart": False}
+        )
+        if found == self.defusing_total:
+            self.win(SHERLOCK, "defused", "Every Defusing wire is cut: Sherlock's team wins.")
+            return
+        if not self.variante:
+            return  # EV-13: it only counts
+        eligible = [
+            c for c in self.colours
+            if c != YELLOW and c not in self.wire_on and self.revealed(c)
+        ]
+        if eligible:
+            self.open_decision(DEFUSE, cutter, target, eligible)
+        else:
+            self.log(
+                "set_apart",
+                f"No colour can take Defusing wire {found}: it is set apart.",
+                wire=found,
+            )
+
+    def explodes(self, colour: str) -> bool:
+        """EV-14, EV-22 step 3b: an undefused colour at its threshold wins for Moriarty."""
+        if colour in self.wire_on or self.revealed(colour) < self.thresholds[colour]:
+            return False
+        self.win(
+            MORIARTY,
+            "bomb",
+            f"The {_colour_name(colour)} bomb explodes: Moriarty's team wins.",
+        )
+        return True
+
+    def revealed(self, colour: str) -> int:
+        return self.revealed_counts[self.kinds.index(colour)]
+
+    def last_cut_of_game(self) -> bool:
+        """Whether step 5 will end the game (EV-15, EV-21): a Red draw then lapses (EV-19)."""
+        if self.cuts < self.round_length():
+            return False
+        return self.round == ROUNDS or (
+            self.round == ROUNDS - 1 and self.variante and self.orange_round4_length() <= 0
+        )
+
+    def open_decision(self, kind: str, seat: int, owner: int, choices: list[str]) -> None:
+        self.pending = {"kind": kind, "seat": seat, "owner": owner, "choices": choices}
+
+    def after_reveal(self, target: int) -> None:
+        if self.pending is None:
+            self.finish_cut(target)
+
+    def finish_cut(self, owner: int) -> None:
+        """EV-22 steps 4-5, then step 0 for a designation that found an empty row."""
+        super().after_reveal(owner)
+        if self.outcome is None and self.designated is not None:
+            seat = self.designated
+            if not sum(self.hands[seat]):
+                self.designated = None
+                self.cutter = seat
+                self.log(
+                    "designation_lapsed",
+                    "{0} has no wire left: {0} takes the Wire Cutter and cuts freely.",
+                    (seat,),
+                )
+
+    def take_decision(self, kind: str, colour: str | None = None) -> dict[str, Any]:
+        pending = self.pending
+        if pending is None or pending["kind"] != kind:
+            raise IllegalAction(
+                self.waiting_text() if pending is not None else f"there is nothing to {kind} now"
+            )
+        if colour is not None and colour not in pending["choices"]:
+            raise IllegalAction(
+                f"{colour!r} is not a choice now; choose one of: " + ", ".join(pending["choices"])
+            )
+        self.pending = None
+        return pending
+
+    def act_defuse(self, seat: int, action: dict[str, Any]) -> None:
+        """EV-16: lay the Defusing wire just revealed on an eligible colour."""
+        colour = action["colour"]
+        pending = self.take_decision(DEFUSE, colour)
+        wire = self.defusing_wires[-1]
+        wire["on"] = colour
+        self.wire_on[colour] = wire["number"]
+        self.log(
+            "defuse",
+            "{0} lays Defusing wire " + f"{wire['number']} on {_colour_name(colour)}.",
+            (seat,),
+            wire=wire["number"],
+            colour=colour,
+        )
+        self.finish_cut(pending["owner"])
+
+    def act_move_apart(self, seat: int, action: dict[str, Any]) -> None:
+        """EV-17: the Blue bomb moves one Defusing wire off its colour, which may explode."""
+        colour = action["colour"]
+        pending = self.take_decision(MOVE_APART, colour)
+        number = self.wire_on.pop(colour)
+        wire = self.defusing_wires[number - 1]
+        wire["on"] = None
+        wire["moved_apart"] = True
+        self.log(
+            "move_apart",
+            "{0} moves Defusing wire "
+            + f"{number} off {_colour_name(colour)}: {_colour_name(colour)} is armed again.",
+            (seat,),
+            wire=number,
+            colour=colour,
+        )
+        if not self.explodes(colour):
+            self.finish_cut(pending["owner"])
+
+    def act_draw_number(self, seat: int, action: dict[str, Any]) -> None:
+        """EV-19: draw one Number card 0..N-1 at random; it designates the next cut's target."""
+        pending = self.take_decision(DRAW_NUMBER)
+        number = int(self.rng.random() * self.players)
+        self.designated = (seat + number) % self.players
+        self.draws.append(
+            {"round": self.round, "cut": self.cuts, "seat": seat, "number": number,
+             "designated": self.designated}
+        )
+        text = "{0} draws Number card " + str(number) + ": "
+        text += "{0} must cut one of their own wires." if number == 0 else (
+            "the next cut takes a wire of {1}."
+        )
+        self.log(
+            "draw_number", text, (seat, self.designated), number=number,
+            designated=self.designated,
+        )
+        self.finish_cut(pending["owner"])
+
+    # -- rounds (EV-10, EV-11, EV-21) -----------------------------------------------------
+
+    def round_length(self) -> int:
+        if self.round == ROUNDS and self.round4_length is not None:
+            return self.round4_length
+        return self.players
+
+    def orange_round4_length(self) -> int:
+        """EV-21: N minus the revealed Orange cards, defused or not (never below 0)."""
+        oranges = self.revealed(ORANGE) if ORANGE in self.colours else 0
+        return max(0, self.players - oranges)
+
+    def redeal(self) -> None:
+        super().redeal()
+        if self.round == ROUNDS and self.variante:
+            self.round4_length = self.orange_round4_length()
+            if self.round4_length < self.players:
+                self.log(
+                    "round4_length",
+                    f"Orange bombs shorten round 4 to {self.round4_length} cuts.",
+                    length=self.round4_length,
+                )
+            if self.round4_length == 0:
+                self.win(
+                    MORIARTY, "orange", "Orange bombs leave round 4 no cut: Moriarty's team wins."
+                )
+
+    # -- views (section 8) ----------------------------------------------------------------
+
+    def view(self, viewer: int) -> dict[str, Any]:
+        view = super().view(viewer)
+        pending = self.pending
+        view.update(
+            {
+                "variante": self.variante,
+                "colours": list(self.colours),
+                "thresholds": dict(self.thresholds),
+                "removed_count": self.players,
+                "defusing_wires": [dict(w) for w in self.defusing_wires],
+                "defused": dict(self.wire_on),
+                "set_apart": [
+                    w["number"] for w in self.defusing_wires
+                    if w["on"] is None and not w["moved_apart"]
+                ] if self.variante else [],
+                "moved_apart": [w["number"] for w in self.defusing_wires if w["moved_apart"]],
+                "last_reveal": self.last_reveal,
+                "designated": self.designated,
+                "number_cards": list(range(self.players))
+                if self.variante and RED in self.colours else [],
+                "draws": [dict(d) for d in self.draws],
+                "round4_length": self.round4_length
+                if self.round4_length is not None
+                else (self.orange_round4_length() if self.variante else self.players),
+                "round4_length_final": self.round4_length is not None or not self.variante,
+                "pending": None if pending is None else {
+                    "decision": pending["kind"],
+                    "seat": pending["seat"],
+                    "choices": list(pending["choices"]),
+                },
+            }
+        )
+        if self.outcome is not None:
+            # EV-24: the removed pile, hidden from every view (the referee's too) until the end.
+            view["removed"] = dict(zip(self.colours, self.removed[1:]))
+        return view
+
+

@@ -1,0 +1,44 @@
+"""The decision the game waits for: one `Pending` at the head of the game's queue.
+
+Every skill, villain and Wildcard choice is a pending decision answered through `apply`
+(engine contract, "Multi-step decisions"). Kinds:
+
+- ``pick_start``: both players secretly pick a Day-1 character (HO-40).
+- ``side``: the first player chooses Sherlock or Mycroft (HO-8).
+- ``move``: the active player places (Day 1) or moves (Days 2-7) a marker (HO-14, HO-15).
+- ``skill``: the active player uses, continues or declines a character's skill (HO-19).
+- ``buy``: the opponent's optional draw at Von Kramm (HO-36).
+- ``assign``: assigning unassigned Wildcards (HO-28, HO-38).
+- ``finish``: the reserve-card holder may still reserve before the action ends (HO-41).
+- ``moran``: lay a standing marker down (HO-43).
+- ``moriarty``: discard a visible clue or return 2 IM (HO-44).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+BOTH = -1
+"""The seat of a decision both players take at once."""
+
+
+@dataclass(eq=False)
+class Pending:
+    kind: str
+    seat: int
+    character: str | None = None
+    taken: int = 0
+    """Cards taken or discarded so far in a multi-step skill."""
+    drawn: list[str] = field(default_factory=list)
+    """Langdale Pike's draw, private to `seat` (HO-48)."""
+    touched_line: bool = False
+    wild_gained: int = 0
+    """Wildcards gained during this decision: each may go on any eligible type (HO-28 a)."""
+    new_types: set[str] = field(default_factory=set)
+    """Valued types gained visibly: an unassigned Wildcard may go there (HO-28 b)."""
+    offers: dict[int, list[str]] = field(default_factory=dict)
+    picks: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def started(self) -> bool:
+        return self.taken > 0

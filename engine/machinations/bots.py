@@ -1,0 +1,227 @@
+"""Moriarty's Machinations bots: `bot(view, legal_actions, rng) -> action`, own view only.
+
+"smart" (the `reasoner` function) reasons from what its seat knows: its role, its Information
+Exchange, the public heist results (foil counts per crew) and the votes with names. Its picture of the table is a
+`Suspicions`: for every seat, how likely it is a Cop. Robbers propose and approve crews they
+trust; Cops approve crews they can foil and foil when it does not expose them; Lestrade arrests
+the seat that looks most like Moriarty, Jack murders the seat that looks most like Sherlock.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Callable
+
+from engine.core import random_bot
+from engine.machinations.roles import (
+    BRUTUS,
+    COMPOSITIONS,
+    COPS,
+    JACK,
+    LESTRADE,
+    SHERLOCK,
+    WATSON,
+    team_of,
+)
+
+View = dict[str, Any]
+Action = dict[str, Any]
+
+
+class Suspicions:
+    """How likely each seat is a Cop, as this seat sees it: 1 known Cop, 0 known not a Cop."""
+
+    def __init__(self, view: View):
+        n = view["players"]
+        me = view["viewer"]
+        self.me = me
+        self.n = n
+        self.role = view["role"]
+        self.known: dict[int, str] = {me: self.role}
+        self.known_cops: set[int] = set()
+        for entry in view["knowledge"]:
+            if entry["form"] == "id":
+                self.known[entry["seats"][0]] = entry["roles"][0]
+            else:
+                self.known_cops.update(entry["seats"])
+        for seat, role in enumerate(view["revealed"]):
+            if role is not None:
+                self.known[seat] = role
+        for seat, role in self.known.items():
+            if team_of(role) == COPS:
+                self.known_cops.add(seat)
+        composition = COMPOSITIONS[n]
+        cops = sum(team_of(r) == COPS for r in composition)
+        unknown = [s for s in range(n) if s not in self.known and s not in self.known_cops]
+        hidden_cops = cops - len(self.known_cops)
+        prior = hidden_cops / len(unknown) if unknown else 0.0
+        self.p = [0.0] * n
+        evidence = self.foil_evidence(view, unknown)
+        for s in range(n):
+            if s in self.known_cops:
+                self.p[s] = 1.0
+            elif s in self.known:
+                self.p[s] = 0.0
+            else:
+                self.p[s] = min(0.98, max(0.02, prior + evidence[s]))
+
+    def foil_evidence(self, view: View, unknown: list[int]) -> list[float]:
+        """Shares of each heist's unexplained foils among its unknown crew members."""
+        evidence = [0.0] * self.n
+        unknown_set = set(unknown)
+        my_cards = {c["heist"]: c["card"] for c in view["my_cards"]}
+        for heist in view["heists"]:
+            crew = heist["crew"]
+            foils = heist["cards"]["foil"]
+            if my_cards.get(heist["number"]) == "foil":
+                foils -= 1
+            suspects = [s for s in crew if s in unknown_set]
+            foils -= sum(1 for s in crew if s in self.known_cops and s != self.me) * 0.5
+            if not suspects:
+                continue
+            if foils > 0:
+                share = min(1.0, foils / len(suspects))
+                for s in suspects:
+                    evidence[s] += share * 0.6
+            else:
+                for s in suspects:
+                    evidence[s] -= 0.35 / len(suspects) ** 0.5
+        return evidence
+
+    def seat_of(self, role: str) -> int | None:
+        for seat, known in self.known.items():
+            if known == role:
+                return seat
+        return None
+
+
+def _crews(legal: list[Action]) -> list[Action]:
+    return [a for a in legal if a["type"] == "propose"]
+
+
+def _propose(view: View, legal: list[Action], sus: Suspicions, rng: random.Random) -> Action:
+    """Robbers (and Irene) take the crew least likely to hold a Cop, Cops one they sit on."""
+    me, p = sus.me, sus.p
+    cop = team_of(sus.role) == COPS
+    best, best_cost = None, None
+    for action in _crews(legal):
+        crew = action["crew"]
+        if cop:
+            if me not in crew:
+                continue
+            # Look harmless to the Robbers: the others in it should seem clean to everyone.
+            cost = sum(0.2 for s in crew if s != me) + 0.1 * len(crew)
+        else:
+            cost = sum(p[s] for s in crew) + 0.15 * len(crew) - (0.3 if me in crew else 0.0)
+        cost += rng.random() * 0.05
+        if best_cost is None or cost < best_cost:
+            best, best_cost = action, cost
+    return dict(best if best is not None else rng.choice(legal))
+
+
+def _approves(view: View, sus: Suspicions) -> bool:
+    crew = view["proposal"]["crew"]
+    me, n = sus.me, sus.n
+    team = team_of(sus.role)
+    if team == COPS:
+        # A Cop can foil a crew a Cop sits on; a long streak of failures wins for the Cops.
+        if sus.role == SHERLOCK:
+            # Jack reads who backs Lestrade's crews: Sherlock backs only crews he sits on or
+            # Watson does, and never one with Brutus, who could cancel the foil.
+            if sus.seat_of(BRUTUS) in crew:
+                return False
+            return me in crew or sus.seat_of(WATSON) in crew
+        return any(s in sus.known_cops for s in crew)
+    if view["streak"] >= n - 1:
+        return True  # one more failure ends the game for the Cops
+    if any(s in sus.known_cops for s in crew if s != me):
+        return False
+    risk = sum(sus.p[s] for s in crew if s != me)
+    return risk < (0.75 if me in crew else 0.5)
+
+
+def _card(view: View, legal: list[Action], sus: Suspicions) -> Action:
+    crew = view["proposal"]["crew"]
+    me, role = sus.me, sus.role
+    cards = {a["card"] for a in legal}
+    if team_of(role) != COPS:
+        if "take_the_fall" in cards:
+            expected_foils = sum(sus.p[s] for s in crew if s != me)
+            if expected_foils >= 0.6 or len(view["heists"]) + 1 >= _last_heist(view):
+                return {"type": "play", "card": "take_the_fall"}
+        return {"type": "play", "card": "abet"}
+    others = [s for s in crew if s != me]
+    if role == SHERLOCK:
+        # Jack hunts Sherlock: foil only where the foil cannot be traced to him.
+        lestrade = sus.seat_of(LESTRADE)
+        if lestrade in others or len(others) < 2:
+            return {"type": "play", "card": "abet"}
+        return {"type": "play", "card": "foil"}
+    if len(others) == 1 and not view["heists"]:
+        return {"type": "play", "card": "abet"}  # one point is not worth being exposed
+    return {"type": "play", "card": "foil"}
+
+
+def _last_heist(view: View) -> int:
+    """The fewest heists after which the accusation phase may start (MM-25)."""
+    goal = view["threshold"]
+    heists, points = 0, 0
+    while points < goal:
+        heists += 1
+        points += 1 if heists == 1 else 2
+    return heists
+
+
+def _moriarty_suspect(view: View, sus: Suspicions) -> int:
+    """Moriarty keeps Lestrade and Watson off his crews and objects to crews holding them."""
+    me, n = sus.me, sus.n
+    score = [1.0 - sus.p[s] for s in range(n)]
+    for record in view["vote_history"]:
+        if me in record["crew"]:
+            for s in range(n):
+                score[s] += -0.25 if record["votes"][s] else 0.35
+        elif record["proposer"] != me:
+            score[record["proposer"]] += 0.2
+    return _best(score, me, sus, rule_out=sus.known_cops)
+
+
+def _sherlock_suspect(view: View, sus: Suspicions) -> int:
+    """Sherlock is a Cop, and Cops foil and object: they back only crews a Cop sits on."""
+    me, n = sus.me, sus.n
+    records = view["vote_history"] or [{"votes": [True] * n}]
+    objections = [sum(not r["votes"][s] for r in records) / len(records) for s in range(n)]
+    score = [sus.p[s] * 2 + objections[s] * 1.5 for s in range(n)]
+    return _best(score, me, sus, rule_out=set())
+
+
+def _best(score: list[float], me: int, sus: Suspicions, rule_out: set[int]) -> int:
+    """The highest-scoring seat this seat cannot rule out, lowest seat first on ties."""
+    candidates = [
+        s for s in range(sus.n) if s != me and s not in rule_out and s not in sus.known
+    ] or [s for s in range(sus.n) if s != me]
+    return max(candidates, key=lambda s: (score[s], -s))
+
+
+def reasoner(view: View, legal: list[Action], rng: random.Random) -> Action:
+    """A bot that plays its role from its own knowledge and the public record."""
+    if not legal:
+        raise ValueError("no legal action to choose from")
+    sus = Suspicions(view)
+    kind = legal[0]["type"]
+    if kind == "propose":
+        return _propose(view, legal, sus, rng)
+    if kind == "vote":
+        return {"type": "vote", "approve": _approves(view, sus)}
+    if kind == "play":
+        return _card(view, legal, sus)
+    if sus.role == JACK and view["players"] >= 6:
+        target = _sherlock_suspect(view, sus)
+    else:
+        target = _moriarty_suspect(view, sus)
+    return {"type": "accuse", "target": target}
+
+
+BOTS: dict[str, Callable] = {
+    "random": random_bot(),
+    "smart": reasoner,
+}

@@ -1,0 +1,536 @@
+"""Moriarty's Machinations (Cortexabyte), 5-10 players, per shared/rules/machinations.md (MM-n).
+
+The Robbers run heists, the Cops foil them in secret, and when the score reaches the threshold
+Lestrade arrests and Jack the Ripper murders. Phases: "proposal" (the Proposer names a crew),
+"vote" (every seat at once, in secret), "heist" (every crew member plays one card at once, in
+secret), "accusation" (the accusers at once, in secret), then "over".
+
+Secrets and how they stay secret:
+
+- Votes, heist cards and accusations are simultaneous: `to_act()` holds every seat yet to
+  choose, views show only *that* a seat has chosen, and the choices are revealed together.
+- A heist card is never attributable (MM-38). The played cards are kept per seat only until
+  the last one is in; then they become a count per kind and each seat keeps its own card.
+  No event, not even one for the player alone or the referee, names a card with its player.
+- With `lestrade_reveals` off, `to_act` must not point at Lestrade, so every seat names a
+  target in secret: Lestrade's is the arrest, Jack's the murder (6+ players), and the others
+  count for nothing and are never shown.
+
+Every crew member is shown the same three heist cards (MM-20), but `legal_actions`, which
+only that seat receives, offers Take the Fall only to a Brutus who still holds it: a table
+draws all three cards for everyone and disables the ones the legal list leaves out.
+
+The proposal's free-text heist name (MM-12) cannot be enumerated, so `legal_actions` lists each
+eligible crew once with `"name": ""`, a placeholder: `apply` accepts any string in its place,
+strips control characters and outer spaces, and refuses a name longer than `MAX_NAME`.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import unicodedata
+from typing import Any, ClassVar
+
+from engine.core import REFEREE, Game, IllegalAction, Option, Outcome
+from engine.machinations.roles import (
+    COMPOSITIONS,
+    COPS,
+    ID,
+    IRENE,
+    JACK,
+    LESTRADE,
+    MORIARTY,
+    NEUTRAL,
+    ROBBERS,
+    SHERLOCK,
+    BRUTUS,
+    TEAM_NAMES,
+    learns,
+    role_name,
+    team_of,
+    threshold,
+)
+
+PROPOSAL, VOTE, HEIST, ACCUSATION, OVER = "proposal", "vote", "heist", "accusation", "over"
+ABET, FOIL, TAKE_THE_FALL = "abet", "foil", "take_the_fall"
+CARDS = (ABET, FOIL, TAKE_THE_FALL)
+CARD_NAMES = {ABET: "Abet", FOIL: "Foil", TAKE_THE_FALL: "Take the Fall"}
+MAX_NAME = 40
+
+
+@functools.cache
+def all_crews(players: int) -> tuple[tuple[tuple[int, ...], int, int], ...]:
+    """Every crew of 2..N distinct seats (MM-12), as (seats, bitmask, size), smallest first."""
+    return tuple(
+        (crew, sum(1 << s for s in crew), size)
+        for size in range(2, players + 1)
+        for crew in itertools.combinations(range(players), size)
+    )
+
+
+def clean_name(name: str) -> str:
+    """A heist name as shown: control and format characters gone, outer spaces trimmed."""
+    kept = "".join(c for c in name if unicodedata.category(c)[0] != "C")
+    if len(kept) > MAX_NAME:
+        raise IllegalAction(f"a heist name has at most {MAX_NAME} characters")
+    return kept.strip()
+
+
+def _braces(text: str) -> str:
+    """Free text inside an event's format string: `{0}` in a name must not become a player."""
+    return text.replace("{", "{{").replace("}", "}}")
+
+
+def _first_proposer_choices(players: int) -> tuple:
+    return ("random", *range(players))
+
+
+class Machinations(Game):
+    id: ClassVar[str] = "machinations"
+    title: ClassVar[str] = "Moriarty's Machinations"
+    min_players: ClassVar[int] = 5
+    max_players: ClassVar[int] = 10
+    OPTIONS = (
+        Option(
+            "accusation_trigger",
+            "combined",
+            ("combined", "either_team"),
+            "The accusation phase starts when Cops + Robbers reach N - 2 (combined), "
+            "or when either team does (MM-37).",
+        ),
+        Option("lestrade_reveals", True, (True, False), "Lestrade shows his role to arrest."),
+        Option(
+            "first_proposer",
+            "random",
+            _first_proposer_choices,
+            "Who proposes the first heist: random, or a seat number (MM-11).",
+        ),
+    )
+    ACTIONS = {
+        "propose": {"name": str, "crew": [int]},
+        "vote": {"approve": bool},
+        "play": {"card": str},
+        "accuse": {"target": int},
+    }
+
+    # -- setup (MM-6 to MM-11) ------------------------------------------------------------
+
+    def setup(self) -> None:
+        n = self.players
+        self.roles: list[str] = self.deal_roles()
+        self.seat_of: dict[str, int] = {role: seat for seat, role in enumerate(self.roles)}
+        self.phase = PROPOSAL
+        first = self.options["first_proposer"]
+        self.proposer: int = self.rng.randrange(n) if first == "random" else first
+        self.streak = 0
+        self.scores = {COPS: 0, ROBBERS: 0}
+        self.sizes: list[set[int]] = [set() for _ in range(n)]
+        # blocked[s]: bitmask of the seats that have gone on a heist of size s (MM-22).
+        self.blocked = [0] * (n + 1)
+        self._eligible: tuple[tuple[int, ...], ...] | None = None
+        self.fall_used = False
+        self.proposal: dict[str, Any] | None = None
+        self.votes: dict[int, bool] = {}
+        self.vote_history: list[dict[str, Any]] = []
+        self.cards_in: dict[int, str] = {}
+        self.heists: list[dict[str, Any]] = []
+        self.own_cards: list[list[dict[str, Any]]] = [[] for _ in range(n)]
+        self.choosers: tuple[int, ...] = ()
+        self.targets: dict[int, int] = {}
+        self.revealed: dict[int, str] = {}
+        self.arrest: int | None = None
+        self.murder: int | None = None
+        self.knowledge: list[list[dict[str, Any]]] = [self.learned(s) for s in range(n)]
+        for seat, role in enumerate(self.roles):
+            self.log(
+                "role",
+                f"You are {role_name(role)}.",
+                audience=self.only[seat],
+                role=role,
+            )
+            self.log(
+                "knowledge",
+                self.describe_knowledge(self.knowledge[seat]),
+                [s for entry in self.knowledge[seat] for s in entry["seats"]],
+                audience=self.only[seat],
+                knowledge=self.knowledge[seat],
+            )
+        self.log("proposer", "{0} is the Proposer.", (self.proposer,))
+
+    def deal_roles(self) -> list[str]:
+        """MM-8: the composition for N in a random seat order."""
+        roles = list(COMPOSITIONS[self.players])
+        self.rng.shuffle(roles)
+        return roles
+
+    def learned(self, seat: int) -> list[dict[str, Any]]:
+        """MM-9: what `seat` learns, each entry a role by identity or an unordered pair."""
+        entries = []
+        for step in learns(self.roles[seat], self.players):
+            if step[0] == ID:
+                entries.append({"form": "id", "seats": [self.seat_of[step[1]]], "roles": [step[1]]})
+            else:
+                # Sorted seats: the order must not say which one is Lestrade.
+                seats = sorted(self.seat_of[role] for role in step[1:])
+                entries.append({"form": "pair", "seats": seats, "roles": list(step[1:])})
+        return entries
+
+    @staticmethod
+    def describe_knowledge(entries: list[dict[str, Any]]) -> str:
+        if not entries:
+            return "You learn nothing in the Information Exchange."
+        parts, i = [], 0
+        for entry in entries:
+            names = [role_name(r) for r in entry["roles"]]
+            if entry["form"] == "id":
+                parts.append(f"{{{i}}} is {names[0]}")
+                i += 1
+            else:
+                parts.append(f"{{{i}}} and {{{i + 1}}} are {names[0]} and {names[1]}, "
+                             "one each, you do not know which")
+                i += 2
+        return "You learn: " + "; ".join(parts) + "."
+
+    # -- turns ----------------------------------------------------------------------------
+
+    def to_act(self) -> frozenset[int]:
+        phase = self.phase
+        if phase == PROPOSAL:
+            return frozenset((self.proposer,))
+        if phase == VOTE:
+            return frozenset(s for s in range(self.players) if s not in self.votes)
+        if phase == HEIST:
+            return frozenset(s for s in self.proposal["crew"] if s not in self.cards_in)
+        if phase == ACCUSATION:
+            return frozenset(s for s in self.choosers if s not in self.targets)
+        return frozenset()
+
+    def may_act(self, seat: int) -> bool:
+        phase = self.phase
+        if phase == PROPOSAL:
+            return seat == self.proposer
+        if phase == VOTE:
+            return seat not in self.votes
+        return seat in self.to_act()
+
+    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
+        if self.outcome is not None or not self.may_act(seat):
+            return []
+        phase = self.phase
+        if phase == PROPOSAL:
+            return [{"type": "propose", "name": "", "crew": list(crew)}
+                    for crew in self.eligible_crews()]
+        if phase == VOTE:
+            return [{"type": "vote", "approve": True}, {"type": "vote", "approve": False}]
+        if phase == HEIST:
+            cards = [{"type": "play", "card": ABET}, {"type": "play", "card": FOIL}]
+            if self.may_take_the_fall(seat):
+                cards.append({"type": "play", "card": TAKE_THE_FALL})
+            return cards
+        return [{"type": "accuse", "target": t} for t in range(self.players) if t != seat]
+
+    def eligible_crews(self) -> tuple[tuple[int, ...], ...]:
+        """Every crew MM-22 allows now; it changes only when a heist is performed."""
+        if self._eligible is None:
+            blocked = self.blocked
+            self._eligible = tuple(
+                crew for crew, mask, size in all_crews(self.players) if not mask & blocked[size]
+            )
+        return self._eligible
+
+    def may_take_the_fall(self, seat: int) -> bool:
+        return self.roles[seat] == BRUTUS and not self.fall_used
+
+    def expect(self, phase: str, message: str) -> None:
+        if self.phase != phase:
+            raise IllegalAction(message)
+
+    # -- proposal and vote (MM-12 to MM-19) -----------------------------------------------
+
+    def act_propose(self, seat: int, action: dict[str, Any]) -> None:
+        self.expect(PROPOSAL, "no proposal is asked for now")
+        crew = action["crew"]
+        n = self.players
+        if not 2 <= len(crew) <= n:
+            raise IllegalAction(f"a crew has 2 to {n} players")
+        if len(set(crew)) != len(crew):
+            raise IllegalAction("a crew names each player once")
+        for member in crew:
+            if not 0 <= member < n:
+                raise IllegalAction(f"there is no seat {member} at this table")
+        size = len(crew)
+        clash = [s for s in crew if size in self.sizes[s]]
+        if clash:
+            raise IllegalAction(
+                f"seat {clash[0]} has already gone on a heist with a crew of {size} (MM-22)"
+            )
+        name = clean_name(action["name"])
+        crew = sorted(crew)
+        self.proposal = {"proposer": seat, "name": name, "crew": crew}
+        self.phase = VOTE
+        self.votes = {}
+        shown = f"“{_braces(name)}”" if name else "a heist"
+        members = ", ".join(f"{{{i + 1}}}" for i in range(size))
+        self.log(
+            "proposal",
+            "{0} proposes " + shown + " with the crew " + members + ".",
+            (seat, *crew),
+            name=name,
+            crew=crew,
+        )
+
+    def act_vote(self, seat: int, action: dict[str, Any]) -> None:
+        self.expect(VOTE, "no vote is asked for now")
+        approve = action["approve"]
+        # No event per vote: `voted` in the view says who is in, and N lines a vote would
+        # swamp the log.
+        self.votes[seat] = approve
+        if len(self.votes) == self.players:
+            self.reveal_votes()
+
+    def reveal_votes(self) -> None:
+        n = self.players
+        votes = [self.votes[s] for s in range(n)]
+        ayes = [s for s in range(n) if votes[s]]
+        noes = [s for s in range(n) if not votes[s]]
+        approved = len(ayes) * 2 > n  # MM-15: a strict majority; a tie fails
+        proposal = self.proposal
+        self.vote_history.append({**proposal, "crew": list(proposal["crew"]), "votes": votes,
+                                  "approved": approved})
+        self.votes = {}
+        placeholders = [f"{{{i}}}" for i in range(n)]
+        aye_text = ", ".join(placeholders[: len(ayes)]) or "nobody"
+        noe_text = ", ".join(placeholders[len(ayes):]) or "nobody"
+        verdict = "The crew is approved" if approved else "The proposal fails"
+        self.log(
+            "votes",
+            f"{verdict}, {len(ayes)} to {len(noes)}. Approve: {aye_text}. Object: {noe_text}.",
+            (*ayes, *noes),
+            votes=votes,
+            approved=approved,
+        )
+        if approved:
+            self.phase = HEIST
+            self.cards_in = {}
+            return
+        self.streak += 1
+        if self.streak >= n:
+            self.log("streak", f"{n} proposals in a row have failed.", streak=self.streak)
+            self.end_game("streak")
+            return
+        self.next_proposer()
+
+    def next_proposer(self) -> None:
+        """MM-16, MM-19: the seat to the left of the last Proposer proposes next."""
+        self.proposer = (self.proposal["proposer"] + 1) % self.players
+        self.proposal = None
+        self.phase = PROPOSAL
+        self.log("proposer", "{0} is the Proposer.", (self.proposer,), streak=self.streak)
+
+    # -- heist (MM-20, MM-21) -------------------------------------------------------------
+
+    def act_play(self, seat: int, action: dict[str, Any]) -> None:
+        self.expect(HEIST, "no heist card is asked for now")
+        card = action["card"]
+        if card not in CARDS:
+            raise IllegalAction("a heist card is 'abet', 'foil' or 'take_the_fall'")
+        if card == TAKE_THE_FALL and not self.may_take_the_fall(seat):
+            raise IllegalAction("only Brutus may play Take the Fall, once per game (MM-20)")
+        self.cards_in[seat] = card
+        self.log("played", "{0} has played a heist card.", (seat,))
+        if len(self.cards_in) == len(self.proposal["crew"]):
+            self.resolve_heist()
+
+    def resolve_heist(self) -> None:
+        crew = self.proposal["crew"]
+        played = self.cards_in
+        counts = {card: 0 for card in CARDS}
+        for card in played.values():
+            counts[card] += 1
+        number = len(self.heists) + 1
+        for seat in crew:
+            self.own_cards[seat].append({"heist": number, "card": played[seat]})
+        self.cards_in = {}
+        if counts[TAKE_THE_FALL]:
+            self.fall_used = True
+        effective = max(0, counts[FOIL] - counts[TAKE_THE_FALL])
+        team = COPS if effective else ROBBERS
+        points = 1 if number == 1 else 2
+        self.scores[team] += points
+        size = len(crew)
+        for seat in crew:
+            self.sizes[seat].add(size)
+            self.blocked[size] |= 1 << seat
+        self._eligible = None
+        heist = {
+            "number": number,
+            "proposer": self.proposal["proposer"],
+            "name": self.proposal["name"],
+            "crew": list(crew),
+            "cards": counts,
+            "team": team,
+            "points": points,
+        }
+        self.heists.append(heist)
+        cards_text = ", ".join(f"{counts[c]} {CARD_NAMES[c]}" for c in CARDS)
+        self.log(
+            "heist",
+            f"Heist {number} by " + ", ".join(f"{{{i}}}" for i in range(size))
+            + f": {cards_text}. The {TEAM_NAMES[team]} score {points} "
+            f"(Cops {self.scores[COPS]}, Robbers {self.scores[ROBBERS]}).",
+            crew,
+            number=number,
+            cards=dict(counts),
+            team=team,
+            points=points,
+            scores=dict(self.scores),
+        )
+        self.streak = 0  # MM-18
+        if self.triggered():
+            self.proposal = None
+            self.start_accusations()
+        else:
+            self.next_proposer()
+
+    def triggered(self) -> bool:
+        """MM-25 and MM-37: has the score reached N - 2?"""
+        goal = threshold(self.players)
+        cops, robbers = self.scores[COPS], self.scores[ROBBERS]
+        if self.options["accusation_trigger"] == "combined":
+            return cops + robbers >= goal
+        return max(cops, robbers) >= goal
+
+    # -- accusation (MM-26 to MM-30) ------------------------------------------------------
+
+    def start_accusations(self) -> None:
+        self.phase = ACCUSATION
+        self.log("accusation", "The accusation phase begins.")
+        lestrade = self.seat_of[LESTRADE]
+        jack = self.seat_of[JACK] if self.players >= 6 else None
+        if jack is not None:
+            self.reveal(jack)
+        if self.options["lestrade_reveals"]:
+            self.reveal(lestrade)
+            self.choosers = (lestrade,) if jack is None else tuple(sorted((lestrade, jack)))
+        else:
+            # Everyone names a target, so `to_act` cannot point at Lestrade.
+            self.choosers = tuple(range(self.players))
+        self.targets = {}
+
+    def reveal(self, seat: int) -> None:
+        role = self.roles[seat]
+        self.revealed[seat] = role
+        self.log("reveal", "{0} reveals: " + role_name(role) + ".", (seat,), role=role)
+
+    def act_accuse(self, seat: int, action: dict[str, Any]) -> None:
+        self.expect(ACCUSATION, "no accusation is asked for now")
+        target = action["target"]
+        if not 0 <= target < self.players:
+            raise IllegalAction(f"there is no seat {target} at this table")
+        if target == seat:
+            raise IllegalAction("you must name another player (MM-28)")
+        self.targets[seat] = target
+        self.log("chosen", "{0} has chosen.", (seat,))
+        if len(self.targets) == len(self.choosers):
+            self.resolve_accusations()
+
+    def resolve_accusations(self) -> None:
+        lestrade = self.seat_of[LESTRADE]
+        self.arrest = self.targets[lestrade]
+        self.log("arrest", "{0} arrests {1}.", (lestrade, self.arrest))
+        if self.players >= 6:
+            jack = self.seat_of[JACK]
+            self.murder = self.targets[jack]
+            self.log("murder", "{0} murders {1}.", (jack, self.murder))
+        self.end_game()
+
+    # -- the end (MM-31 to MM-36) ---------------------------------------------------------
+
+    def end_game(self, reason: str | None = None) -> None:
+        """Apply the win matrix (MM-34), reveal every role (MM-31) and finish."""
+        self.phase = OVER
+        cops, robbers = self.scores[COPS], self.scores[ROBBERS]
+        points_team = COPS if cops >= robbers else ROBBERS  # MM-36: equal scores go to the Cops
+        if reason == "streak":
+            team, irene, text = COPS, False, "The Cops win: the Robbers could not agree on a crew."
+        else:
+            arrested = self.roles[self.arrest] == MORIARTY
+            murdered = self.murder is not None and self.roles[self.murder] == SHERLOCK
+            if arrested and not murdered:
+                reason, team, irene = "arrest", COPS, True
+                text = "Moriarty is arrested: the Cops win."
+            elif murdered and not arrested:
+                reason, team, irene = "murder", ROBBERS, False
+                text = "Sherlock is murdered: the Robbers win."
+            else:
+                reason, team = "points", points_team
+                irene = not arrested and team == ROBBERS
+                both = "Both accusers are right" if arrested else "Both accusers are wrong"
+                text = (f"{both}: the {TEAM_NAMES[team]} win on points "
+                        f"({cops} to {robbers}).")
+        winners = {s for s, role in enumerate(self.roles) if team_of(role) == team}
+        if IRENE in self.seat_of:
+            if irene:
+                winners.add(self.seat_of[IRENE])
+            text += " Irene Adler " + ("wins." if irene else "loses.")
+        self.log(
+            "roles",
+            "The roles: " + ", ".join(f"{{{s}}} is {role_name(r)}" for s, r in enumerate(self.roles))
+            + ".",
+            range(self.players),
+            roles=list(self.roles),
+        )
+        self.finish(Outcome(frozenset(winners), tuple(self.roles), reason, text, team))
+
+    def seat_teams(self) -> tuple[str, ...]:
+        return tuple(team_of(role) for role in self.roles)
+
+    # -- views (MM-38 to MM-40) -----------------------------------------------------------
+
+    def view(self, viewer: int) -> dict[str, Any]:
+        self.check_viewer(viewer)
+        view = self.base_view(viewer)
+        n = self.players
+        over = self.outcome is not None
+        view.update(
+            {
+                "composition": list(COMPOSITIONS[n]),
+                "threshold": threshold(n),
+                "phase": self.phase,
+                "proposer": self.proposer,
+                "streak": self.streak,
+                "proposal": None if self.proposal is None else {
+                    **self.proposal, "crew": list(self.proposal["crew"])},
+                "voted": sorted(self.votes) if self.phase == VOTE else [],
+                "vote_history": [
+                    {**v, "crew": list(v["crew"]), "votes": list(v["votes"])}
+                    for v in self.vote_history
+                ],
+                "played": sorted(self.cards_in) if self.phase == HEIST else [],
+                "heists": [
+                    {**h, "crew": list(h["crew"]), "cards": dict(h["cards"])}
+                    for h in self.heists
+                ],
+                "scores": dict(self.scores),
+                "crew_sizes": [sorted(sizes) for sizes in self.sizes],
+                "revealed": [self.revealed.get(s) for s in range(n)],
+                "choosers": list(self.choosers),
+                "chosen": sorted(self.targets) if self.phase == ACCUSATION else [],
+                "arrest": self.arrest,
+                "murder": self.murder,
+                "roles": list(self.roles) if over or viewer == REFEREE else None,
+            }
+        )
+        if 0 <= viewer < n:
+            view["role"] = self.roles[viewer]
+            view["knowledge"] = [
+                {**e, "seats": list(e["seats"]), "roles": list(e["roles"])}
+                for e in self.knowledge[viewer]
+            ]
+            view["my_vote"] = self.votes.get(viewer)
+            view["my_card"] = self.cards_in.get(viewer)
+            view["my_cards"] = [dict(c) for c in self.own_cards[viewer]]
+            view["my_target"] = self.targets.get(viewer)
+            view["can_take_the_fall"] = self.may_take_the_fall(viewer)
+        return view

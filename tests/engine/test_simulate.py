@@ -1,0 +1,130 @@
+"""The simulator (engine/simulate.py) and the `gaslight simulate` command."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+import engine
+from engine.simulate import BotError, parse_bots, play, simulate
+from tui.cli import main
+from tui.commands.simulate import ProgressBar
+
+
+@pytest.mark.parametrize("game_id", sorted(engine.GAMES))
+def test_simulate_counts_every_game_for_every_registered_game(game_id):
+    cls = engine.GAMES[game_id]
+    done = []
+    result = simulate(game_id, cls.min_players, 30, "random", seed=7, progress=done.append)
+    assert done == list(range(1, 31))
+    assert result.games == 30
+    assert sum(result.reasons.values()) == 30
+    assert sum(result.wins.values()) >= 30  # every game has a winning team
+    assert result.actions > 30
+    assert set(result.bots.values()) == {"random"}
+
+
+def test_time_bomb_results_add_up():
+    result = simulate("timebomb", 5, 200, "random", seed=1)
+    assert result.wins["sherlock"] + result.wins["moriarty"] == 200
+    assert result.wins["sherlock"] == result.reasons["defused"]
+    assert result.wins["moriarty"] == result.reasons["bomb"] + result.reasons["time"]
+    assert result.team_seats == {"sherlock": 600, "moriarty": 400}
+    assert result.win_rate("sherlock") == result.wins["sherlock"] / 200
+
+
+def test_simulate_is_deterministic_and_seeded():
+    first = simulate("timebomb", 6, 50, "smart", seed=3)
+    again = simulate("timebomb", 6, 50, "smart", seed=3)
+    assert (first.wins, first.reasons, first.actions) == (again.wins, again.reasons, again.actions)
+
+
+def test_per_team_bots():
+    result = simulate("timebomb", 5, 40, "sherlock=smart,moriarty=random", seed=2)
+    assert result.bots == {"sherlock": "smart", "moriarty": "random"}
+    partly = simulate("timebomb", 5, 10, {"moriarty": "smart"}, seed=2)
+    assert partly.bots == {"sherlock": "random", "moriarty": "smart"}
+
+
+@pytest.mark.parametrize(
+    "bots, message",
+    [
+        ("clever", "no bot 'clever'"),
+        ("sherlock=clever", "no bot 'clever'"),
+        ("watson=smart", "no team 'watson'"),
+        ("sherlock", "no bot 'sherlock'"),
+        ("sherlock=smart,sherlock=random", "given twice"),
+        ("sherlock=", "TEAM=BOT"),
+    ],
+)
+def test_bad_bot_choices_are_clear_errors(bots, message):
+    with pytest.raises(engine.InvalidSetup, match=message):
+        simulate("timebomb", 5, 1, bots)
+
+
+def test_bad_counts_are_clear_errors():
+    with pytest.raises(engine.InvalidSetup, match="4-8 players"):
+        simulate("timebomb", 3, 1)
+    with pytest.raises(engine.InvalidSetup, match="whole number"):
+        simulate("timebomb", 5, -1)
+    with pytest.raises(engine.InvalidSetup, match="no game"):
+        simulate("chess", 2, 1)
+    assert parse_bots("smart", "timebomb") == "smart"
+
+
+def test_a_bot_that_only_claims_is_stopped():
+    game = engine.new_game("timebomb", 5, {}, 0)
+
+    def chatterbox(view, legal_actions, rng):
+        return next(a for a in legal_actions if a["type"] == "claim")
+
+    with pytest.raises(BotError, match="free actions in a row"):
+        play(game, [chatterbox] * 5, __import__("random").Random(0))
+
+
+def test_a_bot_answering_illegally_is_named():
+    game = engine.new_game("timebomb", 5, {}, 0)
+
+    def cheat(view, legal_actions, rng):
+        return {"type": "cut", "target": view["viewer"]}
+
+    with pytest.raises(BotError, match="own wire"):
+        play(game, [cheat] * 5, __import__("random").Random(0))
+
+
+def test_the_command_prints_win_rates_endings_and_speed(capsys):
+    code = main(["simulate", "timebomb", "--players", "5", "--games", "40", "--seed", "9"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "Time Bomb, 5 players, 40 games from seed 9" in out
+    assert "sherlock" in out and "moriarty" in out and "win rate" in out
+    assert "games/s" in out
+    for reason in ("bomb", "time", "defused"):
+        result = simulate("timebomb", 5, 40, seed=9)
+        if result.reasons[reason]:
+            assert reason in out
+
+
+def test_the_command_takes_per_team_bots(capsys):
+    code = main(["simulate", "timebomb", "-p", "5", "-g", "10",
+                 "--bots", "sherlock=smart,moriarty=random"])
+    assert code == 0
+    assert "bots: moriarty=random, sherlock=smart" in capsys.readouterr().out
+
+
+def test_the_command_reports_bad_input_without_a_traceback(capsys):
+    assert main(["simulate", "timebomb", "-p", "5", "-g", "5", "--bots", "nobody"]) == 2
+    assert "no bot 'nobody'" in capsys.readouterr().err
+    assert main(["simulate", "timebomb", "-p", "12", "-g", "5"]) == 2
+    assert "4-8 players" in capsys.readouterr().err
+
+
+def test_progress_bar_is_plain_text_redrawn_in_place():
+    stream = io.StringIO()
+    bar = ProgressBar(200, stream)
+    for done in range(1, 201):
+        bar(done)
+    text = stream.getvalue()
+    assert text.count("\r") == 101  # once a percent, 0% to 100%
+    assert text.endswith("[" + "#" * 30 + "] 100%  200/200 games\n")

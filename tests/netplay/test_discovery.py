@@ -1,0 +1,215 @@
+"""Discovery: tables announced on zeroconf with public TXT facts, found, updated and lost by a
+browser. Loopback only, or inside network namespaces the test creates and always removes:
+nothing here announces or browses on the machine's real interfaces."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from netplay.client import Connection
+from netplay.discovery import TXT_KEYS, TableBrowser, txt_record
+from netplay.host import Host
+
+LOOPBACK = ["127.0.0.1"]
+DISCOVERY_TIMEOUT = 15.0
+
+
+async def next_event(browser: TableBrowser, table_id: str, kind: str):
+    """The next event of `kind` about `table_id`; other tests' tables may show up too."""
+    async def find():
+        async for event in browser:
+            if event.table.id == table_id and event.kind == kind:
+                return event.table
+
+    return await asyncio.wait_for(find(), DISCOVERY_TIMEOUT)
+
+
+async def test_loopback_table_appears_changes_and_vanishes(tmp_path):
+    host = Host(data_dir=tmp_path / "data", advertise=True, interfaces=LOOPBACK)
+    table_id = host.create_table("timebomb", 5, name="Baker Street", bots=2, seed=987654321)
+    address = await host.start("127.0.0.1", 0)
+    async with TableBrowser(interfaces=LOOPBACK) as browser:
+        table = await next_event(browser, table_id, "added")
+        assert (table.name, table.game, table.players, table.seats_taken, table.seats_free,
+                table.phase, table.version) == ("Baker Street", "timebomb", 5, 2, 3, "waiting", 1)
+        assert (table.host, table.port) == address
+
+        ann = await Connection.connect(*address, name="Ann", table=table_id)
+        table = await next_event(browser, table_id, "changed")
+        assert (table.seats_taken, table.seats_free) == (3, 2)
+
+        await ann.close()
+        await host.stop()
+        gone = await next_event(browser, table_id, "removed")
+        assert gone.id == table_id
+
+
+def test_txt_record_holds_only_public_facts():
+    summary = {"id": "ab12cd34", "name": "Baker Street", "game": "timebomb", "players": 5,
+               "seats_taken": 2, "seats_free": 3, "phase": "playing"}
+    record = txt_record(summary)
+    assert tuple(record) == TXT_KEYS
+    assert record == {"v": "1", "id": "ab12cd34", "name": "Baker Street", "game": "timebomb",
+                      "players": "5", "taken": "2", "free": "3", "phase": "playing"}
+
+
+async def test_gaslight_tables_lists_a_loopback_table(tmp_path):
+    env = {**os.environ, "GASLIGHT_DATA_DIR": str(tmp_path / "data")}
+    host = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tui.cli", "host", "--game", "timebomb", "--players", "6",
+        "--bots", "1", "--name", "Diogenes Club", "--interface", "127.0.0.1",
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, env=env)
+    try:
+        banner = (await asyncio.wait_for(host.stdout.readline(), DISCOVERY_TIMEOUT)).decode()
+        address = banner.split()[-1]
+        listing = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tui.cli", "tables", "--interface", "127.0.0.1",
+            "--timeout", "2.5", stdout=asyncio.subprocess.PIPE, env=env)
+        out = (await asyncio.wait_for(listing.communicate(), DISCOVERY_TIMEOUT))[0].decode()
+        line = next(line for line in out.splitlines() if "Diogenes Club" in line)
+        assert address in line and "timebomb" in line and "1/6 seats taken" in line
+    finally:
+        host.send_signal(signal.SIGTERM)
+        await host.wait()
+
+
+# ---------------------------------------------------------------------------------------------
+# Network namespaces: two hosts and a browser, each in its own namespace, on a bridge.
+
+SUBNET = "10.203.77"
+BROWSER_SCRIPT = textwrap.dedent(
+    """
+    import asyncio, json, sys
+    from netplay.discovery import TableBrowser
+
+    async def main():
+        async with TableBrowser(interfaces=[sys.argv[1]]) as browser:
+            async for event in browser:
+                t = event.table
+                print(json.dumps({"kind": event.kind, "id": t.id, "name": t.name,
+                                  "game": t.game, "players": t.players,
+                                  "taken": t.seats_taken, "free": t.seats_free,
+                                  "phase": t.phase, "host": t.host, "port": t.port}),
+                      flush=True)
+
+    asyncio.run(main())
+    """
+)
+
+
+def ip(*args: str) -> None:
+    subprocess.run(["ip", *args], check=True, capture_output=True, timeout=10)
+
+
+def netns_available() -> str | None:
+    """Why network namespaces cannot be used here, or None if they can."""
+    if shutil.which("ip") is None:
+        return "the ip command is missing"
+    if os.geteuid() != 0:
+        return "creating network namespaces needs root"
+    probe = f"glprobe{secrets.token_hex(3)}"
+    try:
+        ip("netns", "add", probe)
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as error:
+        return f"ip netns add failed: {getattr(error, 'stderr', b'') or error}"
+    ip("netns", "del", probe)
+    return None
+
+
+@contextlib.contextmanager
+def bridged_namespaces():
+    """Namespaces a and b wired through a bridge that lives in namespace c, the browser's.
+    Nothing is created in the machine's own namespace, and everything is removed after."""
+    tag = secrets.token_hex(3)
+    names = {k: f"gl{tag}{k}" for k in "abc"}
+    created = []
+    try:
+        for name in names.values():
+            ip("netns", "add", name)
+            created.append(name)
+            ip("-n", name, "link", "set", "lo", "up")
+        c = names["c"]
+        ip("-n", c, "link", "add", "br0", "type", "bridge", "mcast_snooping", "0")
+        ip("-n", c, "addr", "add", f"{SUBNET}.1/24", "dev", "br0")
+        ip("-n", c, "link", "set", "br0", "up")
+        for index, side in enumerate("ab", start=2):
+            ns = names[side]
+            ip("-n", c, "link", "add", f"v{side}", "type", "veth", "peer", "name", "eth0",
+               "netns", ns)
+            ip("-n", c, "link", "set", f"v{side}", "master", "br0", "up")
+            ip("-n", ns, "addr", "add", f"{SUBNET}.{index}/24", "dev", "eth0")
+            ip("-n", ns, "link", "set", "eth0", "up")
+        yield names
+    finally:
+        for name in created:
+            subprocess.run(["ip", "netns", "del", name], capture_output=True, timeout=10)
+
+
+async def spawn_in(namespace: str, *argv: str, env: dict) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        "ip", "netns", "exec", namespace, sys.executable, *argv,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, env=env)
+
+
+@pytest.mark.netns
+async def test_hosts_in_two_namespaces_are_found_by_a_browser_in_a_third(tmp_path):
+    reason = netns_available()
+    if reason:
+        pytest.skip(reason)
+    env = {**os.environ, "GASLIGHT_DATA_DIR": str(tmp_path / "data")}
+    processes = []
+    with bridged_namespaces() as ns:
+        try:
+            browser = await spawn_in(ns["c"], "-c", BROWSER_SCRIPT, f"{SUBNET}.1", env=env)
+            processes.append(browser)
+            hosts = {}
+            for index, (side, players) in enumerate((("a", 5), ("b", 6)), start=2):
+                address = f"{SUBNET}.{index}"
+                process = await spawn_in(
+                    ns[side], "-m", "tui.cli", "host", "--game", "timebomb", "--players",
+                    str(players), "--bots", "1", "--name", f"Table {side.upper()}",
+                    "--interface", address, "--data-dir", str(tmp_path / side), env=env)
+                processes.append(process)
+                banner = (await asyncio.wait_for(process.stdout.readline(), DISCOVERY_TIMEOUT))
+                hosts[f"Table {side.upper()}"] = (process, banner.decode().split()[-1], players)
+
+            seen: dict[str, dict] = {}
+
+            async def until(predicate):
+                while not predicate():
+                    line = await browser.stdout.readline()
+                    assert line, "the browser exited"
+                    event = json.loads(line)
+                    seen.setdefault(event["name"], {})[event["kind"]] = event
+
+            await asyncio.wait_for(
+                until(lambda: all("added" in seen.get(n, {}) for n in hosts)),
+                DISCOVERY_TIMEOUT)
+            for name, (_, address, players) in hosts.items():
+                found = seen[name]["added"]
+                assert f"{found['host']}:{found['port']}" == address
+                assert (found["game"], found["players"], found["taken"], found["free"],
+                        found["phase"]) == ("timebomb", players, 1, players - 1, "waiting")
+
+            stopped, _, _ = hosts["Table A"]
+            stopped.send_signal(signal.SIGTERM)
+            await stopped.wait()
+            await asyncio.wait_for(until(lambda: "removed" in seen["Table A"]),
+                                   DISCOVERY_TIMEOUT)
+            assert "removed" not in seen["Table B"]
+        finally:
+            for process in processes:
+                if process.returncode is None:
+                    process.kill()
+                    await process.wait()

@@ -1,0 +1,69 @@
+"""A table screen fed with engine views instead of a host, for deterministic snapshots.
+
+Flows drive the real host (test_flows.py); snapshots need the exact same pixels each run, so
+here the screen receives the same messages the host would send, built from a seeded game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+
+from tui.address import Address
+from tui.backend import Backend, Ticket
+from tui.messages import Connected, ConnectionStatusChanged, LobbyChanged, StateChanged
+from tui.screens.table import TableScreen
+
+NAMES = ["Ada", "Bot 2", "Cyril", "Bot 4", "Edith"]
+KINDS = ["human", "bot", "human", "bot", "human"]
+
+
+class OfflineTableScreen(TableScreen):
+    def run_connection(self) -> None:
+        """No host: the test posts the host's messages itself."""
+
+
+def seeded_game(cuts: int, seed: int = 7, players: int = 5) -> engine.Game:
+    """A game after `cuts` cuts, each at the lowest legal target: the same every run."""
+    game = engine.new_game("timebomb", players, {}, seed)
+    for _ in range(cuts):
+        if game.outcome is not None:
+            break
+        cutter = game.cutter
+        game.apply(cutter, next(a for a in game.legal_actions(cutter) if a["type"] == "cut"))
+    return game
+
+
+def finished_game(seed: int = 7) -> engine.Game:
+    return seeded_game(100, seed)
+
+
+def lobby(players: int = 5, phase: str = "playing", **overrides: Any) -> dict[str, Any]:
+    seats = [
+        {"seat": s, "name": NAMES[s], "kind": KINDS[s], "connected": s != 4}
+        for s in range(players)
+    ]
+    return {"t": "lobby", "table": "t1", "name": "Baker Street", "game": "timebomb",
+            "players": players, "options": {}, "seats": seats, "phase": phase, "host_seat": 0,
+            **overrides}
+
+
+async def open_table(app, game: engine.Game | None, seat: int | None, lobby_message=None):
+    """Push an offline table screen and give it what the host would send to `seat`."""
+    screen = OfflineTableScreen(
+        app.backend, Ticket(Address("127.0.0.1", 47420), "t1", spectate=seat is None), "Ada"
+    )
+    await app.push_screen(screen)
+    screen.post_message(ConnectionStatusChanged("connected"))
+    screen.post_message(Connected(seat, seat is None))
+    screen.post_message(LobbyChanged(lobby_message or lobby()))
+    if game is not None:
+        viewer = engine.SPECTATOR if seat is None else seat
+        legal = [] if seat is None else game.legal_actions(seat)
+        screen.post_message(StateChanged(game.view(viewer), legal, seat))
+    return screen
+
+
+def offline_backend() -> Backend:
+    return Backend(interfaces=["127.0.0.1"], discover=False)

@@ -1,0 +1,217 @@
+"""The Time Bomb Évolution table: its model, its snapshots, and a Variante game played to the end."""
+
+from __future__ import annotations
+
+import random
+
+import engine
+import pytest
+from engine.evolution import BOTS
+from offline import lobby, offline_backend, open_table
+from screen_text import screen_text
+
+from tui.app import create_app
+from tui.models.evolution import build_model, claim_text, describe_decision
+from tui.models.seats import seat_infos
+from tui.screens.end import EndScreen
+from tui.screens.evolution_decision import DecisionScreen, EvolutionClaimScreen
+from tui.screens.table import TableScreen
+from tui.screens.timebomb_cut import CutScreen
+
+GAME = "timebomb-evolution"
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+
+
+def variante_game(steps: int, seed: int = 3, players: int = 5) -> engine.Game:
+    """A Variante game after `steps` actions, each the first legal move: the same every run."""
+    game = engine.new_game(GAME, players, {"variante": True}, seed)
+    for _ in range(steps):
+        if game.outcome is None:
+            (seat,) = game.to_act()
+            game.apply(seat, next(a for a in game.legal_actions(seat) if a["type"] != "claim"))
+    return game
+
+
+def shows_every_fact(view) -> bool:
+    return bool(
+        view["set_apart"] and view["moved_apart"] and view["defused"] and view["draws"]
+        and view["designated"] is not None and view["pending"] is None and view["round"] < 4
+        and "orange" in view["colours"] and view["revealed_counts"]["orange"]
+        and view["cutter"] == 0
+    )
+
+
+def arranged_game() -> engine.Game:
+    """Mid-game, seat 0 to cut, with every Variante fact on the table: a defused colour, a
+    wire set apart, a wire moved apart, Number cards drawn, a forced target, Orange out. The
+    first seeded random-bot game that gets there: the same every run."""
+    for seed in range(5000):
+        game = engine.new_game(GAME, 5, {"variante": True}, seed)
+        rng = random.Random(seed)
+        while game.outcome is None:
+            if shows_every_fact(game.view(0)):
+                return game
+            (seat,) = game.to_act()
+            game.apply(seat, BOTS["random"](game.view(seat), game.legal_actions(seat), rng))
+    raise AssertionError("no seeded game shows every Variante fact")
+
+
+def names(players: int = 5):
+    return seat_infos(lobby(players), players)
+
+
+# -- the model ---------------------------------------------------------------------------------
+
+
+def test_model_holds_every_variante_fact():
+    game = arranged_game()
+    view = game.view(0)
+    model = build_model(view, game.legal_actions(0), 0, names())
+    assert [(c.colour, c.revealed, c.threshold, c.wire) for c in model.colours] == [
+        (c, game.revealed(c), game.thresholds[c], game.wire_on.get(c)) for c in game.colours]
+    assert model.set_apart == tuple(view["set_apart"])
+    assert model.moved_apart == tuple(view["moved_apart"])
+    assert model.last_reveal == game.last_reveal
+    seat_names = [s.name for s in names()]
+    assert [(d.drawer, d.number, d.designated) for d in model.draws] == [
+        (seat_names[d["seat"]], d["number"], seat_names[d["designated"]]) for d in game.draws]
+    assert model.designated == game.designated and model.targets == [game.designated]
+    assert model.round4_length == view["round4_length"] and not model.round4_final
+    assert claim_text({"defusing": 1, "colour": "red", "held": 4}) == "1◆ +Red"
+
+
+def test_model_offers_the_pending_decision_to_the_decider_only():
+    game = variante_game(12)
+    assert game.pending and game.pending["kind"] == "defuse"
+    decider = game.pending["seat"]
+    model = build_model(game.view(decider), game.legal_actions(decider), decider, names())
+    assert model.decisions and model.pending_seat == decider
+    assert describe_decision(model.decisions[0], model).startswith("Lay the Defusing wire on")
+    other = (decider + 1) % 5
+    assert not build_model(game.view(other), game.legal_actions(other), other, names()).decisions
+
+
+# -- snapshots ---------------------------------------------------------------------------------
+
+
+def app():
+    return create_app(offline_backend(), player_name="Ada")
+
+
+def table_run(game, seat, *keys):
+    async def run_before(pilot):
+        await open_table(pilot.app, game, seat, lobby(players=game.players, game=GAME))
+        await pilot.pause()
+        for key in keys:
+            await pilot.press(key)
+        await pilot.pause()
+
+    return run_before
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_evolution_table_shows_the_bombs_board(snap_compare, size):
+    """Variante mid-game from the forced cutter's seat: thresholds, defused colours, wires apart,
+    the last reveal, Number cards drawn, the forced target and round 4's length."""
+    assert snap_compare(app(), terminal_size=size, run_before=table_run(arranged_game(), 0))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_evolution_table_as_a_spectator(snap_compare, size):
+    """The same moment from the public view."""
+    assert snap_compare(app(), terminal_size=size, run_before=table_run(arranged_game(), None))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_evolution_decision_dialog(snap_compare, size):
+    """A revealed Defusing wire: the cutter is asked which colour it defuses."""
+    game = variante_game(12)
+    assert snap_compare(
+        app(), terminal_size=size, run_before=table_run(game, game.pending["seat"])
+    )
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_evolution_end_screen_reveals_the_removed_pile(snap_compare, size):
+    """The end: roles, wires left and the bomb cards removed unseen."""
+    assert snap_compare(app(), terminal_size=size, run_before=table_run(variante_game(200), 0))
+
+
+async def test_every_fact_is_on_screen_at_80x24():
+    game = arranged_game()
+    view = game.view(0)
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        await table_run(game, 0)(pilot)
+        text = screen_text(application)
+    assert f"◆ Defusing {view['defusing_found']}/5" in text
+    assert "apart " + " ".join(f"◆{n}" for n in view["set_apart"]) in text
+    assert "moved " + " ".join(f"◆{n}" for n in view["moved_apart"]) in text
+    for colour in game.colours:
+        cell = f"{colour.capitalize():<6} {game.revealed(colour)}/{game.thresholds[colour]}"
+        if colour in game.wire_on:
+            cell += f" ◆{game.wire_on[colour]}"
+        assert cell in text, cell
+    assert "Last: " + game.last_reveal.capitalize() in text
+    assert "Numbers: " + " ".join(str(d["number"]) for d in game.draws) in text
+    designated = names()[game.designated].name
+    assert f"Next cut: a wire of {designated}" in text
+    assert f"R4: ≤{view['round4_length']} cuts" in text
+    assert "removed" not in text.lower()
+
+
+# -- a Variante game against bots, to the end --------------------------------------------------
+
+
+def table_screen(application) -> TableScreen | None:
+    return next((s for s in application.screen_stack if isinstance(s, TableScreen)), None)
+
+
+async def test_play_the_variante_against_bots_to_the_end(app_factory, waiter):
+    """Cut by keyboard, answer every decision from its dialog, claim once, until the end."""
+    application = app_factory()
+    async with application.run_test(size=(100, 32), message_hook=waiter.hook) as pilot:
+        ticket = await application.backend.host_table(
+            GAME, 5, {"variante": True}, name="Variante", bots=4, advertise=False
+        )
+        application.screen.go(ticket)
+        table = await waiter.until(pilot, lambda: table_screen(application), "the table")
+        await waiter.until(pilot, lambda: table.view is not None, "the first state")
+        claimed = decided = cuts = 0
+        while not isinstance(application.screen, EndScreen):
+            await waiter.until(
+                pilot,
+                lambda: isinstance(application.screen, (EndScreen, DecisionScreen))
+                or (application.screen is table and table.game_table.model
+                    and table.game_table.model.your_turn),
+                "my turn, my decision or the end",
+            )
+            screen = application.screen
+            if isinstance(screen, EndScreen):
+                break
+            actions = len(table.view["events"])
+            if isinstance(screen, DecisionScreen):
+                await pilot.press("enter")
+                decided += 1
+            elif not claimed and table.game_table.model.claims:
+                await pilot.press("c")
+                await waiter.until(
+                    pilot, lambda: isinstance(application.screen, EvolutionClaimScreen), "claims")
+                await pilot.press("down", "enter")
+                claimed += 1
+            else:
+                await pilot.press("enter")
+                await waiter.until(
+                    pilot, lambda: isinstance(application.screen, CutScreen), "the wire picker")
+                await pilot.press("1")
+                cuts += 1
+            await waiter.until(
+                pilot,
+                lambda: len(table.view["events"]) > actions
+                or isinstance(application.screen, EndScreen),
+                "the host to apply it",
+            )
+        assert cuts > 0 and claimed == 1
+        text = screen_text(application)
+        assert "team wins" in text and "Removed unseen" in text
+        assert table.view["outcome"] is not None and "removed" in table.view

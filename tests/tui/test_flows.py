@@ -1,0 +1,292 @@
+"""Pilot flows: the real app against a real in-process host on 127.0.0.1."""
+
+from __future__ import annotations
+
+from screen_text import screen_text
+
+from tui.screens.end import EndScreen
+from tui.screens.table import TableScreen
+from tui.screens.timebomb_claim import ClaimScreen
+from tui.screens.timebomb_cut import CutScreen
+from tui.widgets.player_list import PlayerList
+
+
+def table_screen(app) -> TableScreen | None:
+    return next((s for s in app.screen_stack if isinstance(s, TableScreen)), None)
+
+
+async def test_play_against_bots_until_the_end_then_play_again(app_factory, waiter):
+    """Lobby, b, cut wires by keyboard until the end screen, then play again."""
+    app = app_factory()
+    async with app.run_test(size=(100, 30), message_hook=waiter.hook) as pilot:
+        await pilot.press("b")
+        table = await waiter.until(pilot, lambda: table_screen(app), "the table screen")
+        await waiter.until(pilot, lambda: table.view is not None, "the first state")
+        await waiter.until(
+            pilot, lambda: table.game_table.model.your_turn or table.view["outcome"], "my turn"
+        )
+        if not table.view["outcome"]:
+            # A claim, from its dialog; then the first cut by mouse: a player, then a wire.
+            await pilot.press("c")
+            await waiter.until(pilot, lambda: isinstance(app.screen, ClaimScreen), "claims")
+            await pilot.press("down", "enter")
+            await waiter.until(
+                pilot, lambda: table.view["claims"][table.seat] is not None, "my claim"
+            )
+            assert "1◆ no ✹" in screen_text(app)
+            players = table.game_table.query_one(PlayerList)
+            row = next(i for i, e in enumerate(players.entries) if e.pickable)
+            before = len(table.view["revealed"])
+            await pilot.click(players, offset=(4, row))
+            await waiter.until(pilot, lambda: isinstance(app.screen, CutScreen), "the wires")
+            await pilot.click("#wire-1")
+            await waiter.until(
+                pilot,
+                lambda: len(table.view["revealed"]) > before or table.view["outcome"],
+                "the mouse cut",
+            )
+            assert table.view["revealed"][before]["target"] == players.entries[row].seat
+        cuts = 0
+        while not isinstance(app.screen, EndScreen):
+            await waiter.until(
+                pilot,
+                lambda: isinstance(app.screen, EndScreen)
+                or (table.game_table.model and table.game_table.model.your_turn),
+                "my turn or the end",
+            )
+            if isinstance(app.screen, EndScreen):
+                break
+            await pilot.press("enter")
+            await waiter.until(pilot, lambda: isinstance(app.screen, CutScreen), "the wire picker")
+            before = len(table.view["revealed"])
+            await pilot.press("1")
+            await waiter.until(
+                pilot,
+                lambda: len(table.view["revealed"]) > before or table.view["outcome"],
+                "my cut to be revealed",
+            )
+            cuts += 1
+        assert cuts > 0
+        text = screen_text(app)
+        assert "team wins" in text and "Play again" in text
+        assert table.view["outcome"] is not None
+        await pilot.press("p")
+        await waiter.until(
+            pilot,
+            lambda: table.view["outcome"] is None and app.screen is table,
+            "a new game after play again",
+        )
+        assert table.view["revealed"] == [] or table.view["round"] == 1
+
+
+async def play_my_turns(pilot, waiter, app, table, until) -> None:
+    """Cut by keyboard whenever it is this app's turn, until `until()` holds."""
+    while not until():
+        model = table.game_table.model if table.game_table else None
+        if model and model.your_turn and app.screen is table:
+            before = len(table.view["revealed"])
+            await pilot.press("enter")
+            await waiter.until(pilot, lambda: isinstance(app.screen, CutScreen), "the wire picker")
+            await pilot.press("enter")
+            await waiter.until(
+                pilot,
+                lambda: len(table.view["revealed"]) > before or table.view["outcome"],
+                "the cut",
+            )
+        else:
+            await waiter.until(
+                pilot,
+                lambda: until() or (table.game_table and table.game_table.model
+                                    and table.game_table.model.your_turn),
+                "a turn",
+            )
+
+
+async def test_host_a_table_and_a_second_app_joins_by_address(app_factory, waiter):
+    """n hosts a 4-seat table with 2 bots; another app finds it by HOST:PORT and sits."""
+    from tests_helpers import second_waiter
+
+    host_app = app_factory("Ann")
+    guest_app = app_factory("Bob")
+    guest_waiter = second_waiter()
+    async with host_app.run_test(size=(100, 30), message_hook=waiter.hook) as host_pilot:
+        await host_pilot.press("n")
+        await waiter.until(host_pilot, lambda: host_app.screen.query("#host-players"), "the form")
+        form = host_app.screen
+        form.query_one("#host-players").value = 4
+        await host_pilot.pause()
+        form.query_one("#host-bots").value = 2
+        await host_pilot.pause()
+        await host_pilot.click("#host-go")
+        table = await waiter.until(host_pilot, lambda: table_screen(host_app), "the table")
+        await waiter.until(host_pilot, lambda: table.lobby.get("phase") == "waiting", "lobby")
+        assert "waiting for players" in screen_text(host_app)
+        port = host_app.backend.hosts[0].address[1]
+        async with guest_app.run_test(size=(100, 30), message_hook=guest_waiter.hook) as guest:
+            await guest.press("a")
+            await guest.press(*f"127.0.0.1:{port}", "enter")
+            await guest_waiter.until(
+                guest, lambda: guest_app.screen.query_one("#tables").row_count, "the listing"
+            )
+            await guest.press("j")
+            guest_table = await guest_waiter.until(
+                guest, lambda: table_screen(guest_app), "the guest's table"
+            )
+            await guest_waiter.until(guest, lambda: guest_table.view is not None, "a state")
+            await waiter.until(host_pilot, lambda: table.view is not None, "the host's state")
+            assert guest_table.seat == 1 and table.seat == 0
+            names = [s.name for s in guest_table.seats]
+            assert names[:2] == ["Ann", "Bob"] and all(n.startswith("Bot") for n in names[2:])
+            assert "Bob (you)" in screen_text(guest_app)
+            assert "Ann (you)" in screen_text(host_app)
+
+            # Bob steps out to the lobby mid-game, then takes his seat back.
+            await guest.press("escape")
+            await guest_waiter.until(guest, lambda: guest_app.screen is guest_app.lobby, "lobby")
+            await waiter.until(
+                host_pilot, lambda: not table.seats[1].connected, "Bob shown away"
+            )
+            assert "Bob · offline" in screen_text(host_app)
+            await guest.press("a", *f"127.0.0.1:{port}", "enter")
+            await guest_waiter.until(
+                guest, lambda: guest_app.screen.query_one("#tables").row_count, "the listing"
+            )
+            await guest.press("j")
+            back = await guest_waiter.until(
+                guest, lambda: (s := table_screen(guest_app)) and s.view and s, "the seat again"
+            )
+            assert back.seat == 1 and not back.spectator
+
+
+async def test_spectator_never_sees_a_role_or_a_hand(app_factory, waiter):
+    """A spectator app watching a whole game never renders a role, a hand or a private event."""
+    from tests_helpers import second_waiter
+
+    from tui.address import Address
+    from tui.app import create_app
+
+    player = app_factory("Ann")
+    async with player.run_test(size=(100, 30), message_hook=waiter.hook) as pilot:
+        await pilot.press("b")
+        table = await waiter.until(pilot, lambda: table_screen(player), "the table")
+        await waiter.until(pilot, lambda: table.view is not None, "a state")
+        port = player.backend.hosts[0].address[1]
+        spectator = create_app(
+            player.backend.__class__(discover=False, interfaces=["127.0.0.1"]),
+            player_name="Sam",
+            initial=(Address("127.0.0.1", port), True),
+        )
+        spectator_waiter = second_waiter()
+        seen_views = []
+
+        texts = []
+
+        def check(message) -> None:
+            spectator_waiter.hook(message)
+            view = getattr(message, "view", None)
+            if isinstance(view, dict):
+                seen_views.append(view)
+            watched = table_screen(spectator)
+            if isinstance(view, dict) and watched is not None and not watched.ended:
+                texts.append(screen_text(spectator))
+
+        async with spectator.run_test(size=(100, 30), message_hook=check) as watcher:
+            watched = await spectator_waiter.until(
+                watcher, lambda: table_screen(spectator), "the spectator's table"
+            )
+            await spectator_waiter.until(watcher, lambda: watched.view is not None, "a view")
+            await watcher.press("t", *"who is Moriarty?", "enter")
+            await spectator_waiter.until(
+                watcher, lambda: "who is Moriarty?" in screen_text(spectator), "spectator chat"
+            )
+            # Watch the player make three cuts (or the game end), checking every render.
+            goal = len(table.view["revealed"]) + 3
+            await play_my_turns(
+                pilot, waiter, player, table,
+                lambda: table.view["outcome"] or len(table.view["revealed"]) >= goal,
+            )
+            await spectator_waiter.until(
+                watcher,
+                lambda: watched.view["revealed"] == table.view["revealed"],
+                "the spectator to see the same cuts",
+            )
+            for text in texts:
+                assert "Role:" not in text and "Wires:" not in text
+                assert "You see your wires" not in text and "team." not in text
+            assert all("role" not in v and "hand" not in v for v in seen_views if not v["outcome"])
+            assert watched.spectator and watched.game_table.model.spectator
+            assert len(texts) > 1
+        assert "who is Moriarty?" not in screen_text(player)
+
+
+async def test_losing_the_host_and_reconnecting(app_factory, waiter, tmp_path):
+    """The host goes away: the indicator says reconnecting; it comes back: the seat is kept."""
+    from netplay.host import Host
+
+    app = app_factory("Ann", bot_delay=60)
+    async with app.run_test(size=(100, 30), message_hook=waiter.hook) as pilot:
+        await pilot.press("ctrl+p", *"against bots")
+        await waiter.until(pilot, lambda: "Play against bots" in screen_text(app), "commands")
+        await pilot.press("enter")
+        table = await waiter.until(pilot, lambda: table_screen(app), "the table")
+        await waiter.until(pilot, lambda: table.view is not None, "a state")
+        seat, round_ = table.seat, table.view["round"]
+        old = app.backend.hosts[0]
+        port = old.address[1]
+        await old.stop()
+        await waiter.until(pilot, lambda: table.status == "reconnecting", "reconnecting")
+        assert "reconnecting" in screen_text(app)
+        new = Host(data_dir=tmp_path / "data", bot_delay=60)
+        app.backend.hosts.append(new)
+        assert new.resume()
+        await new.start("127.0.0.1", port)
+        await waiter.until(pilot, lambda: table.status == "connected", "reconnected", timeout=40)
+        await waiter.until(pilot, lambda: "Reconnected" in screen_text(app), "the note")
+        assert table.seat == seat and table.view["round"] == round_
+        assert "● connected" in screen_text(app)
+        await pilot.press("escape")
+        await waiter.until(pilot, lambda: app.screen is app.lobby, "the lobby again")
+        assert app.backend.hosts == []  # leaving a private bot table stops its host
+
+
+async def test_lobby_lists_tables_as_they_appear_and_vanish(app_factory, waiter, tmp_path):
+    """Discovery on loopback: an announced table shows up live, and goes when its host stops."""
+    from netplay.host import Host
+
+    host = Host(data_dir=tmp_path / "lan", advertise=True, interfaces=["127.0.0.1"])
+    app = app_factory("Ann", discover=True)
+    async with app.run_test(size=(100, 30), message_hook=waiter.hook) as pilot:
+        tables = app.screen.query_one("#tables")
+        _, port = await host.start("127.0.0.1", 0)
+        # Other tests may announce tables on loopback too: look for this host's table only.
+        def ours():
+            return [t for t in tables.listings.values() if t.address.port == port]
+
+        try:
+            table_id = host.create_table("timebomb", 6, {}, name="Baker Street", bots=2)
+            await waiter.until(pilot, ours, "the table to appear", timeout=30)
+            assert [(t.id, t.name, t.seats_free) for t in ours()] == [(table_id, "Baker Street", 4)]
+            assert "Baker Street" in screen_text(app)
+        finally:
+            await host.stop()
+        await waiter.until(pilot, lambda: not ours(), "the table to vanish", timeout=30)
+
+
+async def test_the_name_is_asked_once_and_remembered(app_factory, waiter):
+    """First start asks the name and stores it; the next start goes straight to the lobby."""
+    from tui.config import load_name
+    from tui.screens.name import NameScreen
+
+    app = app_factory(None)
+    async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+        await waiter.until(pilot, lambda: isinstance(app.screen, NameScreen), "the question")
+        await pilot.press("enter")
+        assert "type a name" in screen_text(app)
+        await pilot.press(*"Mrs Hudson", "enter")
+        await waiter.until(pilot, lambda: app.screen is app.lobby, "the lobby")
+        assert "Playing as Mrs Hudson" in screen_text(app)
+    assert load_name() == "Mrs Hudson"
+    again = app_factory(load_name())
+    async with again.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert again.screen is again.lobby

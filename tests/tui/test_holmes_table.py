@@ -1,0 +1,159 @@
+"""The Holmes table: its model from engine views, its snapshots, and a full game by Pilot."""
+
+from __future__ import annotations
+
+import pytest
+from offline import lobby, offline_backend, open_table
+from screen_text import screen_text
+
+import engine
+from tui.app import create_app
+from tui.models.holmes import build_model, describe_action
+from tui.models.seats import SeatInfo
+from tui.screens.end import EndScreen
+from tui.screens.holmes_choice import HolmesChoiceScreen
+from tui.screens.table import TableScreen
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+SEATS = [SeatInfo(0, "Ada", "human", True), SeatInfo(1, "Bot 2", "bot", True)]
+
+
+def holmes_game(steps: int, seed: int = 3, options: dict | None = None) -> engine.Game:
+    """A game after `steps` actions, each the first legal one: the same every run."""
+    game = engine.new_game("holmes", 2, {"first_player": "chosen", **(options or {})}, seed)
+    for _ in range(steps):
+        if game.outcome is not None:
+            break
+        seat = min(game.to_act())
+        game.apply(seat, game.legal_actions(seat)[0])
+    return game
+
+
+def holmes_lobby(**overrides):
+    return lobby(2, game="holmes", name="Diogenes Club", **overrides)
+
+
+# -- the model ----------------------------------------------------------------------------------
+
+
+def test_model_shows_own_hidden_clues_and_only_the_count_of_the_opponents():
+    game = holmes_game(0)
+    game.areas[0].hidden = ["button"]
+    game.areas[1].hidden = ["bullet", "map"]
+    mine = build_model(game.view(0), game.legal_actions(0), 0, SEATS)
+    assert mine.areas[0].hidden == ("button",) and mine.areas[1].hidden is None
+    assert mine.areas[1].hidden_count == 2
+    watcher = build_model(game.view(engine.SPECTATOR), [], None, SEATS)
+    assert watcher.areas[0].hidden is None and watcher.spectator
+
+
+def test_model_offers_exactly_the_legal_actions_in_words():
+    game = holmes_game(1)
+    legal = game.legal_actions(0)
+    model = build_model(game.view(0), legal, 0, SEATS)
+    assert [c.action for c in model.choices] == legal
+    assert all(c.label and c.label != c.action["type"] for c in model.choices)
+    assert model.choices[0].label.startswith("Place a marker on ")
+
+
+def test_every_action_of_random_games_has_words():
+    import random
+
+    for seed in range(5):
+        game = engine.new_game("holmes", 2, {"reserve_card": True, "villains": "both",
+                                             "alternative_start": True}, seed)
+        rng = random.Random(seed)
+        while game.outcome is None:
+            seat = min(game.to_act())
+            legal = game.legal_actions(seat)
+            view = game.view(seat)
+            for action in legal:
+                assert describe_action(action, view) != action["type"]
+            build_model(view, legal, seat, SEATS)
+            game.apply(seat, rng.choice(legal))
+
+
+def test_the_live_estimate_counts_visible_cards():
+    game = holmes_game(0)
+    game.areas[0].clues["cigarette"] = 3
+    game.areas[1].clues["cigarette"] = 1
+    model = build_model(game.view(1), [], 1, SEATS)
+    assert [a.estimate for a in model.areas] == [4, 0]
+
+
+# -- snapshots ----------------------------------------------------------------------------------
+
+
+def app():
+    return create_app(offline_backend(), player_name="Ada")
+
+
+def table_run(game, seat, *keys):
+    async def run_before(pilot):
+        await open_table(pilot.app, game, seat, holmes_lobby())
+        await pilot.pause()
+        for key in keys:
+            await pilot.press(key)
+        await pilot.pause()
+
+    return run_before
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_holmes_table_mid_game(snap_compare, size):
+    """Day 2 after a few moves: markers, the line, both areas, your turn."""
+    assert snap_compare(app(), terminal_size=size, run_before=table_run(holmes_game(14), 0))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_holmes_choice_dialog_lists_only_legal_moves(snap_compare, size):
+    """Enter opens the dialog of legal moves."""
+    assert snap_compare(app(), terminal_size=size,
+                        run_before=table_run(holmes_game(14), 0, "enter"))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_holmes_table_for_a_spectator(snap_compare, size):
+    """A spectator sees hidden-clue counts, never the clues."""
+    assert snap_compare(app(), terminal_size=size,
+                        run_before=table_run(holmes_game(30), None))
+
+
+# -- a full game against the bot ---------------------------------------------------------------
+
+
+def table_screen(app) -> TableScreen | None:
+    return next((s for s in app.screen_stack if isinstance(s, TableScreen)), None)
+
+
+async def test_play_a_full_game_of_holmes_against_the_bot(app_factory, waiter):
+    """A private table against the smart bot, every choice made in its dialog, to the end."""
+    app = app_factory()
+    async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+        ticket = await app.backend.play_bots("Ann", game="holmes", players=2)
+        app.screen.go(ticket)
+        table = await waiter.until(pilot, lambda: table_screen(app), "the table screen")
+        await waiter.until(pilot, lambda: table.view is not None, "the first state")
+        choices = 0
+        while not isinstance(app.screen, EndScreen):
+            await waiter.until(
+                pilot,
+                lambda: isinstance(app.screen, EndScreen)
+                or (app.screen is table and table.game_table.model
+                    and table.game_table.model.your_turn),
+                "my turn or the end",
+            )
+            if isinstance(app.screen, EndScreen):
+                break
+            before = len(table.view["events"])
+            await pilot.press("c")
+            await waiter.until(pilot, lambda: isinstance(app.screen, HolmesChoiceScreen),
+                               "the choice dialog")
+            # The last choice: a move, or declining a skill, keeps the game short.
+            await pilot.press("end", "enter")
+            await waiter.until(pilot, lambda: len(table.view["events"]) > before,
+                               "my choice applied")
+            choices += 1
+        assert choices >= 21  # at least one decision for each of my 21 markers' moves
+        assert table.view["outcome"] is not None and table.view["day"] == 7
+        assert "points" in screen_text(app)

@@ -1,0 +1,163 @@
+"""Snapshots of every screen at 80x24 and at 120x40, grouped by feature."""
+
+from __future__ import annotations
+
+import pytest
+from offline import finished_game, lobby, offline_backend, open_table, seeded_game
+
+from tui.address import Address
+from tui.app import create_app
+from tui.backend import TableListing
+from tui.messages import TablesFound
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+
+
+def app(name: str | None = "Ada"):
+    return create_app(offline_backend(), player_name=name)
+
+
+def listings() -> list[TableListing]:
+    address = Address("192.168.1.20", 7420)
+    return [
+        TableListing(address, "a1", "Baker Street", "timebomb", 6, 2, "waiting"),
+        TableListing(address, "b2", "The Diogenes Club", "timebomb", 5, 0, "playing"),
+        TableListing(Address("192.168.1.31", 7420), "c3", "Reichenbach", "timebomb", 8, 0, "over"),
+    ]
+
+
+# -- lobby -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_lobby_lists_tables_found_on_the_lan(snap_compare, size):
+    """The lobby with three discovered tables, cursor on the first."""
+
+    async def run_before(pilot):
+        pilot.app.screen.post_message(TablesFound(listings(), "lan"))
+        await pilot.pause()
+
+    assert snap_compare(app(), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_lobby_asks_the_name_on_first_start(snap_compare, size):
+    """No name yet: the name dialog opens over an empty lobby."""
+    from tui.screens.name import NameScreen
+
+    async def run_before(pilot):
+        while not isinstance(pilot.app.screen, NameScreen):
+            await pilot.pause()
+        pilot.app.screen.query_one("#name-input").cursor_blink = False  # no clock in pixels
+        await pilot.pause()
+
+    assert snap_compare(app(None), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_host_form_offers_the_games_declared_options(snap_compare, size):
+    """n opens the host form: game, name, players, bots and Time Bomb's options."""
+    assert snap_compare(app(), terminal_size=size, press=["n"])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_join_by_address_explains_a_bad_address(snap_compare, size):
+    """a, then a wrong address: the dialog says what to type."""
+    assert snap_compare(app(), terminal_size=size, press=["a", *"tablehost", "enter"])
+
+
+# -- the Time Bomb table -------------------------------------------------------------------------
+
+
+def table_run(game, seat, *keys):
+    async def run_before(pilot):
+        await open_table(pilot.app, game, seat)
+        await pilot.pause()
+        for key in keys:
+            await pilot.press(key)
+        await pilot.pause()
+
+    return run_before
+
+
+def cutter_game():
+    """Mid-game, with the turn at a human seat: that seat sees targets to pick."""
+    for cuts in range(6, 12):
+        game = seeded_game(cuts)
+        if game.cutter in (0, 2, 4) and game.outcome is None:
+            return game
+    raise AssertionError("no human cutter in the seeded game")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_table_from_the_cutters_seat(snap_compare, size):
+    """Mid-game from the cutter's seat: role, wire counts, players, revealed wires, log."""
+    game = cutter_game()
+    assert snap_compare(app(), terminal_size=size, run_before=table_run(game, game.cutter))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_table_with_the_role_hidden(snap_compare, size):
+    """h hides the role and the wires from onlookers."""
+    game = cutter_game()
+    assert snap_compare(app(), terminal_size=size, run_before=table_run(game, game.cutter, "h"))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_table_as_a_spectator(snap_compare, size):
+    """The same moment from the public view: no role, no hand, nothing to act on."""
+    assert snap_compare(app(), terminal_size=size, run_before=table_run(cutter_game(), None))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_cut_offers_the_targets_face_down_wires(snap_compare, size):
+    """Enter on a target offers one of its face-down wires."""
+    game = cutter_game()
+    assert snap_compare(
+        app(), terminal_size=size, run_before=table_run(game, game.cutter, "enter")
+    )
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_claim_dialog_lists_the_legal_claims(snap_compare, size):
+    """c opens the claim dialog with every claim that fits the hand."""
+    game = cutter_game()
+    assert snap_compare(app(), terminal_size=size, run_before=table_run(game, game.cutter, "c"))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_waiting_room_before_the_game(snap_compare, size):
+    """A hosted table waiting for players: seats, and s/a for the host."""
+
+    async def run_before(pilot):
+        message = lobby(phase="waiting")
+        message["seats"][2] = {"seat": 2, "name": "", "kind": "empty", "connected": False}
+        message["seats"][4] = {"seat": 4, "name": "", "kind": "empty", "connected": False}
+        await open_table(pilot.app, None, 0, message)
+        await pilot.pause()
+
+    assert snap_compare(app(), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_end_screen_reveals_everything(snap_compare, size):
+    """The end: winning team and why, every role, every wire left, play again or lobby."""
+    assert snap_compare(app(), terminal_size=size, run_before=table_run(finished_game(), 0))
+
+
+# -- help ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_rules_render_from_the_packaged_markdown(snap_compare, size):
+    """F1 shows the rules of Time Bomb from engine/rules/timebomb.md."""
+    assert snap_compare(app(), terminal_size=size, press=["f1"])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_keys_screen_lists_what_can_be_pressed_now(snap_compare, size):
+    """? at the table lists the keys that work there now."""
+    game = cutter_game()
+    assert snap_compare(
+        app(), terminal_size=size, run_before=table_run(game, game.cutter, "question_mark")
+    )

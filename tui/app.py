@@ -1,0 +1,95 @@
+"""The Gaslight app, built by `create_app`, which the CLI, the tests and the screenshots share."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from textual.app import App, SystemCommand
+from textual.screen import Screen
+
+from tui.address import Address
+from tui.backend import Backend
+from tui.config import load_name
+
+
+class GaslightApp(App):
+    CSS_PATH = "app.tcss"
+    TITLE = "Gaslight"
+    ENABLE_COMMAND_PALETTE = True
+
+    def __init__(
+        self,
+        backend: Backend,
+        *,
+        player_name: str | None = None,
+        initial: tuple[Address, bool] | None = None,
+    ) -> None:
+        super().__init__()
+        self.backend = backend
+        self.player_name = player_name
+        self.initial = initial
+
+    def on_mount(self) -> None:
+        from tui.screens.lobby import LobbyScreen
+
+        self.lobby = LobbyScreen(self.backend, self.initial)
+        self.push_screen(self.lobby)
+        if not self.player_name:
+            self.ask_name()
+
+    def ask_name(self) -> None:
+        from tui.screens.name import NameScreen
+
+        def chosen(name: str | None) -> None:
+            if name:
+                self.player_name = name
+                self.lobby.name_known()
+
+        self.push_screen(NameScreen(self.player_name), chosen)
+
+    async def on_unmount(self) -> None:
+        await self.backend.close()
+
+    # -- help -----------------------------------------------------------------------------------
+
+    def action_show_keys(self) -> None:
+        from tui.screens.keys import KeysScreen
+
+        seen: dict[str, str] = {}
+        for key, active in self.active_bindings.items():
+            binding = active.binding
+            if active.enabled and binding.show and binding.description:
+                key = binding.key_display or self.get_key_display(binding)
+                seen[key] = binding.tooltip or binding.description
+        self.push_screen(KeysScreen(list(seen.items())))
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        from tui.screens.lobby import LobbyScreen
+        from tui.screens.table import TableScreen
+
+        yield from super().get_system_commands(screen)
+        if isinstance(screen, LobbyScreen):
+            yield SystemCommand("Play against bots", "A local Time Bomb game, bots in every other seat", screen.action_bots)
+            yield SystemCommand("Host a table", "Host a game on this computer for the LAN", screen.action_host)
+            yield SystemCommand("Join by address", "Find the tables of a host by HOST:PORT", screen.action_address)
+            yield SystemCommand("Change name", "The name the other players see", self.ask_name)
+            yield SystemCommand("Rules of Time Bomb", "Read the rules", screen.action_rules)
+        if isinstance(screen, TableScreen):
+            yield SystemCommand("Rules of this game", "Read the rules", screen.action_rules)
+            yield SystemCommand("Chat", "Say something to the table", screen.action_chat)
+            yield SystemCommand("Back to the lobby", "Leave this table", screen.action_leave)
+        yield SystemCommand("Keys", "Every key you can press here", self.action_show_keys)
+
+
+def create_app(
+    backend: Backend | None = None,
+    *,
+    player_name: str | None = None,
+    initial: tuple[Address, bool] | None = None,
+) -> GaslightApp:
+    """The app as a player runs it; tests pass a loopback backend and a name."""
+    return GaslightApp(
+        backend or Backend(),
+        player_name=player_name if player_name is not None else load_name(),
+        initial=initial,
+    )

@@ -1,0 +1,152 @@
+"""What the Time Bomb Évolution table shows, on top of Time Bomb's model.
+
+Everything the Variante makes public is here: each colour's cards out and the count that makes
+it explode, which Defusing wire lies on which colour, the wires set or moved apart, the last
+card revealed (for Pink), every Number card drawn and whom it designates, round 4's length,
+and the decision the game waits for. Colours always carry their name, never colour alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any, Mapping, Sequence
+
+from tui.models.seats import SeatInfo
+from tui.models.timebomb import TimeBombModel, build_model as build_timebomb_model
+
+COLOUR_STYLES = {
+    "yellow": "bold yellow",
+    "blue": "bold dodger_blue1",
+    "red": "bold red1",
+    "pink": "bold hot_pink",
+    "green": "bold green3",
+    "orange": "bold dark_orange",
+}
+DECISIONS = ("defuse", "move_apart", "draw_number")
+
+
+def colour_word(colour: str) -> str:
+    return colour.capitalize()
+
+
+def wire_letter(kind: str) -> str:
+    """One character per revealed wire in the players' rows: ◆, or the colour's initial."""
+    return "◆" if kind == "defusing" else kind[:1].upper()
+
+
+def claim_text(claim: Mapping[str, Any] | None) -> str:
+    """`1◆ +Red`: the claimed Defusing count and the colour named, if any."""
+    if claim is None:
+        return "—"
+    colour = claim.get("colour") or ""
+    return f"{claim.get('defusing', 0)}◆" + (f" +{colour_word(colour)}" if colour else "")
+
+
+def describe_claim(action: Mapping[str, Any]) -> str:
+    defusing = action.get("defusing", 0)
+    text = f"{defusing} Defusing wire" + ("" if defusing == 1 else "s")
+    colour = action.get("colour") or ""
+    return text + (f" and some {colour_word(colour)}" if colour else "")
+
+
+def describe_decision(action: Mapping[str, Any], model: "EvolutionModel") -> str:
+    """The words of one choice the player may make."""
+    kind = action["type"]
+    if kind == "draw_number":
+        return f"Draw a Number card (0 to {model.number_cards - 1})"
+    row = next((c for c in model.colours if c.colour == action.get("colour")), None)
+    count = f" ({row.revealed}/{row.threshold} out)" if row else ""
+    colour = colour_word(str(action.get("colour")))
+    if kind == "defuse":
+        return f"Lay the Defusing wire on {colour}{count}"
+    return f"Move the wire off {colour}{count}: {colour} is armed again"
+
+
+@dataclass(frozen=True)
+class ColourRow:
+    colour: str
+    revealed: int
+    threshold: int
+    wire: int | None
+    """The number of the Defusing wire lying on this colour: it is defused."""
+
+    @property
+    def one_from_exploding(self) -> bool:
+        return self.wire is None and self.revealed + 1 >= self.threshold
+
+
+@dataclass(frozen=True)
+class NumberDraw:
+    drawer: str
+    number: int
+    designated: str
+
+
+@dataclass(frozen=True)
+class EvolutionModel(TimeBombModel):
+    variante: bool = False
+    colour_rows: tuple[ColourRow, ...] = ()
+    set_apart: tuple[int, ...] = ()
+    moved_apart: tuple[int, ...] = ()
+    last_reveal: str | None = None
+    draws: tuple[NumberDraw, ...] = ()
+    number_cards: int = 0
+    designated: int | None = None
+    round4_length: int = 0
+    round4_final: bool = True
+    pending_seat: int | None = None
+    pending_kind: str | None = None
+    decisions: tuple[Mapping[str, Any], ...] = ()
+    """The decision actions legal for the viewer now."""
+
+    @property
+    def colours(self) -> tuple[ColourRow, ...]:
+        return self.colour_rows
+
+
+
+def build_model(
+    view: Mapping[str, Any],
+    legal: Sequence[Mapping[str, Any]],
+    seat: int | None,
+    seats: Sequence[SeatInfo],
+) -> EvolutionModel:
+    base = build_timebomb_model(view, legal, seat, seats)
+    claims = view.get("claims") or [None] * len(base.players)
+    revealed_from: dict[int, str] = {}
+    for wire in view.get("revealed", ()):
+        revealed_from[wire["target"]] = revealed_from.get(wire["target"], "") + wire_letter(
+            wire["wire"])
+    players = tuple(
+        replace(row, claim=claim_text(claims[row.seat]), revealed=revealed_from.get(row.seat, ""))
+        for row in base.players
+    )
+    names = {row.seat: row.name for row in players}
+    defused = view.get("defused") or {}
+    revealed = view.get("revealed_counts") or {}
+    thresholds = view.get("thresholds") or {}
+    pending = view.get("pending") or {}
+    shared = {f.name: getattr(base, f.name) for f in fields(TimeBombModel)}
+    shared["players"] = players
+    return EvolutionModel(
+        **shared,
+        variante=bool(view.get("variante")),
+        colour_rows=tuple(
+            ColourRow(c, int(revealed.get(c, 0)), int(thresholds.get(c, 4)), defused.get(c))
+            for c in view.get("colours", ())
+        ),
+        set_apart=tuple(view.get("set_apart", ())),
+        moved_apart=tuple(view.get("moved_apart", ())),
+        last_reveal=view.get("last_reveal"),
+        draws=tuple(
+            NumberDraw(names.get(d["seat"], "?"), int(d["number"]), names.get(d["designated"], "?"))
+            for d in view.get("draws", ())
+        ),
+        number_cards=len(view.get("number_cards", ())),
+        designated=view.get("designated"),
+        round4_length=int(view.get("round4_length", len(players))),
+        round4_final=bool(view.get("round4_length_final", True)),
+        pending_seat=pending.get("seat"),
+        pending_kind=pending.get("decision"),
+        decisions=tuple(a for a in legal if a.get("type") in DECISIONS),
+    )

@@ -1,0 +1,162 @@
+"""What the Moriarty's Machinations table shows, computed from a view, the legal actions and
+the seats. Teams carry a word, never colour alone."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from engine.machinations.game import CARD_NAMES, CARDS
+from engine.machinations.roles import COPS, ROBBERS, TEAM_NAMES, role_name, team_of
+from tui.models.seats import SeatInfo
+
+PHASE_WORDS = {"proposal": "proposal", "vote": "vote", "heist": "heist",
+               "accusation": "accusations", "over": "game over"}
+
+
+@dataclass(frozen=True)
+class PlayerRow:
+    seat: int
+    name: str
+    you: bool
+    proposer: bool
+    sizes: tuple[int, ...]
+    waiting: str  # "voted", "played", "chose", "…" (still to choose) or ""
+    role: str  # a revealed role's name, or ""
+    status: str
+
+
+@dataclass(frozen=True)
+class MachinationsModel:
+    spectator: bool
+    players: tuple[PlayerRow, ...]
+    composition: str
+    threshold: int
+    phase: str
+    proposer: str
+    streak: int
+    scores: tuple[int, int]  # Cops, Robbers
+    role: str | None
+    knowledge: tuple[str, ...]
+    proposal: str
+    heists: tuple[str, ...]
+    votes: tuple[str, ...]
+    # What the viewer may do now, straight from `legal`.
+    crews: frozenset[tuple[int, ...]]
+    cards: tuple[str, ...]
+    targets: tuple[int, ...]
+    can_vote: bool
+    my_choice: str
+    over: bool
+
+    @property
+    def your_turn(self) -> bool:
+        return bool(self.crews or self.cards or self.targets or self.can_vote)
+
+    def status_line(self) -> str:
+        cops, robbers = self.scores
+        return (f"Cops {cops} · Robbers {robbers} · goal {self.threshold} · "
+                f"{PHASE_WORDS.get(self.phase, self.phase)} · fails {self.streak}/"
+                f"{len(self.players)}")
+
+    def pickable_for_crew(self, chosen: frozenset[int]) -> frozenset[int]:
+        """Seats that can be added to `chosen` on the way to some eligible crew, or removed."""
+        return frozenset(
+            s for crew in self.crews if chosen <= set(crew) for s in crew
+        ) | chosen
+
+
+def _names(seats: Sequence[SeatInfo], players: int) -> list[str]:
+    names = [s.name for s in seats]
+    return names + [f"Seat {s + 1}" for s in range(len(names), players)]
+
+
+def knowledge_lines(entries: Sequence[Mapping[str, Any]], names: Sequence[str]) -> tuple[str, ...]:
+    lines = []
+    for entry in entries:
+        roles = [role_name(r) for r in entry["roles"]]
+        who = [names[s] for s in entry["seats"]]
+        if entry["form"] == "id":
+            lines.append(f"{who[0]} is {roles[0]}")
+        else:
+            lines.append(f"{who[0]} and {who[1]}: one is {roles[0]}, one is {roles[1]}")
+    return tuple(lines) or ("You learned nothing at the start.",)
+
+
+def cards_text(cards: Mapping[str, int]) -> str:
+    return ", ".join(f"{cards.get(c, 0)} {CARD_NAMES[c]}" for c in CARDS)
+
+
+def build_model(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], seat: int | None,
+                seats: Sequence[SeatInfo]) -> MachinationsModel:
+    n = view["players"]
+    names = _names(seats, n)
+    phase = view["phase"]
+    waiting = {}
+    if phase == "vote":
+        waiting = {s: ("voted" if s in view["voted"] else "…") for s in range(n)}
+    elif phase == "heist":
+        waiting = {s: ("played" if s in view["played"] else "…") for s in view["proposal"]["crew"]}
+    elif phase == "accusation":
+        waiting = {s: ("chose" if s in view["chosen"] else "…") for s in view["choosers"]}
+    revealed = view.get("roles") or view["revealed"]
+    rows = tuple(
+        PlayerRow(
+            seat=s,
+            name=names[s],
+            you=s == seat,
+            proposer=s == view["proposer"] and phase in ("proposal", "vote"),
+            sizes=tuple(view["crew_sizes"][s]),
+            waiting=waiting.get(s, ""),
+            role=role_name(revealed[s]) if revealed[s] else "",
+            status=seats[s].status if s < len(seats) else "",
+        )
+        for s in range(n)
+    )
+    heists = tuple(
+        f"#{h['number']} {h['name'] or 'heist'}: {', '.join(names[s] for s in h['crew'])} · "
+        f"{cards_text(h['cards'])} → {TEAM_NAMES[h['team']]} +{h['points']}"
+        for h in view["heists"]
+    )
+    votes = tuple(
+        f"{names[v['proposer']]}: {', '.join(names[s] for s in v['crew'])} · "
+        f"{'approved' if v['approved'] else 'failed'} · yes "
+        + (", ".join(names[s] for s in range(n) if v["votes"][s]) or "nobody")
+        for v in view["vote_history"]
+    )
+    proposal = ""
+    if view["proposal"] is not None:
+        p = view["proposal"]
+        proposal = (f"{names[p['proposer']]} proposes {('“' + p['name'] + '” ') if p['name'] else ''}"
+                    f"with {', '.join(names[s] for s in p['crew'])}")
+    composition = ", ".join(
+        f"{role_name(r)} ({TEAM_NAMES[team_of(r)]})" for r in view["composition"])
+    my_choice = ""
+    if seat is not None:
+        if view.get("my_vote") is not None:
+            my_choice = "you voted " + ("Approve" if view["my_vote"] else "Object")
+        elif view.get("my_card"):
+            my_choice = "you played " + CARD_NAMES[view["my_card"]]
+        elif view.get("my_target") is not None:
+            my_choice = "you named " + names[view["my_target"]]
+    return MachinationsModel(
+        spectator=seat is None,
+        players=rows,
+        composition=composition,
+        threshold=view["threshold"],
+        phase=phase,
+        proposer=names[view["proposer"]],
+        streak=view["streak"],
+        scores=(view["scores"][COPS], view["scores"][ROBBERS]),
+        role=view.get("role"),
+        knowledge=knowledge_lines(view.get("knowledge", ()), names),
+        proposal=proposal,
+        heists=heists,
+        votes=votes,
+        crews=frozenset(tuple(a["crew"]) for a in legal if a["type"] == "propose"),
+        cards=tuple(a["card"] for a in legal if a["type"] == "play"),
+        targets=tuple(a["target"] for a in legal if a["type"] == "accuse"),
+        can_vote=any(a["type"] == "vote" for a in legal),
+        my_choice=my_choice,
+        over=view.get("outcome") is not None,
+    )

@@ -1,0 +1,52 @@
+"""Seats and names, from the host's `lobby` message."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    seat: int
+    name: str
+    kind: str  # "human" | "bot" | "empty"
+    connected: bool
+
+    @property
+    def status(self) -> str:
+        """A word for the seat's state; never colour alone."""
+        if self.kind == "bot":
+            # The host names bots "Bot 3"; saying "bot" twice helps nobody.
+            return "" if "bot" in self.name.lower() else "bot"
+        if self.kind == "empty":
+            return "empty"
+        return "" if self.connected else "offline"
+
+
+def seat_infos(lobby: Mapping[str, Any] | None, players: int) -> list[SeatInfo]:
+    """One SeatInfo per seat, falling back to "Seat n" where the lobby has not said yet."""
+    known = {}
+    for entry in (lobby or {}).get("seats", []):
+        seat = entry.get("seat")
+        if isinstance(seat, int):
+            known[seat] = SeatInfo(
+                seat,
+                str(entry.get("name") or f"Seat {seat + 1}"),
+                str(entry.get("kind") or "human"),
+                bool(entry.get("connected", True)),
+            )
+    return [known.get(s, SeatInfo(s, f"Seat {s + 1}", "empty", False)) for s in range(players)]
+
+
+def names_of(seats: Sequence[SeatInfo]) -> list[str]:
+    return [s.name for s in seats]
+
+
+def event_text(event: Mapping[str, Any], names: Sequence[str]) -> str:
+    """An event's text with `{0}`, `{1}`... replaced by the names of the seats it lists."""
+    text = str(event.get("text", ""))
+    for index, seat in enumerate(event.get("seats", ())):
+        name = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat}"
+        text = text.replace("{" + str(index) + "}", name)
+    return text

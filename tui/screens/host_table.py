@@ -1,0 +1,158 @@
+"""Host a new table: the game, its declared options, the seat count and the bots."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Select, Static
+
+
+@dataclass(frozen=True)
+class TableRequest:
+    game: str
+    players: int
+    options: dict[str, Any]
+    name: str
+    bots: int
+
+
+def option_label(value: Any) -> str:
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    if isinstance(value, int):
+        return f"seat {value + 1}"
+    return str(value)
+
+
+class HostTableScreen(ModalScreen[TableRequest | None]):
+    DEFAULT_CSS = """
+    HostTableScreen { align: center middle; }
+    HostTableScreen > Vertical { width: 70; height: auto; max-height: 100%;
+                                 border: thick $accent; background: $surface; padding: 0 1; }
+    HostTableScreen .row { height: 1; margin: 0 0 1 0; }
+    HostTableScreen .row Label { width: 16; }
+    HostTableScreen .row Select, HostTableScreen .row Input { width: 1fr; }
+    HostTableScreen #host-options { height: auto; }
+    HostTableScreen #host-buttons { height: 1; margin: 0; }
+    HostTableScreen #host-buttons Button { margin: 0 2 0 0; }
+    HostTableScreen #host-help { color: $text-muted; height: auto; }
+    """
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, player_name: str, default_game: str = "timebomb") -> None:
+        super().__init__()
+        from engine import GAMES
+
+        self.games = GAMES
+        self.player_name = player_name
+        self.game_id = default_game if default_game in GAMES else next(iter(GAMES))
+
+    @property
+    def game(self):
+        return self.games[self.game_id]
+
+    def compose(self) -> ComposeResult:
+        game = self.game
+        with Vertical():
+            yield Static("Host a table on this computer; it is announced on the LAN.")
+            with Horizontal(classes="row"):
+                yield Label("Game")
+                yield Select(
+                    [(cls.title, gid) for gid, cls in self.games.items()],
+                    value=self.game_id, allow_blank=False, compact=True, id="host-game",
+                )
+            with Horizontal(classes="row"):
+                yield Label("Table name")
+                yield Input(f"{self.player_name}'s table", compact=True, id="host-name",
+                            max_length=40)
+            with Horizontal(classes="row"):
+                yield Label("Players")
+                yield Select(
+                    self.player_choices(), value=game.min_players + 1
+                    if game.min_players < game.max_players else game.min_players,
+                    allow_blank=False, compact=True, id="host-players",
+                )
+            with Horizontal(classes="row"):
+                yield Label("Bots")
+                yield Select([(str(n), n) for n in range(game.max_players)], value=0,
+                             allow_blank=False, compact=True, id="host-bots")
+            yield Vertical(id="host-options")
+            yield Static("", id="host-help")
+            with Horizontal(id="host-buttons"):
+                yield Button("Host", variant="primary", compact=True, id="host-go")
+                yield Button("Cancel", compact=True, id="host-cancel")
+
+    async def on_mount(self) -> None:
+        await self.rebuild()
+
+    def player_choices(self) -> list[tuple[str, int]]:
+        game = self.game
+        return [(str(n), n) for n in range(game.min_players, game.max_players + 1)]
+
+    @property
+    def players(self) -> int:
+        value = self.query_one("#host-players", Select).value
+        return value if isinstance(value, int) else self.game.min_players
+
+    async def rebuild(self) -> None:
+        """Offer the bots and options allowed at the chosen player count."""
+        players = self.players
+        bots = self.query_one("#host-bots", Select)
+        keep = bots.value if isinstance(bots.value, int) and bots.value < players else 0
+        bots.set_options([(str(n), n) for n in range(players)])
+        bots.value = keep
+        box = self.query_one("#host-options", Vertical)
+        await box.remove_children()
+        helps = []
+        for option in self.game.describe_options(players):
+            select = Select(
+                [(option_label(v), i) for i, v in enumerate(option["choices"])],
+                value=option["choices"].index(option["default"]),
+                allow_blank=False, compact=True, id=f"opt-{option['name']}",
+            )
+            label = option["name"].replace("_", " ").capitalize()
+            await box.mount(Horizontal(Label(label), select, classes="row"))
+            if option["help"]:
+                helps.append(f"{label}: {option['help']}")
+        self.query_one("#host-help", Static).update("\n".join(helps))
+
+    async def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "host-game" and event.value != self.game_id:
+            self.game_id = str(event.value)
+            players = self.query_one("#host-players", Select)
+            players.set_options(self.player_choices())
+            players.value = self.game.min_players
+            await self.rebuild()
+        elif event.select.id == "host-players":
+            await self.rebuild()
+
+    def request(self) -> TableRequest:
+        players = self.players
+        options = {}
+        for option in self.game.describe_options(players):
+            index = self.query_one(f"#opt-{option['name']}", Select).value
+            options[option["name"]] = option["choices"][index if isinstance(index, int) else 0]
+        bots = self.query_one("#host-bots", Select).value
+        name = " ".join(self.query_one("#host-name", Input).value.split()) or (
+            f"{self.player_name}'s table"
+        )
+        return TableRequest(self.game_id, players, options, name, bots if isinstance(bots, int) else 0)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(self.request() if event.button.id == "host-go" else None)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(self.request())
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

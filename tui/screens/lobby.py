@@ -1,0 +1,215 @@
+"""The lobby: tables found on the LAN, live; join or watch one; host one; play against bots."""
+
+from __future__ import annotations
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from tui.address import Address
+from tui.backend import Backend, TableListing, Ticket, connect_error_text
+from tui.messages import TablesFound
+from tui.widgets.table_list import TableList
+
+EMPTY_HINT = (
+    "No table found on your network yet; new ones appear here by themselves.\n"
+    "b: play against bots now · n: host a table · a: join a table by its address"
+)
+DISCOVERY_DELAY = 0.3
+"""Seconds between the lobby's first paint and loading zeroconf, which would slow that paint."""
+TABLES_HINT = "Enter or j: join the highlighted table · w: watch it as a spectator"
+
+
+class LobbyScreen(Screen):
+    BINDINGS = [
+        Binding("b", "bots", "Play vs bots", tooltip="Start a Time Bomb game against bots, now"),
+        Binding("n", "host", "Host", tooltip="Host a new table for the LAN"),
+        Binding("j", "join", "Join", tooltip="Take a seat at the highlighted table (or Enter)"),
+        Binding("w", "watch", "Watch", tooltip="Watch the highlighted table as a spectator"),
+        Binding("a", "address", "By address", tooltip="Find a host's tables by HOST:PORT"),
+        Binding("r", "rename", "Change name", show=False),
+        Binding("f1", "rules", "Rules"),
+        Binding("question_mark", "keys", "Keys"),
+        Binding("q", "quit", "Quit", show=False),
+    ]
+
+    def __init__(self, backend: Backend, initial: tuple[Address, bool] | None = None) -> None:
+        super().__init__()
+        self.backend = backend
+        self.initial = initial
+        """A table to go to at once (`gaslight join/watch HOST:PORT`): its host and spectate."""
+        self.sources: dict[str, list[TableListing]] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="lobby-title")
+        yield TableList(id="tables")
+        yield Static(EMPTY_HINT, id="lobby-hint")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show_name()
+        self.query_one(TableList).border_title = "Tables on your network"
+        if self.backend.discover:
+            self.set_timer(DISCOVERY_DELAY, self.browse)
+        if self.initial is not None and self.app.player_name:
+            self.go_initial()
+
+    def show_name(self) -> None:
+        name = self.app.player_name or "…"
+        self.query_one("#lobby-title", Static).update(
+            f"[b]Gaslight[/b]  Sherlock Holmes table games over the LAN\nPlaying as [b]{name}[/b]"
+            " · r to change"
+        )
+
+    def name_known(self) -> None:
+        self.show_name()
+        if self.initial is not None:
+            self.go_initial()
+
+    # -- finding tables ---------------------------------------------------------------------
+
+    @work(exclusive=True, group="net")
+    async def browse(self) -> None:
+        try:
+            async for tables in self.backend.browse():
+                self.post_message(TablesFound(tables, "lan"))
+        except Exception as error:  # discovery is a convenience; joining by address still works
+            self.query_one("#lobby-hint", Static).update(
+                f"Discovery is unavailable ({error}).\n{EMPTY_HINT}"
+            )
+
+    @work(exclusive=True, group="ask")
+    async def ask_host(self, address: Address, then: str | None = None) -> None:
+        """List the tables at `address`; `then` ("join" or "watch") goes straight to one."""
+        try:
+            tables = await self.backend.list_tables(address, self.app.player_name or "guest")
+        except Exception as error:
+            self.notify(connect_error_text(address, error), severity="error", timeout=8)
+            return
+        self.post_message(TablesFound(tables, f"address:{address}"))
+        if not tables:
+            self.notify(f"{address} hosts no table yet.", severity="warning")
+            return
+        if then == "watch":
+            playing = [t for t in tables if t.phase == "playing"] or tables
+            self.open_table(playing[0], spectate=True)
+        elif then == "join":
+            free = [t for t in tables if t.seats_free > 0 and t.phase == "waiting"]
+            if free:
+                self.open_table(free[0], spectate=False)
+            else:
+                self.notify(f"No free seat at {address}: press w to watch.", severity="warning")
+        else:
+            self.notify(f"{len(tables)} table{'s' if len(tables) != 1 else ''} at {address}.")
+
+    def go_initial(self) -> None:
+        address, spectate = self.initial  # type: ignore[misc]
+        self.initial = None
+        self.ask_host(address, "watch" if spectate else "join")
+
+    def on_tables_found(self, event: TablesFound) -> None:
+        self.sources[event.source] = event.tables
+        merged = {t.key: t for tables in self.sources.values() for t in tables}
+        table_list = self.query_one(TableList)
+        table_list.set_tables(merged.values())
+        self.query_one("#lobby-hint", Static).update(TABLES_HINT if merged else EMPTY_HINT)
+        self.refresh_bindings()
+
+    # -- going to a table -------------------------------------------------------------------
+
+    def open_table(self, listing: TableListing, *, spectate: bool) -> None:
+        self.go(Ticket(listing.address, listing.id, spectate=spectate))
+
+    def go(self, ticket: Ticket) -> None:
+        from tui.screens.table import TableScreen
+
+        self.app.push_screen(TableScreen(self.backend, ticket, self.app.player_name or "guest"))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        selected = self.query_one(TableList).selected if self.is_mounted else None
+        if action == "join":
+            return selected is not None and (
+                selected.seats_free > 0 or self.backend.holds_seat(selected)
+            )
+        if action == "watch":
+            return selected is not None
+        return True
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.refresh_bindings()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        listing = self.query_one(TableList).selected
+        if listing is not None:
+            spectate = listing.seats_free == 0 and not self.backend.holds_seat(listing)
+            self.open_table(listing, spectate=spectate)
+
+    def action_join(self) -> None:
+        listing = self.query_one(TableList).selected
+        if listing is not None:
+            self.open_table(listing, spectate=False)
+
+    def action_watch(self) -> None:
+        listing = self.query_one(TableList).selected
+        if listing is not None:
+            self.open_table(listing, spectate=True)
+
+    @work(exclusive=True, group="host")
+    async def action_bots(self) -> None:
+        try:
+            ticket = await self.backend.play_bots(self.app.player_name or "guest")
+        except Exception as error:
+            self.notify(f"Could not start a local game: {error}", severity="error")
+            return
+        self.go(ticket)
+
+    def action_host(self) -> None:
+        from tui.screens.host_table import HostTableScreen
+
+        self.app.push_screen(HostTableScreen(self.app.player_name or "guest"), self.host_chosen)
+
+    def host_chosen(self, request) -> None:
+        if request is not None:
+            self.host(request)
+
+    @work(exclusive=True, group="host")
+    async def host(self, request) -> None:
+        try:
+            ticket = await self.backend.host_table(
+                request.game,
+                request.players,
+                request.options,
+                name=request.name,
+                bots=request.bots,
+                advertise=True,
+            )
+        except Exception as error:
+            self.notify(f"Could not host the table: {error}", severity="error")
+            return
+        self.go(ticket)
+
+    def action_address(self) -> None:
+        from tui.screens.join_address import JoinAddressScreen
+
+        def chosen(address: Address | None) -> None:
+            if address is not None:
+                self.ask_host(address)
+
+        self.app.push_screen(JoinAddressScreen(), chosen)
+
+    def action_rename(self) -> None:
+        self.app.ask_name()
+
+    def action_rules(self) -> None:
+        from tui.screens.rules import RulesScreen
+
+        self.app.push_screen(RulesScreen("timebomb"))
+
+    def action_keys(self) -> None:
+        self.app.action_show_keys()
+
+    def action_quit(self) -> None:
+        self.app.exit()

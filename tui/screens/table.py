@@ -1,0 +1,355 @@
+"""A table: the game's own widget, the shared log, chat and status bar, and the connection.
+
+One async worker owns the connection: it reads the host's messages and posts them as
+past-tense messages; the handlers here update the widgets. Bindings are gated by
+`check_action`, so the footer offers only what this player can do now.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import ContentSwitcher, Footer, Input
+
+from tui.backend import Backend, Ticket, connect_error_text
+from tui.messages import (
+    ChatReceived,
+    Connected,
+    ConnectionStatusChanged,
+    ErrorReceived,
+    LobbyChanged,
+    StateChanged,
+)
+from tui.models.seats import SeatInfo, names_of, seat_infos
+from tui.tables import table_widget_for
+from tui.widgets.chat_panel import ChatPanel
+from tui.widgets.event_log import EventLog
+from tui.widgets.game_table import GameTable
+from tui.widgets.status_bar import StatusBar
+from tui.widgets.waiting_room import WaitingRoom
+
+class TableScreen(Screen):
+    BINDINGS = [
+        Binding("escape", "leave", "Lobby", tooltip="Leave this table for the lobby"),
+        Binding("s", "start", "Start game", tooltip="Start now; bots take the free seats"),
+        Binding("a", "add_bot", "Add bot", tooltip="Seat a bot in a free seat"),
+        Binding("p", "play_again", "Play again", tooltip="Deal a new game at this table"),
+        Binding("t", "chat", "Chat", tooltip="Type in the chat (Esc comes back)"),
+        Binding("f1", "rules", "Rules", tooltip="The rules of this game"),
+        Binding("question_mark", "keys", "Keys", tooltip="This list"),
+    ]
+
+    def __init__(self, backend: Backend, ticket: Ticket, player_name: str) -> None:
+        super().__init__()
+        self.backend = backend
+        self.ticket = ticket
+        self.player_name = player_name
+        self.connection: Any = None
+        self.seat: int | None = None
+        self.spectator = ticket.spectate
+        self.lobby: dict[str, Any] = {}
+        self.seats: list[SeatInfo] = []
+        self.view: dict[str, Any] | None = None
+        self.legal: list[dict[str, Any]] = []
+        self.status = "connecting"
+        self.game_table: GameTable | None = None
+        self.end_screen: Any = None
+        self.ended = False
+        self.shown_bindings: tuple | None = None
+        """The end screen was shown for this game; a new game (outcome None) clears it."""
+
+    def compose(self) -> ComposeResult:
+        yield StatusBar()
+        with Horizontal(id="table-body"):
+            with ContentSwitcher(initial="waiting", id="table-main"):
+                yield WaitingRoom(id="waiting")
+            with Vertical(id="table-side"):
+                yield EventLog(id="log")
+                yield ChatPanel(spectator=self.spectator, id="chat")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(StatusBar).set_game(f"joining {self.ticket.address}…")
+        self.run_connection()
+
+    # -- the network --------------------------------------------------------------------------
+
+    @work(exclusive=True, group="net")
+    async def run_connection(self) -> None:
+        address = self.ticket.address
+        try:
+            connection = await self.backend.connect(self.ticket, self.player_name)
+        except Exception as error:  # unreachable, or refused: wrong version, full, unknown table
+            self.post_message(ConnectionStatusChanged("closed", connect_error_text(address, error)))
+            return
+        self.connection = connection
+        self.post_message(ConnectionStatusChanged(connection.status))
+        self.post_message(Connected(connection.seat, self.ticket.spectate))
+        try:
+            async for message in connection:
+                self.dispatch(message)
+        except Exception as error:
+            self.post_message(ConnectionStatusChanged("closed", f"Lost the host: {error}"))
+            return
+        refusal = getattr(connection, "refusal", None)
+        detail = f"The host said: {refusal}" if refusal else f"The host at {address} is gone."
+        self.post_message(ConnectionStatusChanged("closed", detail))
+
+    def dispatch(self, message: dict[str, Any]) -> None:
+        match message.get("t"):
+            case "status":  # made by the client itself while it reconnects
+                self.post_message(ConnectionStatusChanged(str(message.get("status"))))
+            case "welcome":
+                self.post_message(
+                    Connected(message.get("seat"), bool(message.get("spectator")))
+                )
+            case "lobby":
+                self.post_message(LobbyChanged(message))
+            case "state":
+                self.post_message(
+                    StateChanged(message["view"], list(message.get("legal", [])), message.get("seat"))
+                )
+            case "chat":
+                self.post_message(
+                    ChatReceived(
+                        str(message.get("from", "?")),
+                        str(message.get("text", "")),
+                        str(message.get("channel", "table")),
+                    )
+                )
+            case "error":
+                self.post_message(
+                    ErrorReceived(str(message.get("message", "error")), bool(message.get("fatal")))
+                )
+
+    @work(group="send")
+    async def send(self, message: dict[str, Any]) -> None:
+        if self.connection is None or self.status != "connected":
+            self.query_one(EventLog).note("Not connected: that was not sent.")
+            return
+        try:
+            await self.connection.send(message)
+        except (OSError, ConnectionError) as error:
+            self.query_one(EventLog).note(f"Could not send: {error}")
+
+    # -- what the host said ---------------------------------------------------------------------
+
+    def on_connection_status_changed(self, event: ConnectionStatusChanged) -> None:
+        previous, self.status = self.status, event.status
+        self.query_one(StatusBar).set_connection(event.status)
+        log = self.query_one(EventLog)
+        if event.status == "reconnecting" and previous != "reconnecting":
+            log.note("Connection lost: reconnecting with your seat…")
+        elif event.status == "connected" and previous == "reconnecting":
+            log.note("Reconnected.")
+        elif event.status == "closed" and previous != "closed":
+            detail = event.detail or "The connection to the host is closed."
+            log.note(detail + " Press Esc for the lobby.")
+            if self.view is None:
+                self.query_one(WaitingRoom).update(detail + "\n\nPress Esc to go back to the lobby.")
+        self.update_bindings()
+
+    def on_connected(self, event: Connected) -> None:
+        self.seat = event.seat
+        self.spectator = event.spectator or event.seat is None
+        self.query_one(ChatPanel).set_spectator(self.spectator)
+        self.update_bindings()
+
+    async def on_lobby_changed(self, event: LobbyChanged) -> None:
+        lobby = event.lobby
+        self.lobby = lobby
+        self.seats = seat_infos(lobby, int(lobby.get("players", 0)))
+        from engine import GAMES
+
+        game = GAMES.get(lobby.get("game", ""))
+        title = game.title if game else str(lobby.get("game", ""))
+        watching = int(lobby.get("spectators") or 0)
+        self.query_one(StatusBar).set_title(title + (f" · {watching} watching" if watching else ""))
+        self.query_one(WaitingRoom).show(
+            lobby, self.seats, self.seat, self.is_host, self.ticket.share
+        )
+        phase = lobby.get("phase")
+        if phase == "waiting":
+            self.query_one(ContentSwitcher).current = "waiting"
+            self.query_one(StatusBar).set_game(
+                "waiting for players" + (" · you host" if self.is_host else "")
+            )
+            self.close_end_screen()
+        elif self.view is not None:
+            await self.render_state()
+        self.update_bindings()
+
+    async def on_state_changed(self, event: StateChanged) -> None:
+        self.view, self.legal = event.view, event.legal
+        if event.seat is not None:
+            self.seat = event.seat
+        await self.render_state()
+
+    async def render_state(self) -> None:
+        view = self.view
+        assert view is not None
+        players = int(view.get("players", 0))
+        if len(self.seats) != players:
+            self.seats = seat_infos(self.lobby, players)
+        table = await self.ensure_game_table(str(view.get("game")))
+        table.show(view, self.legal, None if self.spectator else self.seat, self.seats)
+        self.query_one(ContentSwitcher).current = "game"
+        self.show_log()
+        self.query_one(StatusBar).set_game(table.status_line())
+        if view.get("outcome") is not None:
+            if not self.ended:
+                self.ended = True
+                self.open_end_screen()
+        else:
+            self.ended = False
+            self.close_end_screen()
+        self.update_bindings()
+
+    def show_log(self) -> None:
+        """The log, with this seat's private events masked while its secrets are hidden."""
+        if self.view is None:
+            return
+        hidden = self.game_table.private_events() if self.game_table else frozenset()
+        self.query_one(EventLog).show_events(
+            self.view.get("events", []), names_of(self.seats), hidden
+        )
+
+    def on_game_table_secrets_toggled(self, event: GameTable.SecretsToggled) -> None:
+        self.show_log()
+        self.update_bindings()
+
+    async def ensure_game_table(self, game_id: str) -> GameTable:
+        if self.game_table is None:
+            self.game_table = table_widget_for(game_id)(id="game")
+            await self.query_one(ContentSwitcher).mount(self.game_table)
+            self.call_after_refresh(self.focus_game)
+        return self.game_table
+
+    def focus_game(self, from_chat: bool = False) -> None:
+        """Put the keyboard on the game's list, unless the player is typing in the chat."""
+        from textual.widgets import OptionList
+
+        if self.game_table is not None and (from_chat or not isinstance(self.focused, Input)):
+            lists = self.game_table.query(OptionList)
+            if lists:
+                lists.first().focus()
+
+    def on_chat_received(self, event: ChatReceived) -> None:
+        self.query_one(ChatPanel).add(event.sender, event.text, event.channel)
+
+    def on_error_received(self, event: ErrorReceived) -> None:
+        self.query_one(EventLog).note(event.text)
+        self.notify(event.text, severity="error" if event.fatal else "warning", timeout=4)
+
+    # -- what the player does -------------------------------------------------------------------
+
+    def on_game_table_action_chosen(self, event: GameTable.ActionChosen) -> None:
+        event.stop()
+        self.send({"t": "act", "action": event.action})
+
+    def on_chat_panel_sent(self, event: ChatPanel.Sent) -> None:
+        self.send({"t": "chat", "text": event.text})
+
+    def binding_state(self) -> tuple:
+        """Everything `check_action` reads, here and in the game's table."""
+        over = self.view is not None and self.view.get("outcome") is not None
+        table = self.game_table.binding_state() if self.game_table else ()
+        empty = any(s.kind == "empty" for s in self.seats)
+        return (self.lobby.get("phase"), self.status, self.is_host, self.spectator, over, empty,
+                table)
+
+    def update_bindings(self) -> None:
+        """Refresh the footer only when what may be done changed: a redraw of the footer
+        restyles every key in it, which would otherwise happen on each state."""
+        state = self.binding_state()
+        if state != self.shown_bindings:
+            self.shown_bindings = state
+            self.refresh_bindings()
+
+    @property
+    def is_host(self) -> bool:
+        host_seat = self.lobby.get("host_seat")
+        return self.seat is not None and host_seat == self.seat and not self.spectator
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        waiting = self.lobby.get("phase") == "waiting" and self.status == "connected"
+        if action == "start":
+            return waiting and self.is_host
+        if action == "play_again":
+            over = self.view is not None and self.view.get("outcome") is not None
+            return over and not self.spectator and self.status == "connected"
+        if action == "add_bot":
+            return waiting and self.is_host and any(s.kind == "empty" for s in self.seats)
+        return True
+
+    def action_start(self) -> None:
+        self.send({"t": "start"})
+
+    def action_add_bot(self) -> None:
+        self.send({"t": "add_bot", "table": self.lobby.get("table", self.ticket.table)})
+
+    def action_play_again(self) -> None:
+        self.send({"t": "play_again"})
+
+    def action_chat(self) -> None:
+        self.query_one("#chat-input", Input).focus()
+
+    def on_chat_panel_done(self, event: ChatPanel.Done) -> None:
+        self.focus_game(from_chat=True) if self.game_table else self.set_focus(None)
+
+    def action_rules(self) -> None:
+        from tui.screens.rules import RulesScreen
+
+        game = (self.view or {}).get("game") or self.lobby.get("game") or "timebomb"
+        self.app.push_screen(RulesScreen(str(game)))
+
+    def action_keys(self) -> None:
+        self.app.action_show_keys()
+
+    async def action_leave(self) -> None:
+        await self.leave()
+
+    async def leave(self) -> None:
+        self.workers.cancel_group(self, "net")
+        connection, self.connection = self.connection, None
+        if connection is not None:
+            try:
+                if self.status == "connected":
+                    await connection.send({"t": "leave"})
+                await connection.close()
+            except Exception:
+                pass  # leaving must always work, even from a dead connection
+        await self.backend.release(self.ticket)
+        self.close_end_screen()
+        if self.app.screen is self:
+            self.dismiss()
+
+    # -- the end ----------------------------------------------------------------------------------
+
+    def open_end_screen(self) -> None:
+        from tui.screens.end import EndScreen
+
+        assert self.view is not None and self.game_table is not None
+        body = type(self.game_table).ending(
+            self.view, None if self.spectator else self.seat, self.seats
+        )
+        self.end_screen = EndScreen(body, can_play_again=not self.spectator)
+        self.app.push_screen(self.end_screen, self.end_chosen)
+
+    def close_end_screen(self) -> None:
+        screen, self.end_screen = self.end_screen, None
+        if screen is not None and screen.is_attached and self.app.screen is screen:
+            screen.dismiss(None)
+
+    def end_chosen(self, choice: str | None) -> None:
+        self.end_screen = None
+        if choice == "again":
+            self.send({"t": "play_again"})
+            self.query_one(EventLog).note("Asked for another game…")
+        elif choice == "lobby":
+            self.run_worker(self.leave(), group="leave")

@@ -1,0 +1,241 @@
+"""Regenerate `screenshots/*.svg` from real app runs against a real in-process host.
+
+    uv run python -m tui.screenshots
+
+Fixed seeds make every run draw the same game: the lobby, a Time Bomb table mid-game from a
+seat, the same moment as a spectator sees it, and the end screen; a Holmes table against the
+bot on Day 2, and its dialog of legal choices; a Time Bomb Évolution table with the Variante.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import tempfile
+from pathlib import Path
+
+SIZE = (100, 30)
+SEED = 7
+HOST_PORT = 47420
+OUT = Path(__file__).resolve().parent.parent / "screenshots"
+
+
+async def settle(pilot, condition, timeout: float = 20.0) -> None:
+    async with asyncio.timeout(timeout):
+        while not condition():
+            await pilot.pause(0.05)
+
+
+async def main() -> None:
+    os.environ.setdefault("GASLIGHT_CONFIG_DIR", tempfile.mkdtemp(prefix="gaslight-shots-"))
+    from netplay.host import Host
+
+    from tui.address import Address
+    from tui.app import create_app
+    from tui.backend import Backend
+    from tui.screens.end import EndScreen
+    from tui.screens.table import TableScreen
+    from tui.screens.timebomb_cut import CutScreen
+
+    data = Path(tempfile.mkdtemp(prefix="gaslight-shots-data-"))
+    OUT.mkdir(exist_ok=True)
+
+    def backend(**kwargs) -> Backend:
+        return Backend(interfaces=["127.0.0.1"], data_dir=data, bot_delay=0, seed=SEED,
+                       discover=False, **kwargs)
+
+    # The lobby, listing the tables of a host found by its address.
+    other = Host(data_dir=data, bot_delay=60)
+    await other.start("127.0.0.1", HOST_PORT + 1)
+    other.create_table("timebomb", 6, {}, name="Baker Street", bots=3, seed=SEED)
+    other.create_table("timebomb", 5, {}, name="The Diogenes Club", bots=5, seed=SEED)
+    lobby_app = create_app(backend(), player_name="Ada")
+    async with lobby_app.run_test(size=SIZE) as pilot:
+        await pilot.press("a", *f"127.0.0.1:{HOST_PORT + 1}", "enter")
+        await settle(pilot, lambda: lobby_app.screen.query_one("#tables").row_count == 2)
+        await pilot.pause(0.5)  # let the notification's fade-in finish drawing
+        lobby_app.save_screenshot(str(OUT / "lobby.svg"))
+    await other.stop()
+
+    # A game against bots, played by keyboard, watched by a spectator.
+    player = create_app(backend(port=HOST_PORT), player_name="Ada")
+    async with player.run_test(size=SIZE) as pilot:
+        await pilot.press("b")
+        await settle(pilot, lambda: isinstance(player.screen, TableScreen) and player.screen.view)
+        table = player.screen
+
+        async def my_cut() -> None:
+            await settle(pilot, lambda: table.view["outcome"] or table.game_table.model.your_turn)
+            if table.view["outcome"]:
+                return
+            before = len(table.view["revealed"])
+            await pilot.press("enter")
+            await settle(pilot, lambda: isinstance(player.screen, CutScreen))
+            await pilot.press("enter")
+            await settle(pilot, lambda: len(table.view["revealed"]) > before
+                         or table.view["outcome"])
+
+        while len(table.view["revealed"]) < 6 and not table.view["outcome"]:
+            await my_cut()
+        await settle(pilot, lambda: table.view["outcome"] or table.game_table.model.your_turn)
+        table.send({"t": "chat", "text": "I hold nothing dangerous, honest."})
+        await settle(pilot, lambda: "honest" in str(table.query_one("#chat-log").lines))
+        await pilot.pause(0.3)
+        player.save_screenshot(str(OUT / "table-seat.svg"))
+
+        spectator = create_app(
+            backend(), player_name="Sam", initial=(Address("127.0.0.1", HOST_PORT), True)
+        )
+        async with spectator.run_test(size=SIZE) as watcher:
+            await settle(watcher, lambda: isinstance(spectator.screen, TableScreen)
+                         and spectator.screen.view)
+            await watcher.pause(0.3)
+            spectator.save_screenshot(str(OUT / "table-spectator.svg"))
+
+        while not table.view["outcome"]:
+            await my_cut()
+        await settle(pilot, lambda: isinstance(player.screen, EndScreen))
+        await pilot.pause(0.3)
+        player.save_screenshot(str(OUT / "end.svg"))
+
+    await holmes_shots(backend)
+    await evolution_screenshot(backend)
+    await machinations_shot(backend(port=HOST_PORT + 4), pilot_settle=settle)
+    for name in ("lobby", "table-seat", "table-spectator", "end", "holmes-table",
+                 "holmes-choice", "evolution-table", "machinations-seat"):
+        print(OUT / f"{name}.svg")
+
+
+async def holmes_shots(backend) -> None:
+    """Holmes against the smart bot, every choice the first one offered, until Day 2."""
+    from tui.app import create_app
+    from tui.screens.holmes_choice import HolmesChoiceScreen
+    from tui.screens.table import TableScreen
+
+    app = create_app(backend(port=HOST_PORT + 2), player_name="Ada")
+    async with app.run_test(size=(120, 40)) as pilot:
+        ticket = await app.backend.play_bots("Ada", game="holmes", players=2)
+        app.screen.go(ticket)
+        await settle(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view)
+        table = app.screen
+
+        def my_turn() -> bool:
+            model = table.game_table.model
+            return bool(model and model.your_turn) and app.screen is table
+
+        while not (table.view["day"] >= 2 and my_turn()
+                   and table.view["pending"]["kind"] == "move"):
+            await settle(pilot, my_turn)
+            if table.view["day"] >= 2 and table.view["pending"]["kind"] == "move":
+                break
+            before = len(table.view["events"])
+            await pilot.press("c")
+            await settle(pilot, lambda: isinstance(app.screen, HolmesChoiceScreen))
+            await pilot.press("enter")
+            await settle(pilot, lambda: len(table.view["events"]) > before)
+        await pilot.pause(0.3)
+        app.save_screenshot(str(OUT / "holmes-table.svg"))
+        await pilot.press("c")
+        await settle(pilot, lambda: isinstance(app.screen, HolmesChoiceScreen))
+        await pilot.pause(0.3)
+        app.save_screenshot(str(OUT / "holmes-choice.svg"))
+
+
+
+async def evolution_screenshot(backend) -> None:
+    """Time Bomb Évolution with the Variante against bots, from a seat, once a Defusing wire
+    lies on a colour or a Number card has been drawn: the bombs board at work."""
+    from tui.screens.evolution_decision import DecisionScreen
+    from tui.screens.table import TableScreen
+    from tui.screens.timebomb_cut import CutScreen
+
+    from tui.app import create_app
+
+    app = create_app(backend(port=HOST_PORT + 3), player_name="Ada")
+    async with app.run_test(size=SIZE) as pilot:
+        ticket = await app.backend.host_table(
+            "timebomb-evolution", 5, {"variante": True}, name="Évolution", bots=4,
+            advertise=False,
+        )
+        app.screen.go(ticket)
+        await settle(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view)
+        table = app.screen
+
+        def shows_enough() -> bool:
+            view = table.view
+            return bool(view["outcome"] or ((view["defused"] or view["draws"])
+                                            and view["pending"] is None))
+
+        while not shows_enough():
+            await settle(pilot, lambda: shows_enough() or isinstance(app.screen, DecisionScreen)
+                         or (app.screen is table and table.game_table.model is not None
+                             and table.game_table.model.your_turn))
+            if shows_enough():
+                break
+            events = len(table.view["events"])
+            if isinstance(app.screen, DecisionScreen):
+                await pilot.press("enter")
+            else:
+                await pilot.press("enter")
+                await settle(pilot, lambda: isinstance(app.screen, CutScreen))
+                await pilot.press("enter")
+            await settle(pilot, lambda: len(table.view["events"]) > events)
+        await pilot.pause(0.3)
+        app.save_screenshot(str(OUT / "evolution-table.svg"))
+
+
+async def machinations_shot(backend, pilot_settle) -> None:
+    """A 7-player Moriarty's Machinations table against bots, after its first heist, at the
+    moment the player must act: played by keyboard through the same dialogs as a person."""
+    from tui.app import create_app
+    from tui.screens.machinations_dialogs import (
+        AccuseScreen, CardScreen, ProposeScreen, VoteScreen)
+    from tui.screens.table import TableScreen
+
+    app = create_app(backend, player_name="Ada")
+    async with app.run_test(size=SIZE) as pilot:
+        ticket = await backend.play_bots("Ada", "machinations", 7)
+        app.screen.go(ticket)
+        await pilot_settle(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view)
+        table = app.screen
+
+        def ready() -> bool:
+            return bool(table.view["outcome"] or table.game_table.model.your_turn)
+
+        while True:
+            await pilot_settle(pilot, ready)
+            model = table.game_table.model
+            if table.view["outcome"] or table.view["heists"]:
+                break
+            before = (len(table.view["events"]), table.view["phase"], model.my_choice)
+            if model.crews:
+                for seat in min(model.crews, key=lambda c: (len(c), c)):
+                    await pilot.press(str(seat + 1))
+                await pilot.press("s")
+                await pilot_settle(pilot, lambda: isinstance(app.screen, ProposeScreen))
+                await pilot.press(*"Crown Jewels", "enter")
+            elif model.can_vote:
+                await pilot.press("v")
+                await pilot_settle(pilot, lambda: isinstance(app.screen, VoteScreen))
+                await pilot.press("a")
+            elif model.cards:
+                await pilot.press("p")
+                await pilot_settle(pilot, lambda: isinstance(app.screen, CardScreen))
+                await pilot.press("1")
+            else:
+                await pilot.press(str(model.targets[0] + 1))
+                await pilot_settle(pilot, lambda: isinstance(app.screen, AccuseScreen))
+                await pilot.press("y")
+            await pilot_settle(pilot, lambda: table.view["outcome"] or (
+                len(table.view["events"]), table.view["phase"],
+                table.game_table.model.my_choice) != before)
+        model = table.game_table.model
+        if model.crews:  # show the crew picker with an eligible crew picked
+            for seat in min(model.crews, key=lambda c: (len(c) != 3, c)):
+                await pilot.press(str(seat + 1))
+        await pilot.pause(0.3)
+        app.save_screenshot(str(OUT / "machinations-seat.svg"))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

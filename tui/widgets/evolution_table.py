@@ -1,0 +1,256 @@
+"""The Time Bomb Évolution table: Time Bomb's table plus the bombs board and the Variante's
+decisions.
+
+It is a small subclass of `TimeBombTable`, as the engine's Évolution is of Time Bomb: the
+players, the cut and the claim work the same; the board shows each colour's count against its
+threshold, the Defusing wires (on a colour, set apart or moved apart), the last reveal, the
+Number cards drawn, a forced target and round 4's length; a decision the game waits for from
+this player opens a dialog offering exactly the legal choices.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widget import Widget
+from textual.widgets import Static
+
+from tui.models.evolution import (
+    COLOUR_STYLES,
+    EvolutionModel,
+    build_model,
+    colour_word,
+)
+from tui.models.timebomb import build_ending, team_label
+from tui.widgets.timebomb_table import TEAM_STYLES, TargetList, TimeBombTable
+
+WAITING = {
+    "defuse": "a colour to defuse",
+    "move_apart": "a wire to move apart",
+    "draw_number": "a Number card",
+}
+
+
+def hand_text(hand: dict[str, int]) -> Text:
+    """`1 ◆ Defusing · 2 Red`, each colour in its colour and by its name."""
+    text = Text()
+    for kind, count in ((k, c) for k, c in hand.items() if c):
+        text.append(" · " if text.plain else "")
+        text.append(f"{count} ")
+        text.append_text(kind_text(kind))
+    return text or Text("none")
+
+
+def kind_text(kind: str) -> Text:
+    if kind == "defusing":
+        return Text("◆ Defusing", style="bold")
+    return Text(colour_word(kind), style=COLOUR_STYLES.get(kind, ""))
+
+
+class EvolutionTable(TimeBombTable):
+    DEFAULT_CSS = """
+    EvolutionTable #ev-board { height: auto; border: round $secondary; border-title-align: left;
+                               padding: 0 1; }
+    EvolutionTable #ev-board.-decide { border: round $warning; }
+    """
+
+    BINDINGS = [Binding("d", "decide", "Decide")]
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.model: EvolutionModel | None = None
+        self.deciding = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("", id="tb-secret")
+            with Vertical(id="tb-players-box"):
+                yield Static("", id="tb-players-head")
+                yield TargetList(id="tb-players")
+            yield Static("", id="ev-board")
+            yield Static("", id="tb-revealed")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#ev-board").border_title = "Bombs"
+
+    # -- rendering --------------------------------------------------------------------------
+
+    def show(self, view, legal, seat, seats) -> None:
+        self.model = build_model(view, legal, seat, seats)
+        self.seats = seats
+        self.refresh_secret()
+        self.refresh_players()
+        self.refresh_board()
+        self.refresh_revealed()
+        if self.model.decisions and not self.deciding:
+            self.call_after_refresh(self.action_decide)
+
+    def refresh_secret(self) -> None:
+        model = self.model
+        if model is None or model.spectator or self.secret_hidden:
+            super().refresh_secret()
+            return
+        secret = self.query_one("#tb-secret", Static)
+        secret.border_title = "You"
+        secret.set_class(False, "-hidden")
+        text = Text("Role: ")
+        text.append(f"{team_label(model.role)}'s team", style=TEAM_STYLES.get(model.role or "", ""))
+        text.append("\nWires: ")
+        hand = model.hand or {}
+        text.append_text(hand_text({k: hand.get(k, 0) for k in model.kinds}))
+        secret.update(text)
+
+    def row_text(self, row, width: int, wide: bool) -> Text:
+        text = super().row_text(row, width, wide)
+        model = self.model
+        # Short marks: the board below says in full who is designated and who is choosing.
+        if model is not None and row.seat == model.designated:
+            text.append(" ⇦", style="bold reverse")
+        if model is not None and row.seat == model.pending_seat:
+            text.append(" …", style="bold")
+        return text
+
+    def refresh_board(self) -> None:
+        model = self.model
+        if model is None:
+            return
+        board = self.query_one("#ev-board", Static)
+        board.set_class(bool(model.decisions), "-decide")
+        board.border_title = "Bombs · Variante" if model.variante else "Bombs"
+        board.update(self.board_text(model, board.content_size.width or 44))
+
+    def on_resize(self) -> None:
+        super().on_resize()
+        self.refresh_board()
+
+    def board_text(self, model: EvolutionModel, width: int) -> Text:
+        names = {row.seat: row.name for row in model.players}
+        text = Text(f"◆ Defusing {model.defusing_found}/{model.defusing_total}", style="bold")
+        if model.set_apart:
+            text.append(" · apart " + " ".join(f"◆{n}" for n in model.set_apart))
+        if model.moved_apart:
+            text.append(" · moved " + " ".join(f"◆{n}" for n in model.moved_apart))
+        per_line = max(1, (width + 2) // 15)
+        for i, row in enumerate(model.colours):
+            text.append("\n" if i % per_line == 0 else "  ")
+            cell = Text(f"{colour_word(row.colour):<6}", style=COLOUR_STYLES.get(row.colour, ""))
+            cell.append(f" {row.revealed}/{row.threshold}")
+            if row.wire is not None:
+                cell.append(f" ◆{row.wire}", style="bold")
+            elif row.one_from_exploding:
+                cell.append(" ⚠ ", style="bold red1")
+            else:
+                cell.append("   ")
+            text.append_text(cell)
+        if model.variante:
+            text.append("\nLast: ")
+            text.append_text(kind_text(model.last_reveal) if model.last_reveal else Text("—"))
+            if model.number_cards:
+                # The latest few fit the line; the log keeps every draw.
+                drawn = " ".join(str(d.number) for d in model.draws[-4:]) or "—"
+                text.append(f" · Numbers: {'… ' if len(model.draws) > 4 else ''}{drawn}")
+            # Before round 4 more Oranges can only shorten it: the projection is a maximum.
+            bound = "" if model.round4_final else "≤"
+            text.append(f" · R4: {bound}{model.round4_length} cuts")
+        if model.designated is not None:
+            draw = model.draws[-1] if model.draws else None
+            why = f" ({draw.drawer} drew {draw.number})" if draw else ""
+            text.append(f"\n⇨ Next cut: a wire of {names.get(model.designated, '?')}{why}",
+                        style="bold")
+        if model.pending_kind and model.pending_seat is not None:
+            if model.decisions:
+                text.append(f"\n… Your choice: {WAITING[model.pending_kind]} · press d",
+                            style="bold")
+            else:
+                who = names.get(model.pending_seat, "?")
+                text.append(f"\n… {who} is choosing: {WAITING[model.pending_kind]}",
+                            style="italic")
+        return text
+
+    def refresh_revealed(self) -> None:
+        model = self.model
+        if model is None:
+            return
+        names = {p.seat: p.name for p in model.players}
+        text = Text()
+        for i, wire in enumerate(reversed(model.revealed)):
+            text.append("\n" if i else "")
+            text.append(
+                f"R{wire['round']}·{wire['cut']:<2} {names.get(wire['cutter'], '?')} ✂ "
+                f"{names.get(wire['target'], '?')}: "
+            )
+            text.append_text(kind_text(wire["wire"]))
+        self.query_one("#tb-revealed", Static).update(text or "No wire cut yet.")
+
+    def binding_state(self) -> tuple:
+        model = self.model
+        return super().binding_state() + ((bool(model.decisions),) if model else ())
+
+    def status_line(self) -> str:
+        model = self.model
+        if model is not None and model.decisions and not model.over:
+            return f"{model.status_line()} · your choice"
+        return super().status_line()
+
+    # -- acting -----------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "decide":
+            return bool(self.model and self.model.decisions)
+        return super().check_action(action, parameters)
+
+    def action_decide(self) -> None:
+        from tui.screens.evolution_decision import DecisionScreen
+
+        model = self.model
+        if model is None or not model.decisions or self.deciding:
+            return
+        self.deciding = True
+
+        def chosen(action: dict | None) -> None:
+            self.deciding = False
+            if action is not None:
+                self.post_message(self.ActionChosen(action))
+
+        self.app.push_screen(DecisionScreen(model), chosen)
+
+    def action_claim(self) -> None:
+        from tui.screens.evolution_decision import EvolutionClaimScreen
+
+        model = self.model
+        if model is None or not model.claims:
+            return
+
+        def chosen(action: dict | None) -> None:
+            if action is not None:
+                self.post_message(self.ActionChosen(action))
+
+        self.app.push_screen(EvolutionClaimScreen(list(model.claims)), chosen)
+
+    # -- the end ----------------------------------------------------------------------------
+
+    @classmethod
+    def ending(cls, view, seat, seats) -> Widget:
+        from tui.widgets.evolution_ending import EvolutionEnding
+
+        ending = build_ending(view, seat, seats)
+        hands = view.get("hands") or []
+        rows = tuple(
+            replace(row, remaining=hand_text(hands[row.seat]) if row.seat < len(hands) else "")
+            for row in ending.rows
+        )
+        last_cut = ending.last_cut
+        revealed = view.get("revealed") or []
+        if revealed:
+            names = {row.seat: row.name for row in ending.rows}
+            last = revealed[-1]
+            last_cut = (f"Last cut: {names.get(last['cutter'], '?')} ✂ "
+                        f"{names.get(last['target'], '?')}: {kind_text(last['wire']).plain}")
+        return EvolutionEnding(
+            replace(ending, rows=rows, last_cut=last_cut), view.get("removed") or {}
+        )

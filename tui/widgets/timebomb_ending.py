@@ -1,0 +1,51 @@
+"""The body of Time Bomb's end screen: the winning team and why, every role, every wire left."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Static
+
+from tui.models.timebomb import Ending
+
+
+class TimeBombEnding(Vertical):
+    DEFAULT_CSS = """
+    TimeBombEnding { height: auto; }
+    TimeBombEnding #ending-headline { text-style: bold; content-align: center middle;
+                                      height: 3; border: heavy $accent; }
+    TimeBombEnding #ending-reason { content-align: center middle; height: 1; }
+    TimeBombEnding #ending-last-cut { content-align: center middle; height: 1; }
+    TimeBombEnding #ending-you { content-align: center middle; height: 1; text-style: italic; }
+    TimeBombEnding #ending-table { height: auto; margin: 1 0 0 0; }
+    """
+
+    def __init__(self, ending: Ending) -> None:
+        super().__init__()
+        self.ending = ending
+
+    def compose(self) -> ComposeResult:
+        ending = self.ending
+        yield Static(ending.headline, id="ending-headline")
+        yield Static(ending.reason, id="ending-reason")
+        if ending.last_cut:
+            yield Static(ending.last_cut, id="ending-last-cut")
+        if ending.you_won is not None:
+            yield Static("You won." if ending.you_won else "You lost.", id="ending-you")
+        table = Table(expand=True, box=None, padding=(0, 1), header_style="bold")
+        table.add_column("")
+        table.add_column("Player")
+        table.add_column("Role")
+        table.add_column("Wires left face down")
+        for row in ending.rows:
+            table.add_row(
+                Text("★ won" if row.won else "  lost", style="bold" if row.won else "dim"),
+                row.name,
+                row.team,
+                row.remaining,
+            )
+        if ending.set_aside:
+            table.add_row("", Text("set aside", style="italic"), ending.set_aside, "")
+        yield Static(table, id="ending-table")

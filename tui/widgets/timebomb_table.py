@@ -1,0 +1,259 @@
+"""The Time Bomb table: your role and wires, the players, the revealed wires.
+
+Built from `tui.models.timebomb`; only the targets in `legal` can be picked, and a cut is a
+player, then one of their face-down wires (the wire's position carries no information, TB-5).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import Static
+
+from tui.models.seats import SeatInfo
+from tui.models.timebomb import (
+    TimeBombModel,
+    build_ending,
+    build_model,
+    counts_text,
+    team_label,
+    wire_symbol,
+    wire_word,
+)
+from tui.widgets.game_table import GameTable
+from tui.widgets.player_list import PlayerEntry, PlayerList
+
+PRIVATE_EVENTS = frozenset({"role", "hand"})
+"""The events only this seat sees: its role and each new hand."""
+
+TEAM_STYLES = {"sherlock": "bold dodger_blue1", "moriarty": "bold red1"}
+
+
+class TargetList(PlayerList):
+    """The players, where Enter means cutting a wire of the highlighted one."""
+
+    BINDINGS = [
+        Binding("enter", "select", "Cut", tooltip="Cut a wire of the highlighted player")
+    ]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "select":
+            return any(entry.pickable for entry in self.entries)
+        return True
+
+
+class TimeBombTable(GameTable):
+    DEFAULT_CSS = """
+    TimeBombTable { height: 1fr; }
+    TimeBombTable #tb-secret { height: auto; border: round $primary; border-title-align: left;
+                               padding: 0 1; }
+    TimeBombTable #tb-secret.-hidden { color: $text-muted; }
+    TimeBombTable #tb-players-box { height: auto; border: round $secondary;
+                                    border-title-align: left; }
+    TimeBombTable #tb-players-box.-your-turn { border: round $warning; }
+    TimeBombTable #tb-players-box:focus-within { border: round $accent; }
+    TimeBombTable #tb-players-head { height: 1; color: $text-muted; }
+    TimeBombTable TargetList, TimeBombTable TargetList:focus { border: none; }
+    TimeBombTable #tb-revealed { height: 1fr; min-height: 3; border: round $secondary;
+                                 border-title-align: left; padding: 0 1; }
+    """
+
+    BINDINGS = [
+        Binding("c", "claim", "Claim", tooltip="Claim in public what you hold (a bluff is fine)"),
+        Binding("h", "hide", "Hide role", tooltip="Hide your role and wires from onlookers"),
+        Binding("h", "unhide", "Show role", tooltip="Show your role and wires again"),
+    ]
+
+    secret_hidden: reactive[bool] = reactive(False)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.model: TimeBombModel | None = None
+        self.seats: Sequence[SeatInfo] = ()
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("", id="tb-secret")
+            with Vertical(id="tb-players-box"):
+                yield Static("", id="tb-players-head")
+                yield TargetList(id="tb-players")
+            yield Static("", id="tb-revealed")
+
+    def on_mount(self) -> None:
+        self.query_one("#tb-secret").border_title = "You"
+        self.query_one("#tb-players-box").border_title = "Players"
+        self.query_one("#tb-revealed").border_title = "Revealed wires"
+
+    # -- rendering --------------------------------------------------------------------------
+
+    def show(self, view, legal, seat, seats) -> None:
+        self.model = build_model(view, legal, seat, seats)
+        self.seats = seats
+        self.refresh_secret()
+        self.refresh_players()
+        self.refresh_revealed()
+
+    def refresh_secret(self) -> None:
+        model = self.model
+        secret = self.query_one("#tb-secret", Static)
+        if model is None:
+            return
+        if model.spectator:
+            secret.border_title = "Spectating"
+            secret.update("You watch: roles and hands stay hidden until the end.")
+            return
+        secret.border_title = "You"
+        secret.set_class(self.secret_hidden, "-hidden")
+        if self.secret_hidden:
+            secret.update("Role and wires hidden · press h to show them")
+            return
+        text = Text("Role: ")
+        text.append(f"{team_label(model.role)}'s team", style=TEAM_STYLES.get(model.role or "", ""))
+        text.append("\nWires: " + counts_text(model.hand or {}, model.kinds))
+        secret.update(text)
+
+    def refresh_players(self) -> None:
+        model = self.model
+        if model is None:
+            return
+        wide = self.size.width >= 64
+        width = 24 if wide else 16
+        wires = "face-down wires" if wide else "wires"
+        head = self.query_one("#tb-players-head", Static)
+        head.update(f"  {'Player':<{width}}  {wires:<{16 if wide else 6}}revealed  claim")
+        players = self.query_one(PlayerList)
+        box = self.query_one("#tb-players-box")
+        box.border_title = "Players · your cut: pick one" if model.your_turn else "Players"
+        box.set_class(model.your_turn, "-your-turn")
+        players.set_entries(
+            PlayerEntry(row.seat, self.row_text(row, width, wide), row.target)
+            for row in model.players
+        )
+
+    def on_resize(self) -> None:
+        self.refresh_players()
+
+    def row_text(self, row, width: int, wide: bool) -> Text:
+        text = Text()
+        text.append("✂ " if row.cutter else "  ", style="bold")
+        suffix = " (you)" if row.you else (f" · {row.status}" if row.status else "")
+        name = row.name[: width - len(suffix)] + suffix
+        text.append(f"{name:<{width}}", style="bold" if row.you else "")
+        if wide:  # room to lay the wires out, as on the table
+            text.append(f"  {'▮' * row.face_down:<5} {row.face_down:>2}        ")
+        else:
+            text.append(f"  {row.face_down:>2}▮   ")
+        text.append(f"{row.revealed:<8.8}  ")
+        text.append(row.claim)
+        return text
+
+    def refresh_revealed(self) -> None:
+        model = self.model
+        if model is None:
+            return
+        parts = []
+        for kind in model.kinds:
+            count = model.revealed_counts.get(kind, 0)
+            if kind == "defusing":
+                parts.append(f"{wire_symbol(kind)} {wire_word(kind)} {count}/{model.defusing_total}")
+            elif kind == "bomb":
+                parts.append(f"{wire_symbol(kind)} Bomb {'CUT' if count else 'hidden'}")
+            else:
+                parts.append(f"{wire_symbol(kind)} {wire_word(kind)} {count}")
+        text = Text(" · ".join(parts))
+        names = {p.seat: p.name for p in model.players}
+        for wire in reversed(model.revealed):
+            text.append(
+                f"\nR{wire['round']}·{wire['cut']:<2} {names.get(wire['cutter'], '?')} ✂ "
+                f"{names.get(wire['target'], '?')}: {wire_symbol(wire['wire'])} {wire_word(wire['wire'])}"
+            )
+        self.query_one("#tb-revealed", Static).update(text)
+
+    def watch_secret_hidden(self) -> None:
+        self.refresh_secret()
+        self.post_message(self.SecretsToggled())
+
+    def binding_state(self) -> tuple:
+        model = self.model
+        if model is None:
+            return ()
+        return (model.your_turn, bool(model.claims), model.spectator, self.secret_hidden)
+
+    def private_events(self) -> frozenset[str]:
+        return PRIVATE_EVENTS if self.secret_hidden else frozenset()
+
+    def status_line(self) -> str:
+        model = self.model
+        if model is None:
+            return ""
+        cutter = next((p for p in model.players if p.cutter), None)
+        if model.over:
+            turn = "game over"
+        elif model.your_turn:
+            turn = "✂ your cut"
+        else:
+            turn = f"✂ {cutter.name}" if cutter else ""
+        return f"{model.status_line()} · {turn}"
+
+    # -- acting -----------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        model = self.model
+        if action == "claim":
+            return bool(model and model.claims and not model.spectator)
+        if action == "hide":
+            return bool(model and not model.spectator and not self.secret_hidden)
+        if action == "unhide":
+            return bool(model and not model.spectator and self.secret_hidden)
+        return True
+
+    def on_player_list_picked(self, event: PlayerList.Picked) -> None:
+        event.stop()
+        self.offer_wires(event.seat)
+
+    def offer_wires(self, seat: int) -> None:
+        from tui.screens.timebomb_cut import CutScreen
+
+        model = self.model
+        if model is None or seat not in model.targets:
+            return
+        row = model.players[seat]
+
+        def chosen(confirmed: bool | None) -> None:
+            if confirmed:
+                self.post_message(self.ActionChosen({"type": "cut", "target": seat}))
+
+        self.app.push_screen(CutScreen(row.name, row.face_down), chosen)
+
+    def action_claim(self) -> None:
+        from tui.screens.timebomb_claim import ClaimScreen
+
+        model = self.model
+        if model is None or not model.claims:
+            return
+
+        def chosen(action: dict | None) -> None:
+            if action is not None:
+                self.post_message(self.ActionChosen(action))
+
+        self.app.push_screen(ClaimScreen(list(model.claims)), chosen)
+
+    def action_hide(self) -> None:
+        self.secret_hidden = True
+
+    def action_unhide(self) -> None:
+        self.secret_hidden = False
+
+    # -- the end ----------------------------------------------------------------------------
+
+    @classmethod
+    def ending(cls, view, seat, seats) -> Widget:
+        from tui.widgets.timebomb_ending import TimeBombEnding
+
+        return TimeBombEnding(build_ending(view, seat, seats))
