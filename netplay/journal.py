@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +31,11 @@ SUFFIX: Final = ".journal"
 RECORD_HEADER: Final = 8
 MAX_RECORD: Final = 1024 * 1024
 """Bytes in one record body. A real record is well under 1 KiB; more means damage."""
+CRASH_ENV: Final = "GASLIGHT_TEST_CRASH_BEFORE_FSYNC"
+"""Tests only: after this many syncs, the process kills itself (SIGKILL) between writing a
+record and fsyncing it, so that the crash tests can hit that exact point."""
+_crash_after = int(os.environ.get(CRASH_ENV) or 0)
+_syncs = 0
 
 
 class JournalError(Exception):
@@ -108,12 +114,21 @@ class Journal:
             raise OSError(f"table {self.table_id}: journal write was short ({written} bytes)")
 
     def sync(self) -> None:
+        if _crash_after:
+            _maybe_crash()
         os.fsync(self._fd)
 
     def close(self) -> None:
         if self._fd >= 0:
             os.close(self._fd)
             self._fd = -1
+
+
+def _maybe_crash() -> None:
+    global _syncs
+    _syncs += 1
+    if _syncs >= _crash_after:
+        os.kill(os.getpid(), signal.SIGKILL)
 
 
 def _fsync_dir(directory: Path) -> None:
