@@ -20,7 +20,8 @@ def test_simulate_counts_every_game_for_every_registered_game(game_id):
     assert done == list(range(1, 31))
     assert result.games == 30
     assert sum(result.reasons.values()) == 30
-    assert sum(result.wins.values()) >= 30  # every game has a winning team
+    # Every game has a winning team, but for a draw (Holmes' tie-breaks can end level).
+    assert sum(result.wins.values()) + result.reasons["draw"] >= 30
     assert result.actions > 30
     assert set(result.bots.values()) == {"random"}
 

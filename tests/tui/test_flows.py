@@ -76,7 +76,8 @@ async def test_play_against_bots_until_the_end_then_play_again(app_factory, wait
             lambda: table.view["outcome"] is None and app.screen is table,
             "a new game after play again",
         )
-        assert table.view["revealed"] == [] or table.view["round"] == 1
+        # The finished game had an outcome; a running one has none: this is the new game. Bots
+        # may already have cut many wires of it on a loaded machine, so count nothing else.
 
 
 async def play_my_turns(pilot, waiter, app, table, until) -> None:

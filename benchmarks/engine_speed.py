@@ -1,6 +1,6 @@
 """Random-bot full games per second, for every registered game and player count.
 
-    uv run python benchmarks/engine.py [--seconds 1.0] [--runs 5] [--game timebomb] [--players 5]
+    uv run python benchmarks/engine_speed.py [--seconds 1.0] [--runs 5] [--game timebomb] [--players 5]
 
 Each game is played through the public contract only: `new_game`, `to_act`, `legal_actions`
 and `apply`, with the views and events the engine makes as it goes. The figure printed is the
@@ -13,16 +13,9 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
 
-# Run as a script, this file's folder comes first on sys.path and its own name would shadow
-# the `engine` package it measures.
-_here = str(Path(__file__).resolve().parent)
-sys.path[:] = [p for p in sys.path if str(Path(p or ".").resolve()) != _here]
-
-import engine  # noqa: E402
+import engine
 
 
 def play_random_games(game_id: str, players: int, seconds: float, first_seed: int) -> float:
