@@ -25,7 +25,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
-# harness first: it keeps benchmarks/engine.py from shadowing the engine package.
+# harness first: it keeps scripts in this folder from shadowing the engine package.
 from harness import (HostProcess, machine_note, median, percentile, pin_to_cpu,
                      process_cpu_seconds, raise_open_file_limit, within)
 

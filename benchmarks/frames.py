@@ -19,7 +19,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
-# harness first: it keeps benchmarks/engine.py from shadowing the engine package.
+# harness first: it keeps scripts in this folder from shadowing the engine package.
 from harness import machine_note, median, percentile
 
 import engine  # noqa: E402

@@ -26,9 +26,9 @@ import tempfile
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-# Run as a script, a benchmark has this folder first on sys.path, where benchmarks/engine.py
-# would shadow the `engine` package. Every benchmark imports this module before `engine`, and
-# this module takes the folder off the path once it is itself loaded.
+# Run as a script, a benchmark has this folder first on sys.path, where a script named like a
+# package (a benchmarks/engine.py, say) would shadow it. Every benchmark imports this module
+# before `engine`, and this module takes the folder off the path once it is itself loaded.
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 

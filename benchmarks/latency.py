@@ -22,7 +22,7 @@ import os
 import random
 import time
 
-# harness first: it keeps benchmarks/engine.py from shadowing the engine package.
+# harness first: it keeps scripts in this folder from shadowing the engine package.
 from harness import HostProcess, machine_note, median, percentile, process_cpu_seconds
 
 import engine  # noqa: E402
