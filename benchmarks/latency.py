@@ -1,0 +1,198 @@
+"""Action to screen over loopback: from a client sending an action until the last of the N
+clients at that table has received its view, p50 and p99, at 5 and at 10 players.
+
+    uv run python benchmarks/latency.py [--players 5 10] [--runs 5] [--actions 400]
+
+The host runs in its own process on 127.0.0.1 (journals fsynced on the real disk, as in play);
+the N players are lean protocol clients in this process (see `Player`), playing the game's
+random bot from their own views, one action in flight at a time. A sample ends when the last
+byte of the `state` that action caused has reached every player's socket. A player's own
+decoding then adds `decode us` from frames.py. Each run is a fresh table; a finished game is
+followed by `play_again`.
+The figures are the medians of the runs' p50 and p99. When no game seats N players, the
+largest table on offer stands in, and the output says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import os
+import random
+import time
+
+# harness first: it keeps scripts in this folder from shadowing the engine package.
+from harness import HostProcess, machine_note, median, percentile, process_cpu_seconds
+
+import engine  # noqa: E402
+from netplay.protocol import HEADER_SIZE, decode_body, encode, message
+
+TIMEOUT = 10.0
+PREFERRED_GAMES = ("timebomb", "machinations")
+"""The games to measure a player count with, in order, when the command line names none."""
+
+
+def game_for(players: int, wanted: str | None) -> tuple[str, int]:
+    """The game and player count that stand for an N-player table."""
+    if wanted is not None:
+        return wanted, players
+    ordered = [g for g in PREFERRED_GAMES if g in engine.GAMES] + sorted(engine.GAMES)
+    for game_id in ordered:
+        cls = engine.GAMES[game_id]
+        if cls.min_players <= players <= cls.max_players:
+            return game_id, players
+    biggest = max(ordered, key=lambda g: engine.GAMES[g].max_players)
+    return biggest, engine.GAMES[biggest].max_players
+
+
+class Player(asyncio.Protocol):
+    """A lean client for one seat. It stamps each frame with the moment its last byte arrives
+    and decodes it only when asked: with N players in one process, decoding as frames arrive
+    would queue each player behind the others' decoding, which real players, each on their
+    own machine, never do. A real client's decoding adds `decode us` from frames.py."""
+
+    def __init__(self) -> None:
+        self.seat: int | None = None
+        self.transport: asyncio.Transport | None = None
+        self.buffer = bytearray()
+        self.inbox: asyncio.Queue[tuple[float, bytes]] = asyncio.Queue()
+
+    @classmethod
+    async def join(cls, port: int, name: str, table: str) -> "Player":
+        loop = asyncio.get_running_loop()
+        _, player = await loop.create_connection(cls, "127.0.0.1", port)
+        await player.send(message("hello", name=name, table=table))
+        welcome = await player.next_message()
+        if welcome["t"] != "welcome":
+            raise RuntimeError(f"the host did not seat a benchmark player: {welcome}")
+        player.seat = welcome["seat"]
+        return player
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        arrived = time.perf_counter()
+        self.buffer += data
+        while len(self.buffer) >= HEADER_SIZE:
+            length = int.from_bytes(self.buffer[:HEADER_SIZE], "big")
+            if len(self.buffer) < HEADER_SIZE + length:
+                break
+            self.inbox.put_nowait((arrived, bytes(self.buffer[HEADER_SIZE:HEADER_SIZE + length])))
+            del self.buffer[:HEADER_SIZE + length]
+
+    async def send(self, msg: dict) -> None:
+        assert self.transport is not None
+        self.transport.write(encode(msg))
+
+    async def act(self, action: dict) -> None:
+        await self.send(message("act", action=action))
+
+    async def next_message(self) -> dict:
+        return (await self.timed_message())[1]
+
+    async def timed_message(self) -> tuple[float, dict]:
+        arrived, body = await asyncio.wait_for(self.inbox.get(), TIMEOUT)
+        return arrived, decode_body(body)
+
+    async def next_state(self) -> tuple[float, dict]:
+        """The next `state` message and when its last byte arrived."""
+        while True:
+            arrived, msg = await self.timed_message()
+            if msg["t"] == "state":
+                return arrived, msg
+            if msg["t"] == "error":
+                raise RuntimeError(f"the host refused a benchmark action: {msg['message']}")
+
+    async def close(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
+
+
+async def one_run(host: HostProcess, game_id: str, players: int, actions: int,
+                  rng: random.Random) -> list[float]:
+    """Seconds from each action sent to the last client holding its view."""
+    table = await host.create_table(game_id, players)
+    conns = [await Player.join(host.port, f"P{i}", table) for i in range(players)]
+    bot = engine.GAMES[game_id].BOTS["random"]
+    try:
+        # The last seat taken starts the game: everyone gets its first state.
+        states = {c.seat: msg for c in conns for _, msg in [await c.next_state()]}
+        by_seat = {c.seat: c for c in conns}
+        samples: list[float] = []
+        while len(samples) < actions:
+            view = next(iter(states.values()))["view"]
+            if view["outcome"] is not None:
+                await conns[0].send(message("play_again"))
+                states = {c.seat: msg for c in conns for _, msg in [await c.next_state()]}
+                continue
+            seat = rng.choice(sorted(view["to_act"]))
+            own = states[seat]
+            action = bot(own["view"], own["legal"], rng)
+            sent = time.perf_counter()
+            await by_seat[seat].act(action)
+            arrivals = await asyncio.gather(*(c.next_state() for c in conns))
+            samples.append(max(at for at, _ in arrivals) - sent)
+            states = {c.seat: msg for c, (_, msg) in zip(conns, arrivals)}
+        return samples
+    finally:
+        for conn in conns:
+            await conn.close()
+
+
+async def measure(players: int, game: str | None, runs: int, actions: int, warmup: int,
+                  seed: int, journal_dir: str | None) -> None:
+    game_id, seated = game_for(players, game)
+    stand_in = "" if seated == players else f" (standing in for {players}: no game seats {players})"
+    rng = random.Random(seed)
+    async with HostProcess(data_parent=journal_dir) as host:
+        if warmup:
+            await one_run(host, game_id, seated, warmup, rng)
+        p50s, p99s = [], []
+        host_cpu, clients_cpu = host.cpu_seconds(), process_cpu_seconds(os.getpid())
+        # This process stands in for N machines: its collector's pauses are not the host's.
+        gc.collect()
+        gc.disable()
+        try:
+            for _ in range(runs):
+                samples = await one_run(host, game_id, seated, actions, rng)
+                p50s.append(percentile(samples, 0.50))
+                p99s.append(percentile(samples, 0.99))
+        finally:
+            gc.enable()
+        host_cpu = (host.cpu_seconds() - host_cpu) / (runs * actions)
+        clients_cpu = (process_cpu_seconds(os.getpid()) - clients_cpu) / (runs * actions)
+    print(f"{game_id} at {seated} players{stand_in}: {runs} runs x {actions} actions")
+    print(f"  action to last view, p50: {median(p50s) * 1000:.2f} ms "
+          f"(runs {min(p50s) * 1000:.2f}-{max(p50s) * 1000:.2f})")
+    print(f"  action to last view, p99: {median(p99s) * 1000:.2f} ms "
+          f"(runs {min(p99s) * 1000:.2f}-{max(p99s) * 1000:.2f})")
+    # CPU time per action suffers far less than wall time when other work shares the cores.
+    print(f"  CPU per action: host {host_cpu * 1000:.2f} ms, all {seated} players "
+          f"{clients_cpu * 1000:.2f} ms (connecting and seating included)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, nargs="+", default=[5, 10],
+                        help="table sizes to measure (default: 5 10)")
+    parser.add_argument("--game", help="measure this game only (default: per table size)")
+    parser.add_argument("--runs", type=int, default=5, help="tables measured per size")
+    parser.add_argument("--actions", type=int, default=400, help="actions timed per run")
+    parser.add_argument("--warmup", type=int, default=50,
+                        help="actions played first and not timed (default 50)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--journal-dir", help="where the host journals (default: a temporary "
+                        "directory on disk); /dev/shm shows what the disk's fsync adds")
+    args = parser.parse_args()
+    where = args.journal_dir or "a temporary directory on disk"
+    print(f"action to screen on 127.0.0.1, journals in {where} ({machine_note()})")
+    for players in args.players:
+        asyncio.run(measure(players, args.game, args.runs, args.actions, args.warmup, args.seed,
+                            args.journal_dir))
+
+
+if __name__ == "__main__":
+    main()

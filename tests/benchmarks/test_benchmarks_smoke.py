@@ -1,0 +1,46 @@
+"""Each benchmark runs with its shortest settings and prints its figures: the long runs in
+`benchmarks/` stay runnable as the code under them changes."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+MILLISECONDS = r"\d+\.\d\d ms"
+
+
+def run(script: str, *arguments: str) -> str:
+    done = subprocess.run([sys.executable, str(BENCHMARKS / script), *arguments],
+                          capture_output=True, text=True, timeout=60, cwd=BENCHMARKS.parent)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.mark.xdist_group("benchmarks")
+def test_latency_prints_p50_and_p99_per_table_size():
+    out = run("latency.py", "--players", "4", "--runs", "1", "--actions", "5", "--warmup", "0")
+    assert "timebomb at 4 players" in out
+    assert re.search(rf"action to last view, p50: {MILLISECONDS}", out)
+    assert re.search(rf"action to last view, p99: {MILLISECONDS}", out)
+
+
+@pytest.mark.xdist_group("benchmarks")
+def test_capacity_prints_each_step_and_the_verdict():
+    out = run("capacity.py", "--tables", "2", "--runs", "1", "--duration", "1", "--warmup",
+              "0.2", "--think", "0.05")
+    assert re.search(rf"   2 tables: p50 +{MILLISECONDS}, p99 +{MILLISECONDS}", out)
+    assert re.search(r"host memory \d+ KiB per table", out)
+    assert out.splitlines()[-1].startswith("capacity: ")
+
+
+def test_frames_prints_a_row_per_player_count():
+    out = run("frames.py", "--game", "timebomb", "--games", "1", "--runs", "1")
+    rows = [line.split() for line in out.splitlines() if line.startswith("timebomb ")]
+    assert [int(row[1]) for row in rows] == [4, 5, 6, 7, 8]
+    assert all(int(row[2]) > 0 for row in rows)
+    assert re.search(r"largest frame seen: \d+ bytes", out)
