@@ -44,3 +44,10 @@ def test_frames_prints_a_row_per_player_count():
     assert [int(row[1]) for row in rows] == [4, 5, 6, 7, 8]
     assert all(int(row[2]) > 0 for row in rows)
     assert re.search(r"largest frame seen: \d+ bytes", out)
+
+
+@pytest.mark.xdist_group("benchmarks")
+def test_bot_decisions_prints_each_games_percentiles():
+    out = run("bot_decisions.py", "--games", "1", "--runs", "1")
+    for game_id in ("timebomb", "timebomb-evolution", "machinations", "holmes"):
+        assert re.search(rf"^{re.escape(game_id)} +\d+ +\d+ +\d+\.\d\d +\d+\.\d\d", out, re.M)
