@@ -189,6 +189,24 @@ def _spec_name(spec: FieldSpec) -> str:
 
 _ONLY: dict[int, tuple[frozenset[int], ...]] = {}
 
+_ACTION_TABLES: dict[type, dict[str, tuple[Callable, tuple, int, bool]]] = {}
+
+
+def _action_table(cls: type) -> dict[str, tuple[Callable, tuple, int, bool]]:
+    """Each action type of a game class: its `act_` function, its fields with their specs,
+    the size of a well-formed action and whether it is free. Built once per class, so that
+    `apply` neither joins strings nor looks up methods by name on every action."""
+    table = _ACTION_TABLES[cls] = {
+        kind: (
+            getattr(cls, "act_" + kind),
+            tuple(fields.items()),
+            len(fields) + 1,
+            kind in cls.FREE_ACTIONS,
+        )
+        for kind, fields in cls.ACTIONS.items()
+    }
+    return table
+
 
 class Game:
     """The base of every game. See `engine/__init__.py` for the contract it implements."""
@@ -302,36 +320,41 @@ class Game:
         # `type(x) is int` refuses True and False, which are ints to isinstance.
         if seat.__class__ is not int or not 0 <= seat < self.players:
             raise IllegalAction(f"{seat!r} is not a seat at this table")
-        kind = self._check_shape(action)
-        if kind not in self.FREE_ACTIONS and not self.may_act(seat):
+        act, free = self._check_shape(action)
+        if not free and not self.may_act(seat):
             raise IllegalAction(self.not_your_turn(seat))
-        getattr(self, "act_" + kind)(seat, action)
+        act(self, seat, action)
         self.history.append((seat, dict(action)))
 
-    def _check_shape(self, action: Any) -> str:
+    def _check_shape(self, action: Any) -> tuple[Callable, bool]:
+        """The handler of a well-formed action and whether its type is free, or IllegalAction."""
+        table = _ACTION_TABLES.get(self.__class__)
+        if table is None:
+            table = _action_table(self.__class__)
         # The exact-class tests come first: they are the common case and cost a fraction of an
         # isinstance check against an abstract base class.
         if action.__class__ is not dict and not isinstance(action, Mapping):
             raise IllegalAction("an action must be a map with a 'type' field")
         kind = action.get("type")
-        fields = self.ACTIONS.get(kind) if kind.__class__ is str else None
-        if fields is None:
+        entry = table.get(kind) if kind.__class__ is str else None
+        if entry is None:
             raise IllegalAction(
                 f"unknown action type {kind!r}; {self.title} has: " + ", ".join(self.ACTIONS)
             )
-        if len(action) != len(fields) + 1:
-            extra = set(action) - set(fields) - {"type"}
+        act, fields, size, free = entry
+        if len(action) != size:
+            extra = set(action) - {name for name, _ in fields} - {"type"}
             if extra:
                 raise IllegalAction(
                     f"a {kind!r} action has no field {sorted(extra, key=str)[0]!r}"
                 )
-        for name, spec in fields.items():
+        for name, spec in fields:
             value = action.get(name, _MISSING)
             if value.__class__ is not spec and not _field_ok(value, spec):
                 if value is _MISSING:
                     raise IllegalAction(f"a {kind!r} action needs the field {name!r}")
                 raise IllegalAction(f"{kind!r}: {name!r} must be {_spec_name(spec)}")
-        return kind
+        return act, free
 
     def may_act(self, seat: int) -> bool:
         """Whether the game waits for `seat`; a game may answer faster than `to_act`."""

@@ -37,6 +37,8 @@ def _claim_templates(held: int) -> tuple[dict[str, Any], ...]:
     )
 
 
+_CUT_ACTIONS = tuple({"type": "cut", "target": t} for t in range(64))
+"""Shared read-only cut actions, by target (see `Game.legal_actions`)."""
 
 
 class _Texts:
@@ -51,6 +53,8 @@ class _Texts:
         self.cut_texts = ["{0} cuts a wire of {1}: " + name + "." for name in names]
         self._describe: dict[tuple[int, ...], str] = {}
         self._events: dict[tuple, Event] = {}
+        self.hand_events: dict[int, dict[tuple[int, ...], Event]] = {}
+        """Seat -> that seat's counts -> its hand event: a deal looks up one per seat."""
 
     def __deepcopy__(self, memo: dict) -> "_Texts":
         return self  # a cache of immutable events, shared by every game of its class
@@ -87,11 +91,13 @@ class _Texts:
         return event
 
     def hand_event(self, seat: int, counts: tuple[int, ...]) -> Event:
-        key = (seat, counts)
-        event = self._events.get(key)
+        events = self.hand_events.get(seat)
+        if events is None:
+            events = self.hand_events[seat] = {}
+        event = events.get(counts)
         if event is None:
             text = "You see your wires: " + self.describe(counts) + "."
-            event = self._events[key] = Event(
+            event = events[counts] = Event(
                 "hand", text, (), {"hand": dict(zip(self.kinds, counts))}, frozenset((seat,))
             )
         return event
@@ -233,9 +239,12 @@ class TimeBomb(Game):
         events = self.events
         texts = self._texts
         events.append(texts.deal_event(self.round, hand_size, self.cutter))
-        hand_event = texts.hand_event
+        by_seat = texts.hand_events
         for seat, hand in enumerate(self.hands):
-            events.append(hand_event(seat, tuple(hand)))
+            counts = tuple(hand)
+            seen = by_seat.get(seat)
+            event = seen.get(counts) if seen is not None else None
+            events.append(event if event is not None else texts.hand_event(seat, counts))
 
     # -- turns ----------------------------------------------------------------------------
 
@@ -256,7 +265,8 @@ class TimeBomb(Game):
         if self.outcome is not None:
             return []
         if seat == self.cutter:
-            actions = [{"type": "cut", "target": t} for t in self.cut_targets(seat)]
+            cuts = _CUT_ACTIONS
+            actions = [cuts[t] for t in self.cut_targets(seat)]
         else:
             actions = []
         if self.options["claims"]:
@@ -299,7 +309,10 @@ class TimeBomb(Game):
         kind = self.draw_wire(target)
         self.cuts += 1
         self.revealed_counts[kind] += 1
-        self.events.append(self._texts.cut_event(kind, self.round, self.cuts, seat, target))
+        key = (kind, self.round, self.cuts, seat, target)
+        texts = self._texts
+        event = texts._events.get(key)
+        self.events.append(event if event is not None else texts.cut_event(*key))
         self.resolve_reveal(seat, target, kind)
         if self.outcome is None:
             self.after_reveal(target)
@@ -316,11 +329,13 @@ class TimeBomb(Game):
     def draw_wire(self, target: int) -> int:
         hand = self.hands[target]
         r = int(self.rng.random() * sum(hand))
-        for kind, count in enumerate(hand):
+        kind = 0
+        for count in hand:
             if r < count:
                 hand[kind] -= 1
                 return kind
             r -= count
+            kind += 1
         raise AssertionError("unreachable: r < sum(hand)")
 
     def resolve_reveal(self, cutter: int, target: int, kind: int) -> None:
