@@ -200,7 +200,8 @@ async def machinations_shot(backend, pilot_settle) -> None:
         table = app.screen
 
         def ready() -> bool:
-            return bool(table.view["outcome"] or table.game_table.model.your_turn)
+            model = table.game_table.model
+            return bool(table.view["outcome"] or (model is not None and model.your_turn))
 
         while True:
             await pilot_settle(pilot, ready)
