@@ -61,8 +61,10 @@ def one_run(command: list[str]) -> tuple[float, float]:
                 wall = time.perf_counter() - start
                 break
     finally:
-        # SIGKILL: the CPU figure must not include a graceful shutdown.
-        os.kill(pid, signal.SIGKILL)
+        # SIGKILL: the CPU figure must not include a graceful shutdown. The whole process
+        # group, since pty.fork made the child a session leader: killing `uv` alone would
+        # orphan the app it started, which then spins on its dead terminal.
+        os.killpg(pid, signal.SIGKILL)
         _, _, usage = os.wait4(pid, 0)
         os.close(fd)
     return wall, usage.ru_utime + usage.ru_stime
