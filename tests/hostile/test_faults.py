@@ -166,7 +166,7 @@ async def three_journaled_tables(data) -> list[str]:
     for table_id in ids:
         table = host.tables[table_id]
         for seat, target in [(0, 1), (1, 0)]:
-            host._apply(table, seat, {"type": "cut", "target": target})
+            await host._apply(table, seat, {"type": "cut", "target": target})
     await host.stop()
     return ids
 
