@@ -575,7 +575,9 @@ class Host:
                 table.journal.write({"t": "act", "seat": seat, "action": game.history[-1][1]})
             self._tell_applied(table, game)
             if table.journal is not None:
-                # In a thread, so that the other tables and connections carry on meanwhile.
+                # Let the writers send the views first: handing the fsync to a thread costs
+                # the event loop a GIL switch. The thread lets other tables carry on meanwhile.
+                await asyncio.sleep(0)
                 await asyncio.to_thread(table.journal.sync)
 
     def _tell_applied(self, table: Table, game: engine.Game) -> None:
