@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from screen_text import screen_text
 
 from tui.screens.end import EndScreen
