@@ -15,7 +15,9 @@ the bots, the simulator and the TUI all meet the games through this contract, an
     game.history               # [(seat, action), ...] applied so far, for journals and replay
 
 `engine.GAMES` maps each game id to its class, which declares `title`, `min_players`,
-`max_players`, `OPTIONS` (name, default, allowed values per player count) and `BOTS`.
+`max_players`, `OPTIONS` (name, default, allowed values per player count) and `BOTS`; these come
+from its entry in `engine.catalogue`, which holds every game's static facts without loading any
+game (for the TUI).
 `new_game` validates the player count and options and raises `engine.InvalidSetup` with a clear
 message. `engine.replay(game_id, players, options, seed, actions)` rebuilds the same state from
 the same inputs: all randomness comes from one `random.Random(seed)` inside the state, and no
@@ -60,7 +62,18 @@ from engine.core import (
     Outcome,
     random_bot,
 )
-from engine.registry import GAMES, game_class, new_game, register, replay
+
+_REGISTRY = frozenset({"GAMES", "game_class", "new_game", "register", "replay"})
+
+
+def __getattr__(name: str):
+    # The registry loads every game; it loads on first use so that the static catalogue
+    # (`engine.catalogue`, the games' name lists) stays light for the TUI.
+    if name in _REGISTRY:
+        from engine import registry
+
+        return getattr(registry, name)
+    raise AttributeError(f"module 'engine' has no attribute {name!r}")
 
 __all__ = [
     "GAMES",

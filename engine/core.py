@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Mapping
+
+if TYPE_CHECKING:
+    from engine.catalogue import GameInfo
 
 SPECTATOR = -1
 """The viewer id of anyone watching without a seat: `view(SPECTATOR)` is the public view."""
@@ -47,6 +50,24 @@ class Option:
     default: Any
     choices: tuple | Callable[[int], tuple]
     help: str = ""
+    label: str = ""
+    """The option's name for players ("First cutter"); the code name if empty."""
+    show: Callable[[Any], str] | None = None
+    """A value's name for players ("seat 2", "yes"); see `value_text`."""
+    canonical: Callable[[Any], Any] | None = None
+    """Puts an equivalent value in the form the choices use (a set of colours in the box's
+    order, say) before it is checked."""
+
+    @property
+    def title(self) -> str:
+        return self.label or self.name.replace("_", " ").capitalize()
+
+    def value_text(self, value: Any) -> str:
+        if self.show is not None:
+            return self.show(value)
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        return str(value).replace("_", " ")
 
     def allowed(self, players: int) -> tuple:
         return self.choices(players) if callable(self.choices) else self.choices
@@ -65,8 +86,10 @@ class Option:
         """A msgpack-able description, for the lobby's table-creation form."""
         return {
             "name": self.name,
+            "label": self.title,
             "default": self.default,
             "choices": list(self.allowed(players)),
+            "choice_labels": [self.value_text(c) for c in self.allowed(players)],
             "help": self.help,
         }
 
@@ -211,6 +234,9 @@ def _action_table(cls: type) -> dict[str, tuple[Callable, tuple, int, bool]]:
 class Game:
     """The base of every game. See `engine/__init__.py` for the contract it implements."""
 
+    INFO: ClassVar["GameInfo"]
+    """The game's entry in `engine.catalogue`: the id, title, player counts and options below
+    are copied from it when the class is made."""
     id: ClassVar[str]
     title: ClassVar[str]
     min_players: ClassVar[int]
@@ -223,6 +249,14 @@ class Game:
     (a public claim, say). They never advance the game, so bots need not take them."""
     BOTS: ClassVar[Mapping[str, Callable]] = {}
     """Bot name to `bot(view, legal_actions, rng) -> action`; "random" is always there."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        info = cls.__dict__.get("INFO")
+        if info is not None:
+            cls.id, cls.title = info.id, info.title
+            cls.min_players, cls.max_players = info.min_players, info.max_players
+            cls.OPTIONS = info.options
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None, seed: int = 0):
         self.players = players
@@ -269,10 +303,7 @@ class Game:
 
     @classmethod
     def check_players(cls, players: Any) -> None:
-        if type(players) is not int or not cls.min_players <= players <= cls.max_players:
-            raise InvalidSetup(
-                f"{cls.title} is for {cls.min_players}-{cls.max_players} players, not {players!r}"
-            )
+        cls.INFO.check_players(players)
 
     @classmethod
     def validate_options(cls, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -284,32 +315,13 @@ class Game:
                 defaults = {}
                 setattr(cls, "_default_options", defaults)
             if players not in defaults:
-                defaults[players] = cls._validate_options(players, {})
+                defaults[players] = cls.INFO.validate_options(players, {})
             return dict(defaults[players])
-        return cls._validate_options(players, options)
-
-    @classmethod
-    def _validate_options(cls, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
-        cls.check_players(players)
-        if not isinstance(options, Mapping):
-            raise InvalidSetup("options must be a map of option name to value")
-        known = {o.name: o for o in cls.OPTIONS}
-        unknown = sorted(set(options) - set(known), key=str)
-        if unknown:
-            raise InvalidSetup(
-                f"{cls.title} has no option {unknown[0]!r}; its options are: "
-                + (", ".join(known) or "none")
-            )
-        resolved = {}
-        for name, option in known.items():
-            value = options.get(name, option.default)
-            option.check(players, value)
-            resolved[name] = value
-        return resolved
+        return cls.INFO.validate_options(players, options)
 
     @classmethod
     def describe_options(cls, players: int) -> list[dict[str, Any]]:
-        return [o.describe(players) for o in cls.OPTIONS]
+        return cls.INFO.describe_options(players)
 
     # -- acting ---------------------------------------------------------------------------
 

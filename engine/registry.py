@@ -5,17 +5,10 @@ from __future__ import annotations
 import importlib
 from typing import Any, Iterable, Mapping
 
+from engine.catalogue import CATALOGUE
 from engine.core import Game, InvalidSetup
 
 GAMES: dict[str, type[Game]] = {}
-
-# One line per game. Importing a game module registers its class(es).
-_GAME_MODULES = (
-    "engine.timebomb",
-    "engine.holmes",
-    "engine.evolution",
-    "engine.machinations",
-)
 
 
 def register(cls: type[Game]) -> type[Game]:
@@ -54,5 +47,15 @@ def replay(
     return game
 
 
-for _module in _GAME_MODULES:
-    importlib.import_module(_module)
+def _load(package: str, class_name: str) -> None:
+    cls = getattr(importlib.import_module(f"{package}.game"), class_name)
+    cls.BOTS = importlib.import_module(f"{package}.bots").BOTS
+    register(cls)
+
+
+# One line per game, in the catalogue's order.
+_load("engine.timebomb", "TimeBomb")
+_load("engine.evolution", "Evolution")
+_load("engine.machinations", "Machinations")
+_load("engine.holmes", "Holmes")
+assert list(GAMES) == list(CATALOGUE), "every catalogue entry has its game, in order"

@@ -15,15 +15,16 @@ While one is pending, the cut's last steps (EV-22 steps 4-5) wait for it.
 
 from __future__ import annotations
 
-from itertools import combinations
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar
 
-from engine.core import IllegalAction, Option
+from engine import catalogue
+from engine.core import IllegalAction
 from engine.timebomb.game import DEFUSING, MORIARTY, ROUNDS, SHERLOCK, TimeBomb
 
 YELLOW, BLUE, RED, PINK, GREEN, ORANGE = "yellow", "blue", "red", "pink", "green", "orange"
-COLOURS = (YELLOW, BLUE, RED, PINK, GREEN, ORANGE)
+COLOURS = catalogue.COLOURS
 """EV-1, in the box's order; every list of colours in states, views and options keeps it."""
+assert COLOURS == (YELLOW, BLUE, RED, PINK, GREEN, ORANGE)
 
 CARDS_PER_COLOUR = 5
 THRESHOLD = 4
@@ -38,39 +39,12 @@ ROLE_DECKS: dict[int, tuple[int, int]] = {4: (3, 2), 5: (3, 2), 6: (4, 2)}
 DEFUSE, MOVE_APART, DRAW_NUMBER = "defuse", "move_apart", "draw_number"
 
 
-def _colour_choices(players: int) -> tuple:
-    return ("random", *(list(c) for c in combinations(COLOURS, players)))
-
-
-def _first_player_choices(players: int) -> tuple:
-    return ("random", *range(players))
-
-
 def _colour_name(colour: str) -> str:
     return colour.capitalize()
 
 
 class Evolution(TimeBomb):
-    id: ClassVar[str] = "timebomb-evolution"
-    title: ClassVar[str] = "Time Bomb Évolution"
-    min_players: ClassVar[int] = 4
-    max_players: ClassVar[int] = 6
-    OPTIONS = (
-        Option("variante", False, (True, False), "Play the Variante: coloured-bomb powers."),
-        Option(
-            "colours",
-            "random",
-            _colour_choices,
-            "The N bomb colours: random, or a list of N distinct colours (EV-4).",
-        ),
-        Option(
-            "first_player",
-            "random",
-            _first_player_choices,
-            "Who takes the Wire Cutter first: random, or a seat number (EV-7).",
-        ),
-        Option("claims", True, (True, False), "Offer the public, non-binding claim (section 9)."),
-    )
+    INFO = catalogue.EVOLUTION
     ACTIONS = {
         "cut": {"target": int},
         # A claim names how many Defusing wires you hold and, optionally, one colour you hold:
@@ -82,14 +56,6 @@ class Evolution(TimeBomb):
     }
     FREE_ACTIONS = frozenset({"claim"})
     ROLE_DECKS: ClassVar[dict[int, tuple[int, int]]] = ROLE_DECKS
-
-    @classmethod
-    def _validate_options(cls, players: int, options: Mapping[str, Any]) -> dict[str, Any]:
-        colours = options.get("colours") if isinstance(options, Mapping) else None
-        if isinstance(colours, (list, tuple)) and all(c in COLOURS for c in colours):
-            # Any order names the same set: keep the box's order, the one the choices use.
-            options = {**options, "colours": sorted(colours, key=COLOURS.index)}
-        return super()._validate_options(players, options)
 
     # -- setup (EV-3 to EV-7) -------------------------------------------------------------
 

@@ -1,10 +1,3 @@
-"""Holmes: Sherlock & Mycroft: the game and its bots."""
-
-from engine.holmes.bots import BOTS
-from engine.holmes.game import Holmes
-from engine.registry import register
-
-Holmes.BOTS = BOTS
-register(Holmes)
-
-__all__ = ["Holmes"]
+"""Holmes: Sherlock & Mycroft: the game (`game`), its bots (`bots`), and the static catalogue of
+characters and clues (`catalogue`) that the TUI may read. `engine.registry` loads the game;
+importing this package alone loads nothing."""

@@ -10,9 +10,10 @@ is in `engine.holmes.days`, the skills in `engine.holmes.skills`, the views in
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
-from engine.core import Game, IllegalAction, Option
+from engine import catalogue
+from engine.core import Game, IllegalAction
 from engine.holmes import views
 from engine.holmes.area import PlayArea
 from engine.holmes.catalogue import (
@@ -39,24 +40,8 @@ from engine.holmes.skills import SkillsMixin
 
 Action = dict[str, Any]
 
-VILLAIN_CHOICES = ("none", "moriarty", "moran", "both", "random_one")
-
-
 class Holmes(DaysMixin, SkillsMixin, Game):
-    id: ClassVar[str] = "holmes"
-    title: ClassVar[str] = "Holmes: Sherlock & Mycroft"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 2
-    OPTIONS = (
-        Option("alternative_start", False, (False, True),
-               "Each player secretly picks one of two Day-1 characters (HO-40)."),
-        Option("reserve_card", False, (False, True),
-               "The Sherlock/Mycroft card: reserve a line clue for later (HO-41)."),
-        Option("villains", "none", VILLAIN_CHOICES,
-               "Shuffle Moriarty, Moran, both or one at random into Days 2-7 (HO-42)."),
-        Option("first_player", "random", ("random", "chosen"),
-               "random, or chosen: seat 0 plays first, as arranged at the table (HO-45)."),
-    )
+    INFO = catalogue.HOLMES
     ACTIONS = {
         "pick_start": {"character": str},
         "choose_side": {"side": str},

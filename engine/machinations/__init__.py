@@ -1,10 +1,3 @@
-"""Moriarty's Machinations: the game and its bots."""
-
-from engine.machinations.bots import BOTS
-from engine.machinations.game import ABET, FOIL, TAKE_THE_FALL, Machinations
-from engine.registry import register
-
-Machinations.BOTS = BOTS
-register(Machinations)
-
-__all__ = ["Machinations", "ABET", "FOIL", "TAKE_THE_FALL"]
+"""Moriarty's Machinations: the game (`game`), its bots (`bots`), and the static role and card
+catalogue (`roles`, `cards`) that the TUI may read. `engine.registry` loads the game; importing
+this package alone loads nothing."""

@@ -30,9 +30,11 @@ from __future__ import annotations
 import functools
 import itertools
 import unicodedata
-from typing import Any, ClassVar
+from typing import Any
 
-from engine.core import REFEREE, Game, IllegalAction, Option, Outcome
+from engine import catalogue
+from engine.core import REFEREE, Game, IllegalAction, Outcome
+from engine.machinations.cards import ABET, CARD_NAMES, CARDS, FOIL, MAX_NAME, TAKE_THE_FALL
 from engine.machinations.roles import (
     COMPOSITIONS,
     COPS,
@@ -41,7 +43,6 @@ from engine.machinations.roles import (
     JACK,
     LESTRADE,
     MORIARTY,
-    NEUTRAL,
     ROBBERS,
     SHERLOCK,
     BRUTUS,
@@ -53,10 +54,6 @@ from engine.machinations.roles import (
 )
 
 PROPOSAL, VOTE, HEIST, ACCUSATION, OVER = "proposal", "vote", "heist", "accusation", "over"
-ABET, FOIL, TAKE_THE_FALL = "abet", "foil", "take_the_fall"
-CARDS = (ABET, FOIL, TAKE_THE_FALL)
-CARD_NAMES = {ABET: "Abet", FOIL: "Foil", TAKE_THE_FALL: "Take the Fall"}
-MAX_NAME = 40
 
 
 @functools.cache
@@ -82,31 +79,8 @@ def _braces(text: str) -> str:
     return text.replace("{", "{{").replace("}", "}}")
 
 
-def _first_proposer_choices(players: int) -> tuple:
-    return ("random", *range(players))
-
-
 class Machinations(Game):
-    id: ClassVar[str] = "machinations"
-    title: ClassVar[str] = "Moriarty's Machinations"
-    min_players: ClassVar[int] = 5
-    max_players: ClassVar[int] = 10
-    OPTIONS = (
-        Option(
-            "accusation_trigger",
-            "combined",
-            ("combined", "either_team"),
-            "The accusation phase starts when Cops + Robbers reach N - 2 (combined), "
-            "or when either team does (MM-37).",
-        ),
-        Option("lestrade_reveals", True, (True, False), "Lestrade shows his role to arrest."),
-        Option(
-            "first_proposer",
-            "random",
-            _first_proposer_choices,
-            "Who proposes the first heist: random, or a seat number (MM-11).",
-        ),
-    )
+    INFO = catalogue.MACHINATIONS
     ACTIONS = {
         "propose": {"name": str, "crew": [int]},
         "vote": {"approve": bool},

@@ -13,7 +13,8 @@ from __future__ import annotations
 import functools
 from typing import Any, ClassVar
 
-from engine.core import REFEREE, Event, Game, IllegalAction, Option, Outcome
+from engine import catalogue
+from engine.core import REFEREE, Event, Game, IllegalAction, Outcome
 
 SHERLOCK = "sherlock"
 MORIARTY = "moriarty"
@@ -124,24 +125,8 @@ def _owners(players: int, hand_size: int) -> tuple[int, ...]:
     return tuple(slot // hand_size for slot in range(players * hand_size))
 
 
-def _first_player_choices(players: int) -> tuple:
-    return ("random", *range(players))
-
-
 class TimeBomb(Game):
-    id: ClassVar[str] = "timebomb"
-    title: ClassVar[str] = "Time Bomb"
-    min_players: ClassVar[int] = 4
-    max_players: ClassVar[int] = 8
-    OPTIONS = (
-        Option(
-            "first_player",
-            "random",
-            _first_player_choices,
-            "Who takes the Wire Cutter first: random, or a seat number (TB-6).",
-        ),
-        Option("claims", True, (True, False), "Offer the public, non-binding claim (section 8)."),
-    )
+    INFO = catalogue.TIMEBOMB
     ACTIONS = {
         "cut": {"target": int},
         "claim": {"defusing": int, "bomb": int},

@@ -8,7 +8,7 @@ import random
 import pytest
 
 import engine
-from engine.evolution import BOTS
+from engine.evolution.bots import BOTS
 
 GAME = "timebomb-evolution"
 

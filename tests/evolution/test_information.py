@@ -17,7 +17,7 @@ import msgpack
 import pytest
 
 import engine
-from engine.evolution import BOTS
+from engine.evolution.bots import BOTS
 
 GAME = "timebomb-evolution"
 

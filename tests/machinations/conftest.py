@@ -10,7 +10,8 @@ from typing import Any, Iterable
 import pytest
 
 import engine
-from engine.machinations.game import ABET, Machinations
+from engine.machinations.cards import ABET
+from engine.machinations.game import Machinations
 from engine.machinations.roles import COMPOSITIONS
 
 

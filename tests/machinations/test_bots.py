@@ -10,7 +10,7 @@ import pytest
 
 import engine
 from engine.machinations.bots import BOTS, reasoner
-from engine.machinations.game import ABET, FOIL
+from engine.machinations.cards import ABET, FOIL
 from engine.machinations.roles import (
     COMPOSITIONS,
     COPS,

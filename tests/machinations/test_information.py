@@ -9,7 +9,7 @@ import msgpack
 import pytest
 
 import engine
-from engine.machinations.game import TAKE_THE_FALL
+from engine.machinations.cards import TAKE_THE_FALL
 from engine.machinations.roles import (
     BRUTUS,
     IRENE,

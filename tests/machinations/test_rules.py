@@ -11,7 +11,7 @@ import itertools
 import pytest
 
 import engine
-from engine.machinations.game import ABET, FOIL, MAX_NAME, TAKE_THE_FALL
+from engine.machinations.cards import ABET, FOIL, MAX_NAME, TAKE_THE_FALL
 from engine.machinations.roles import (
     BRUTUS,
     COMPOSITIONS,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine.machinations.game import ABET, FOIL, TAKE_THE_FALL
+from engine.machinations.cards import ABET, FOIL, TAKE_THE_FALL
 from engine.machinations.roles import (
     COMPOSITIONS,
     COPS,

@@ -8,7 +8,7 @@ import msgpack
 import pytest
 
 import engine
-from engine.machinations.game import ABET, CARDS, FOIL
+from engine.machinations.cards import ABET, CARDS, FOIL
 from engine.machinations.roles import COMPOSITIONS, COPS, JACK, LESTRADE
 
 FIRST = {"first_proposer": 0}

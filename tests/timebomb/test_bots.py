@@ -14,7 +14,8 @@ from timebomb_helpers import arrange, new
 
 import engine
 from engine.simulate import simulate
-from engine.timebomb import MORIARTY, SHERLOCK, bots
+from engine.timebomb import bots
+from engine.timebomb.game import MORIARTY, SHERLOCK
 
 BOTS = engine.GAMES["timebomb"].BOTS
 

@@ -15,7 +15,7 @@ import pytest
 
 import engine
 from engine.core import Event
-from engine.timebomb import MORIARTY, SHERLOCK
+from engine.timebomb.game import MORIARTY, SHERLOCK
 
 SECRET_KEYS = {"role", "roles", "hand", "hands", "set_aside"}
 

@@ -16,7 +16,7 @@ import pytest
 from timebomb_helpers import assert_conserved
 
 import engine
-from engine.timebomb import MORIARTY, SHERLOCK
+from engine.timebomb.game import MORIARTY, SHERLOCK
 
 SEEDS = 2000
 CHUNKS = 4

@@ -21,7 +21,7 @@ from timebomb_helpers import (
 )
 
 import engine
-from engine.timebomb import MORIARTY, SHERLOCK
+from engine.timebomb.game import MORIARTY, SHERLOCK
 
 ALL_N = [4, 5, 6, 7, 8]
 

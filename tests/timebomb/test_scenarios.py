@@ -19,7 +19,7 @@ from timebomb_helpers import (
 )
 
 import engine
-from engine.timebomb import MORIARTY, SHERLOCK
+from engine.timebomb.game import MORIARTY, SHERLOCK
 
 A, B, C, D, E = range(5)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 import engine
-from engine.timebomb import TimeBomb
+from engine.timebomb.game import TimeBomb
 
 SAFE_I, DEFUSING_I, BOMB_I = 0, 1, 2
 

@@ -6,7 +6,7 @@ import random
 
 import engine
 import pytest
-from engine.evolution import BOTS
+from engine.evolution.bots import BOTS
 from offline import lobby, offline_backend, open_table
 from screen_text import screen_text
 

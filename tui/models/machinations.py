@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from engine.machinations.game import CARD_NAMES, CARDS
+from engine.machinations.cards import CARD_NAMES, CARDS
 from engine.machinations.roles import COPS, ROBBERS, TEAM_NAMES, role_name, team_of
 from tui.models.seats import SeatInfo
 

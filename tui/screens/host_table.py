@@ -49,11 +49,11 @@ class HostTableScreen(ModalScreen[TableRequest | None]):
 
     def __init__(self, player_name: str, default_game: str = "timebomb") -> None:
         super().__init__()
-        from engine import GAMES
+        from engine.catalogue import CATALOGUE
 
-        self.games = GAMES
+        self.games = CATALOGUE
         self.player_name = player_name
-        self.game_id = default_game if default_game in GAMES else next(iter(GAMES))
+        self.game_id = default_game if default_game in CATALOGUE else next(iter(CATALOGUE))
 
     @property
     def game(self):

@@ -11,7 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
-from engine.machinations.game import CARD_NAMES, CARDS, MAX_NAME
+from engine.machinations.cards import CARD_NAMES, CARDS, MAX_NAME
 
 DIALOG_CSS = """
 {name} {{ align: center middle; }}

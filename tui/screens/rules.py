@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from importlib import resources
-
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import ModalScreen
@@ -11,10 +9,12 @@ from textual.widgets import Footer, MarkdownViewer
 
 
 def rules_markdown(game_id: str) -> str:
-    """`engine/rules/<game-id>.md`, or a short note when that game ships no rules text."""
+    """The game's rules for players, or a short note when that game ships no rules text."""
+    from engine.catalogue import InvalidSetup, game_info
+
     try:
-        return (resources.files("engine") / "rules" / f"{game_id}.md").read_text(encoding="utf-8")
-    except (FileNotFoundError, NotADirectoryError, OSError):
+        return game_info(game_id).rules_text()
+    except (InvalidSetup, FileNotFoundError, NotADirectoryError, OSError):
         return f"# Rules\n\nNo rules text ships for `{game_id}` in this version."
 
 

@@ -164,9 +164,9 @@ class TableScreen(Screen):
         lobby = event.lobby
         self.lobby = lobby
         self.seats = seat_infos(lobby, int(lobby.get("players", 0)))
-        from engine import GAMES
+        from engine.catalogue import CATALOGUE
 
-        game = GAMES.get(lobby.get("game", ""))
+        game = CATALOGUE.get(lobby.get("game", ""))
         title = game.title if game else str(lobby.get("game", ""))
         watching = int(lobby.get("spectators") or 0)
         self.query_one(StatusBar).set_title(title + (f" · {watching} watching" if watching else ""))

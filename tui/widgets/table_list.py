@@ -12,9 +12,9 @@ PHASES = {"waiting": "waiting", "playing": "playing", "over": "over"}
 
 
 def game_title(game_id: str) -> str:
-    from engine import GAMES
+    from engine.catalogue import CATALOGUE
 
-    game = GAMES.get(game_id)
+    game = CATALOGUE.get(game_id)
     return game.title if game else game_id
 
 
