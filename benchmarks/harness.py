@@ -176,11 +176,8 @@ async def _serve(max_tables: int, data_parent: str | None) -> None:
     import gc
 
     import engine
-    import netplay.host as host_module
     from netplay.host import Host
 
-    # The per-host table limit guards a LAN host against visitors; a capacity run needs more.
-    host_module.MAX_TABLES = max_tables
     loop = asyncio.get_running_loop()
     stdin = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stdin), sys.stdin)
@@ -191,8 +188,10 @@ async def _serve(max_tables: int, data_parent: str | None) -> None:
 
     with tempfile.TemporaryDirectory(prefix="gaslight-bench-", dir=data_parent) as data:
         # Lean benchmark clients send no heartbeat: a long run must not count them as dead.
+        # The per-host table limit guards a LAN host against visitors; a capacity run needs more.
         host = Host(data_dir=Path(data), bot_delay=0, advertise=False,
-                    max_connections_per_address=1_000_000, heartbeat_timeout=3600)
+                    max_connections_per_address=1_000_000, heartbeat_timeout=3600,
+                    max_tables=max_tables)
         _, port = await host.start("127.0.0.1", 0)
         reply(port=port)
         try:

@@ -20,15 +20,8 @@ import logging
 import time
 from typing import AsyncIterator, Callable, Final
 
-from netplay.protocol import (
-    HEADER_SIZE,
-    PROTOCOL_VERSION,
-    ProtocolError,
-    check_length,
-    decode_body,
-    encode,
-    message,
-)
+from netplay.errors import ProtocolError
+from netplay.protocol import PROTOCOL_VERSION, encode, message, read_frame
 
 log = logging.getLogger("gaslight.client")
 
@@ -186,14 +179,11 @@ class Connection:
             self.token = welcome.get("token")
 
     async def _read(self, reader: asyncio.StreamReader) -> dict:
-        header = await reader.readexactly(HEADER_SIZE)
-        length = int.from_bytes(header, "big")
-        check_length(length)
-        body = await reader.readexactly(length)
+        frame, msg = await read_frame(reader)
         if self.on_frame is not None:
-            self.on_frame(header + body)
+            self.on_frame(frame)
         self._last_heard = time.monotonic()
-        return decode_body(body)
+        return msg
 
     def _drop_link(self) -> None:
         if self._writer is not None:

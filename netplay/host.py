@@ -1,4 +1,7 @@
-"""The asyncio host: one process, any number of tables, each seat claimed by a random token.
+"""The asyncio host: the server, its connections, the handshake and the dispatch of requests.
+
+One process serves any number of tables (`netplay.tables` holds them and the seat rules;
+`netplay.bots` plays their bot seats), each seat claimed by a random token.
 
 Every message the host sends about a game is built from `game.view(viewer)` and
 `game.legal_actions(seat)` plus public lobby facts (names, seat kinds, presence, phase). The
@@ -15,39 +18,43 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import hashlib
 import logging
-import random
-import secrets
 import socket
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 import engine
 from netplay import journal as journals
+from netplay.bots import BotDriver
+from netplay.errors import FatalError, ProtocolError, Refusal, Rejection
 from netplay.protocol import (
     MAX_CHAT,
     Act,
     AddBot,
     Chat,
+    ChatLine,
     ClientMessage,
     CreateTable,
+    Error,
+    HostMessage,
     Hello,
     Leave,
     ListTables,
     Ping,
     PlayAgain,
-    ProtocolError,
+    Pong,
     Sit,
     Start,
+    State,
+    TableList,
+    Welcome,
     clean_text,
     encode,
-    message,
     parse_client_message,
     read_message,
 )
+from netplay.tables import MAX_TABLES, OVER, PLAYING, WAITING, Table, Tables, restore_table
 
 log = logging.getLogger("gaslight.host")
 
@@ -68,158 +75,6 @@ CHAT_BURST: Final = 10
 CHAT_PER_SECOND: Final = 2.0
 FLUSH_TIMEOUT: Final = 2.0
 """Seconds a closing connection gets to take its last frames (a fatal error, say)."""
-MAX_TABLES: Final = 64
-"""Tables one host keeps; each has a journal, so a visitor may not create them without end."""
-TOKEN_BYTES: Final = 24
-"""192 random bits per seat token."""
-
-WAITING, PLAYING, OVER = "waiting", "playing", "over"
-HUMAN, BOT, EMPTY = "human", "bot", "empty"
-
-
-class Refusal(Exception):
-    """A request the host turns down with a non-fatal `error`; nothing changes."""
-
-
-class Rejection(Exception):
-    """A request the host turns down with a fatal `error`, then closes the connection."""
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def default_bot(game_id: str) -> str:
-    bots = engine.GAMES[game_id].BOTS
-    return "smart" if "smart" in bots else "random"
-
-
-# ---------------------------------------------------------------------------------------------
-# Tables
-
-
-@dataclass
-class SeatState:
-    seat: int
-    kind: str = EMPTY
-    name: str = ""
-    token_hash: str | None = None
-    bot: str | None = None
-    client: "Client | None" = None
-
-    def public(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "name": self.name,
-            "kind": self.kind,
-            "connected": self.kind == BOT or self.client is not None,
-        }
-
-    def journal_record(self) -> dict[str, Any]:
-        return {"t": "seat", "seat": self.seat, "kind": self.kind, "name": self.name,
-                "token_hash": self.token_hash, "bot": self.bot}
-
-
-@dataclass
-class Table:
-    id: str
-    name: str
-    game_id: str
-    players: int
-    options: dict[str, Any]
-    seats: list[SeatState]
-    seed: int | None = None
-    game: engine.Game | None = None
-    host_seat: int | None = None
-    spectators: set["Client"] = field(default_factory=set)
-    journal: journals.Journal | None = None
-    wake_bots: asyncio.Event = field(default_factory=asyncio.Event)
-    bot_rng: random.Random = field(default_factory=lambda: random.Random(secrets.randbits(64)))
-    bot_task: asyncio.Task | None = None
-    published: dict | None = None
-    """The public summary last told to the lobby and the LAN."""
-    acting: asyncio.Lock = field(default_factory=asyncio.Lock)
-    """Held from applying an action until everyone is told: one action at a time, in
-    journal order, even while its fsync runs in a thread."""
-
-    @property
-    def phase(self) -> str:
-        if self.game is None:
-            return WAITING
-        return PLAYING if self.game.outcome is None else OVER
-
-    def seats_taken(self) -> int:
-        return sum(1 for s in self.seats if s.kind != EMPTY)
-
-    def summary(self) -> dict[str, Any]:
-        """Public facts, for the `tables` message and the zeroconf TXT record."""
-        taken = self.seats_taken()
-        return {"id": self.id, "name": self.name, "game": self.game_id, "players": self.players,
-                "seats_taken": taken, "seats_free": self.players - taken, "phase": self.phase}
-
-    def clients(self) -> list["Client"]:
-        seated = [s.client for s in self.seats if s.client is not None]
-        return seated + list(self.spectators)
-
-    def lobby(self) -> dict:
-        return message(
-            "lobby", table=self.id, name=self.name, game=self.game_id, players=self.players,
-            options=dict(self.options), seats=[s.public() for s in self.seats],
-            phase=self.phase, host_seat=self.host_seat, spectators=len(self.spectators),
-        )
-
-    def record(self, record: dict) -> None:
-        if self.journal is not None:
-            self.journal.append(record)
-
-
-def restore_table(contents: journals.JournalContents) -> Table:
-    """Rebuild a table from its journal records; JournalError if they do not replay."""
-    table: Table | None = None
-    for index, record in enumerate(contents.records):
-        try:
-            table = _apply_record(table, record)
-        except journals.JournalError:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
-            raise journals.JournalError(
-                contents.table_id, f"record {index} ({record.get('t')!r}) does not replay: {error}"
-            ) from None
-    if table is None:
-        raise journals.JournalError(contents.table_id, "the journal is empty")
-    if table.id != contents.table_id:
-        raise journals.JournalError(contents.table_id, f"it describes table {table.id!r}")
-    return table
-
-
-def _apply_record(table: Table | None, record: dict) -> Table:
-    kind = record["t"]
-    if table is None:
-        if kind != "table":
-            raise ValueError("the first record must describe the table")
-        players = record["players"]
-        return Table(
-            id=record["id"], name=record["name"], game_id=record["game"], players=players,
-            options=engine.game_class(record["game"]).validate_options(players, record["options"]),
-            seats=[SeatState(i) for i in range(players)],
-        )
-    match kind:
-        case "seat":
-            seat = table.seats[record["seat"]]
-            seat.kind, seat.name = record["kind"], record["name"]
-            seat.token_hash, seat.bot = record["token_hash"], record["bot"]
-        case "host_seat":
-            table.host_seat = record["seat"]
-        case "game":
-            table.seed = record["seed"]
-            table.game = engine.new_game(table.game_id, table.players, table.options, table.seed)
-        case "act":
-            if table.game is None:
-                raise ValueError("an action before the game started")
-            table.game.apply(record["seat"], record["action"])
-        case _:
-            raise ValueError(f"unknown record type {kind!r}")
-    return table
 
 
 # ---------------------------------------------------------------------------------------------
@@ -251,7 +106,7 @@ class Client:
     def __repr__(self) -> str:
         return f"<Client {self.name!r} from {self.address}>"
 
-    def send(self, msg: dict) -> None:
+    def send(self, msg: HostMessage) -> None:
         self.send_frame(encode(msg))
 
     def send_frame(self, frame: bytes) -> None:
@@ -268,7 +123,7 @@ class Client:
         """Send a fatal error, then close once it is written."""
         if self.closing:
             return
-        self.send(message("error", message=text, fatal=True))
+        self.send(Error(text, fatal=True))
         self.close_after_flush()
 
     def close_after_flush(self) -> None:
@@ -324,6 +179,7 @@ class Host:
         max_connections_per_address: int = MAX_CONNECTIONS_PER_ADDRESS,
         chat_burst: int = CHAT_BURST,
         chat_per_second: float = CHAT_PER_SECOND,
+        max_tables: int = MAX_TABLES,
     ):
         self.data_dir = data_dir
         self.bot_delay = bot_delay
@@ -335,11 +191,13 @@ class Host:
         self.max_connections_per_address = max_connections_per_address
         self.chat_burst = chat_burst
         self.chat_per_second = chat_per_second
-        self.tables: dict[str, Table] = {}
+        self.tables = Tables(data_dir, max_tables)
         self.journal_errors: list[journals.JournalError] = []
         self.address: tuple[str, int] | None = None
-        self._journal_dir: Path | None = None
-        self._tokens: dict[str, tuple[str, int]] = {}  # token hash -> (table id, seat)
+        self._bots: dict[str, BotDriver] = {}
+        self._acting: dict[str, asyncio.Lock] = collections.defaultdict(asyncio.Lock)
+        """Per table, held from applying an action until everyone is told: one action at a
+        time, in journal order, even while its fsync runs in a thread."""
         self._clients: set[Client] = set()
         self._serving: set[asyncio.Task] = set()
         self._connections: collections.Counter[str] = collections.Counter()
@@ -352,9 +210,7 @@ class Host:
     # -- lifecycle ------------------------------------------------------------------------
 
     def journal_dir(self) -> Path:
-        if self._journal_dir is None:
-            self._journal_dir = journals.tables_dir(self.data_dir)
-        return self._journal_dir
+        return self.tables.journal_dir()
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> tuple[str, int]:
         self._server = await asyncio.start_server(self._serve, host, port)
@@ -378,9 +234,8 @@ class Host:
             self._server.close()
         if self._reaper is not None:
             self._reaper.cancel()
-        for table in self.tables.values():
-            if table.bot_task is not None:
-                table.bot_task.cancel()
+        for driver in self._bots.values():
+            driver.stop()
         for client in list(self._clients):
             client.abort()
         if self._serving:
@@ -397,7 +252,7 @@ class Host:
             self._server = None
         for table in self.tables.values():
             if table.journal is not None:
-                async with table.acting:  # no fsync may still be running on the descriptor
+                async with self._acting[table.id]:  # no fsync may still run on the descriptor
                     table.journal.close()
 
     def advertised_addresses(self) -> list[str]:
@@ -417,51 +272,26 @@ class Host:
                      bots: int = 0, seed: int | None = None) -> str:
         """A new table with `bots` bots in its last seats. Raises engine.InvalidSetup or
         ValueError with a clear message for a bad setup."""
-        if len(self.tables) >= MAX_TABLES:
-            self._close_abandoned_tables()
-        if len(self.tables) >= MAX_TABLES:
-            raise ValueError(f"this host already has {len(self.tables)} tables; "
-                             f"the limit is {MAX_TABLES}")
-        cls = engine.game_class(game)
-        resolved = cls.validate_options(players, options or {})
-        if type(bots) is not int or not 0 <= bots <= players:
-            raise ValueError(f"bots must be between 0 and {players}, not {bots!r}")
-        table_id = secrets.token_hex(4)
-        while table_id in self.tables:
-            table_id = secrets.token_hex(4)
-        name = clean_text(name)[:32] or f"{cls.title} table"
-        table = Table(id=table_id, name=name, game_id=game, players=players, options=resolved,
-                      seats=[SeatState(i) for i in range(players)], seed=seed)
-        table.journal = journals.Journal.create(self.journal_dir(), table_id)
-        table.record({"t": "table", "id": table_id, "name": name, "game": game,
-                      "players": players, "options": resolved})
-        self.tables[table_id] = table
-        bot_name = default_bot(game)
-        for seat in table.seats[players - bots:]:
-            seat.kind, seat.name, seat.bot = BOT, f"Bot {seat.seat + 1}", bot_name
-            table.record(seat.journal_record())
+        if len(self.tables) >= self.tables.max_tables:
+            self._close_finished_tables()
+        table = self.tables.create(game, players, options, name, bots, seed)
         if self._server is not None:
             self._start_bots(table)
-        log.info("created table %s (%s, %d players, %d bots)", table_id, game, players, bots)
         self._changed(table)
         if bots == players:
             self._start_game(table, seed)
-        return table_id
+        return table.id
 
-    def _close_abandoned_tables(self) -> None:
+    def _close_finished_tables(self) -> None:
         """Close the finished tables nobody is at any more, to make room for new ones."""
-        for table in list(self.tables.values()):
-            if table.phase != OVER or table.clients() or table.acting.locked():
+        for table in self.tables.finished_and_empty():
+            if self._acting[table.id].locked():
                 continue
-            del self.tables[table.id]
-            for seat in table.seats:
-                if seat.token_hash is not None:
-                    self._tokens.pop(seat.token_hash, None)
-            if table.bot_task is not None:
-                table.bot_task.cancel()
-            if table.journal is not None:
-                table.journal.close()
-                journals.archive(table.journal.path)
+            self.tables.close(table)
+            self._acting.pop(table.id, None)
+            driver = self._bots.pop(table.id, None)
+            if driver is not None:
+                driver.stop()
             if self._advertiser is not None:
                 self._track(self._advertiser.withdraw(table.id))
             log.info("closed finished table %s to make room", table.id)
@@ -486,10 +316,7 @@ class Host:
                 journals.archive(path)
                 continue
             table.journal = journals.Journal.reopen(path, table.id, contents.good_length)
-            self.tables[table.id] = table
-            for seat in table.seats:
-                if seat.token_hash is not None:
-                    self._tokens[seat.token_hash] = (table.id, seat.seat)
+            self.tables.add(table)
             if self._server is not None:
                 self._start_bots(table)
             resumed.append(table.id)
@@ -506,7 +333,7 @@ class Host:
         summary = table.summary()
         if summary != table.published:
             table.published = summary
-            tables = encode(self._tables_message())
+            tables = encode(self._table_list())
             for client in self._clients:
                 if client.welcomed and client.table is None:
                     client.send_frame(tables)
@@ -538,26 +365,17 @@ class Host:
         for client in targets:
             if client.spectator:
                 if spectator_frame is None:
-                    spectator_frame = encode(message(
-                        "state", view=game.view(engine.SPECTATOR), legal=[], seat=None))
+                    spectator_frame = encode(State(game.view(engine.SPECTATOR), [], None))
                 client.send_frame(spectator_frame)
             elif client.seat is not None:
-                client.send(message("state", view=game.view(client.seat),
-                                    legal=game.legal_actions(client.seat), seat=client.seat))
+                client.send(State(game.view(client.seat), game.legal_actions(client.seat),
+                                  client.seat))
 
     def _start_game(self, table: Table, seed: int | None) -> None:
-        bot_name = default_bot(table.game_id)
-        for seat in table.seats:
-            if seat.kind == EMPTY:
-                seat.kind, seat.name, seat.bot = BOT, f"Bot {seat.seat + 1}", bot_name
-                table.record(seat.journal_record())
-        table.seed = secrets.randbits(63) if seed is None else seed
-        table.game = engine.new_game(table.game_id, table.players, table.options, table.seed)
-        table.record({"t": "game", "seed": table.seed})
-        log.info("table %s: game started", table.id)
+        table.start_game(seed)
         self._changed(table)
         self._push_state(table)
-        table.wake_bots.set()
+        self._wake_bots(table)
 
     async def _apply(self, table: Table, seat: int, action: dict) -> None:
         """Apply, write to the journal, tell everyone, then fsync. Once written, the action
@@ -566,7 +384,7 @@ class Host:
         the telling, since waiting for the disk first put its latency (milliseconds, tens of
         them when many tables sync at once) into every move. The lock keeps one action at a
         time in journal order and holds until the action is on disk."""
-        async with table.acting:
+        async with self._acting[table.id]:
             game = table.game
             if game is None or game.outcome is not None:
                 raise engine.IllegalAction("no game is running at this table")
@@ -585,47 +403,24 @@ class Host:
             log.info("table %s: game over (%s)", table.id, game.outcome.reason)
             self._changed(table)
         self._push_state(table)
-        table.wake_bots.set()
+        self._wake_bots(table)
 
     # -- bots -----------------------------------------------------------------------------
 
     def _start_bots(self, table: Table) -> None:
-        if table.bot_task is None or table.bot_task.done():
-            table.bot_task = asyncio.get_running_loop().create_task(self._run_bots(table))
-            table.wake_bots.set()
+        driver = self._bots.get(table.id)
+        if driver is None:
+            driver = self._bots[table.id] = BotDriver(table, self._apply, self.bot_delay)
+        driver.start()
 
-    async def _run_bots(self, table: Table) -> None:
-        while True:
-            await table.wake_bots.wait()
-            table.wake_bots.clear()
-            while (game := table.game) is not None and game.outcome is None:
-                due = [s for s in sorted(game.to_act()) if table.seats[s].kind == BOT]
-                if not due:
-                    break
-                await asyncio.sleep(self.bot_delay)
-                if table.game is not game or game.outcome is not None:
-                    break
-                seat = due[0]
-                if seat not in game.to_act() or table.seats[seat].kind != BOT:
-                    continue
-                await self._bot_act(table, game, seat)
+    def seed_bots(self, table_id: str, seed: int) -> None:
+        """Make the bots' choices at a table repeat (screenshots and tests replay a game)."""
+        self._bots[table_id].rng.seed(seed)
 
-    async def _bot_act(self, table: Table, game: engine.Game, seat: int) -> None:
-        bots = engine.GAMES[table.game_id].BOTS
-        legal = game.legal_actions(seat)
-        bot = bots.get(table.seats[seat].bot or "", bots["random"])
-        try:
-            action = bot(game.view(seat), legal, table.bot_rng)
-        except Exception:
-            # A bot bug must not stall the table: log it (without the view) and play randomly.
-            log.exception("table %s: bot at seat %d failed; playing a random move", table.id, seat)
-            action = bots["random"](game.view(seat), legal, table.bot_rng)
-        try:
-            await self._apply(table, seat, action)
-        except engine.IllegalAction as error:
-            log.error("table %s: bot at seat %d chose an illegal move (%s); playing a random "
-                      "move", table.id, seat, error)
-            await self._apply(table, seat, bots["random"](game.view(seat), legal, table.bot_rng))
+    def _wake_bots(self, table: Table) -> None:
+        driver = self._bots.get(table.id)
+        if driver is not None:
+            driver.wake()
 
     # -- connections ----------------------------------------------------------------------
 
@@ -664,12 +459,12 @@ class Host:
                 try:
                     await self._dispatch(client, parse_client_message(incoming))
                 except Refusal as refusal:
-                    client.send(message("error", message=str(refusal), fatal=False))
+                    client.send(Error(str(refusal), fatal=False))
                 # A burst of frames already buffered would otherwise be handled without a
                 # pause, and the frames it fans out would pile up in every queue at the table
                 # before any writer ran: let the writers drain between requests.
                 await asyncio.sleep(0)
-        except (ProtocolError, Rejection) as error:
+        except FatalError as error:
             client.fail(str(error))
         except (asyncio.IncompleteReadError, ConnectionError, OSError):
             pass
@@ -695,12 +490,8 @@ class Host:
         self._changed(table)
 
     def _detach(self, client: Client) -> None:
-        table = client.table
-        if table is not None:
-            if client.spectator:
-                table.spectators.discard(client)
-            elif client.seat is not None and table.seats[client.seat].client is client:
-                table.seats[client.seat].client = None
+        if client.table is not None:
+            client.table.detach(client)
         client.table, client.seat, client.spectator = None, None, False
 
     async def _reap_silent_clients(self) -> None:
@@ -729,9 +520,9 @@ class Host:
                 except Refusal as refusal:
                     raise Rejection(str(refusal)) from None
         else:
-            client.send(message("welcome", table=None, seat=None, token=None, spectator=False))
+            client.send(Welcome())
             client.welcomed = True
-            client.send(self._tables_message())
+            client.send(self._table_list())
 
     def _reclaim_seat(self, client: Client, token: str) -> None:
         now = time.monotonic()
@@ -743,8 +534,8 @@ class Host:
             log.warning("refused a seat token from %s: rate limited", client.address)
             raise Rejection(f"too many wrong seat tokens from {client.address}; "
                             f"try again in {wait} seconds")
-        found = self._tokens.get(hash_token(token))
-        if found is None or found[0] not in self.tables:
+        found = self.tables.find_token(token)
+        if found is None:
             failures.append(now)
             self._token_failures[client.address] = failures
             # Never log the token itself: a near miss would help the next guess.
@@ -754,8 +545,7 @@ class Host:
                             "a name alone never claims a seat")
         if not failures:
             self._token_failures.pop(client.address, None)  # keep the map small
-        table = self.tables[found[0]]
-        seat = table.seats[found[1]]
+        table, seat = found
         previous = seat.client
         if previous is not None and previous is not client:
             # The token holder is back on a new connection; the old one is dead or stolen.
@@ -769,13 +559,13 @@ class Host:
     def _seat_client(self, client: Client, table: Table, seat: int, token: str) -> None:
         client.table, client.seat, client.spectator = table, seat, False
         table.seats[seat].client = client
-        client.send(message("welcome", table=table.id, seat=seat, token=token, spectator=False))
+        client.send(Welcome(table=table.id, seat=seat, token=token))
         client.welcomed = True
 
     def _watch(self, client: Client, table: Table) -> None:
         client.table, client.seat, client.spectator = table, None, True
         table.spectators.add(client)
-        client.send(message("welcome", table=table.id, seat=None, token=None, spectator=True))
+        client.send(Welcome(table=table.id, spectator=True))
         client.welcomed = True
         self._changed(table)
         self._push_joiner_state(table, client)
@@ -789,27 +579,8 @@ class Host:
     def _sit(self, client: Client, table: Table, wanted: int | None) -> None:
         if client.table is not None:
             raise Refusal(f"you are already at table {client.table.id}; leave it first")
-        if table.phase != WAITING:
-            raise Refusal(f"table {table.id} has started; you may watch it as a spectator")
-        if wanted is not None:
-            if not 0 <= wanted < table.players:
-                raise Refusal(f"table {table.id} has no seat {wanted}")
-            if table.seats[wanted].kind != EMPTY:
-                raise Refusal(f"seat {wanted} at table {table.id} is taken")
-            seat = table.seats[wanted]
-        else:
-            seat = next((s for s in table.seats if s.kind == EMPTY), None)
-            if seat is None:
-                raise Refusal(f"table {table.id} has no free seat; you may watch it")
-        token = secrets.token_urlsafe(TOKEN_BYTES)
-        seat.kind, seat.name, seat.token_hash, seat.bot = HUMAN, client.name, hash_token(token), None
-        self._tokens[seat.token_hash] = (table.id, seat.seat)
-        table.record(seat.journal_record())
-        if table.host_seat is None:
-            table.host_seat = seat.seat
-            table.record({"t": "host_seat", "seat": seat.seat})
+        seat, token = self.tables.sit(table, client.name, wanted)
         self._seat_client(client, table, seat.seat, token)
-        log.info("table %s: %s took seat %d", table.id, client.name, seat.seat)
         self._changed(table)
         if table.seats_taken() == table.players:
             self._start_game(table, table.seed)
@@ -817,14 +588,15 @@ class Host:
     # -- requests -------------------------------------------------------------------------
 
     def _table(self, table_id: str, fatal: bool = False) -> Table:
-        table = self.tables.get(table_id)
-        if table is None:
-            text = f"no table {table_id!r} at this host"
-            raise Rejection(text) if fatal else Refusal(text)
-        return table
+        try:
+            return self.tables.get_table(table_id)
+        except Refusal as refusal:
+            if fatal:
+                raise Rejection(str(refusal)) from None
+            raise
 
-    def _tables_message(self) -> dict:
-        return message("tables", tables=[t.summary() for t in self.tables.values()])
+    def _table_list(self) -> TableList:
+        return TableList([t.summary() for t in self.tables.values()])
 
     def _own_table(self, client: Client, what: str) -> Table:
         table = client.table
@@ -840,9 +612,9 @@ class Host:
     async def _dispatch(self, client: Client, request: ClientMessage) -> None:
         match request:
             case Ping():
-                client.send(message("pong"))
+                client.send(Pong())
             case ListTables():
-                client.send(self._tables_message())
+                client.send(self._table_list())
             case CreateTable(game=game, players=players, options=options, name=name, bots=bots):
                 if client.table is not None:
                     raise Refusal(f"you are already at table {client.table.id}; leave it first")
@@ -875,7 +647,7 @@ class Host:
                 self._chat(client, text)
             case PlayAgain():
                 table = self._own_table(client, "ask to play again")
-                async with table.acting:  # the last action is told before a new game starts
+                async with self._acting[table.id]:  # the last action is told first
                     if table.phase != OVER:
                         raise Refusal("the game is not over yet")
                     self._start_game(table, None)
@@ -884,26 +656,11 @@ class Host:
 
     def _add_bot(self, client: Client, table: Table, wanted: int | None) -> None:
         self._check_table_owner(client, table, "add a bot")
-        if table.phase == WAITING:
-            candidates = [s for s in table.seats if s.kind == EMPTY]
-        else:
-            # Mid-game a bot may take over a seat whose player has gone away.
-            candidates = [s for s in table.seats if s.kind == HUMAN and s.client is None]
-        if wanted is not None:
-            candidates = [s for s in candidates if s.seat == wanted]
-        if not candidates:
-            raise Refusal("no seat for a bot: only an empty seat, or mid-game the seat of a "
-                          "player who is away, can take one")
-        seat = candidates[0]
-        if seat.token_hash is not None:
-            self._tokens.pop(seat.token_hash, None)
-        seat.kind, seat.name, seat.token_hash = BOT, f"Bot {seat.seat + 1}", None
-        seat.bot = default_bot(table.game_id)
-        table.record(seat.journal_record())
+        self.tables.add_bot(table, wanted)
         self._changed(table)
         if table.phase == WAITING and table.seats_taken() == table.players:
             self._start_game(table, table.seed)
-        table.wake_bots.set()
+        self._wake_bots(table)
 
     def _leave(self, client: Client) -> None:
         table = client.table
@@ -913,15 +670,8 @@ class Host:
         self._detach(client)
         if seat is not None and table.phase == WAITING:
             # Before the game, leaving frees the seat; during it the token keeps it for a return.
-            state = table.seats[seat]
-            if state.token_hash is not None:
-                self._tokens.pop(state.token_hash, None)
-            state.kind, state.name, state.token_hash, state.bot = EMPTY, "", None, None
-            table.record(state.journal_record())
-            if table.host_seat == seat:
-                table.host_seat = next((s.seat for s in table.seats if s.kind == HUMAN), None)
-                table.record({"t": "host_seat", "seat": table.host_seat})
-        client.send(message("welcome", table=None, seat=None, token=None, spectator=False))
+            self.tables.vacate(table, seat)
+        client.send(Welcome())
         self._changed(table)
 
     def _chat(self, client: Client, text: str) -> None:
@@ -947,8 +697,6 @@ class Host:
             channel, audience = "spectators", list(table.spectators)
         else:
             channel, audience = "table", table.clients()
-        frame = encode(message("chat", channel=channel, text=cleaned, seat=client.seat,
-                               **{"from": client.name}))
+        frame = encode(ChatLine(channel, cleaned, client.seat, client.name))
         for target in audience:
             target.send_frame(frame)
-

@@ -13,9 +13,11 @@ what the limit is. See PROTOCOL.md for each message.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final, Protocol
+from typing import Any, ClassVar, Final, Mapping, Protocol
 
 import msgpack
+
+from netplay.errors import ProtocolError
 
 PROTOCOL_VERSION: Final = 1
 MAX_FRAME: Final = 64 * 1024
@@ -33,10 +35,6 @@ MAX_ID: Final = 64
 """Characters in a table id or a game id."""
 
 
-class ProtocolError(ValueError):
-    """Bytes or a message that break the protocol. The host closes the connection that sent it."""
-
-
 class Reader(Protocol):
     async def readexactly(self, n: int) -> bytes: ...
 
@@ -45,8 +43,10 @@ class Reader(Protocol):
 # Frames
 
 
-def encode(message: dict) -> bytes:
+def encode(message: "dict | HostMessage") -> bytes:
     """One frame: the length prefix and the msgpack body of `message`."""
+    if not isinstance(message, dict):
+        message = message.to_dict()
     try:
         body = msgpack.packb(message, use_bin_type=True)
     except (TypeError, ValueError) as error:
@@ -151,15 +151,23 @@ class FrameDecoder:
         return len(self._buffer)
 
 
-async def read_message(reader: Reader) -> dict:
-    """The next message from `reader`. The length is checked before the body is read.
+async def read_frame(reader: Reader) -> tuple[bytes, dict]:
+    """The next frame from `reader`, as its raw bytes and its message. The length is checked
+    before the body is read.
 
     Raises ProtocolError on bad input and asyncio.IncompleteReadError at end of stream.
     """
     header = await reader.readexactly(HEADER_SIZE)
     length = int.from_bytes(header, "big")
     check_length(length)
-    return decode_body(await reader.readexactly(length))
+    body = await reader.readexactly(length)
+    return header + body, decode_body(body)
+
+
+async def read_message(reader: Reader) -> dict:
+    """The next message from `reader` (see `read_frame`)."""
+    _, message = await read_frame(reader)
+    return message
 
 
 def message(tag: str, **fields: Any) -> dict:
@@ -381,3 +389,82 @@ def _check_sizes(tag: str, values: dict) -> None:
     for key in ("table", "game"):
         if values.get(key) is not None and len(values[key]) > MAX_ID:
             raise ProtocolError(f"{key} id is {len(values[key])} characters; the limit is {MAX_ID}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Host messages: typed records, one per tag. See PROTOCOL.md for what each field means.
+
+
+class HostMessage:
+    """A message the host sends; `to_dict` gives its wire form, with "v" and "t"."""
+
+    __slots__ = ()
+    TAG: ClassVar[str]
+    WIRE_NAMES: ClassVar[Mapping[str, str]] = {}
+    """Fields whose wire name is a Python keyword."""
+    __match_args__: ClassVar[tuple[str, ...]]
+
+    def to_dict(self) -> dict:
+        out: dict[str, Any] = {"v": PROTOCOL_VERSION, "t": self.TAG}
+        for name in self.__match_args__:
+            out[self.WIRE_NAMES.get(name, name)] = getattr(self, name)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Welcome(HostMessage):
+    TAG = "welcome"
+    table: str | None = None
+    seat: int | None = None
+    token: str | None = None
+    spectator: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TableList(HostMessage):
+    TAG = "tables"
+    tables: list[dict]
+
+
+@dataclass(frozen=True, slots=True)
+class Lobby(HostMessage):
+    TAG = "lobby"
+    table: str
+    name: str
+    game: str
+    players: int
+    options: dict
+    seats: list[dict]
+    phase: str
+    host_seat: int | None
+    spectators: int
+
+
+@dataclass(frozen=True, slots=True)
+class State(HostMessage):
+    TAG = "state"
+    view: dict
+    legal: list[dict]
+    seat: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLine(HostMessage):
+    TAG = "chat"
+    WIRE_NAMES = {"sender": "from"}
+    channel: str
+    text: str
+    seat: int | None
+    sender: str
+
+
+@dataclass(frozen=True, slots=True)
+class Error(HostMessage):
+    TAG = "error"
+    message: str
+    fatal: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Pong(HostMessage):
+    TAG = "pong"

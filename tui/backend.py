@@ -187,7 +187,7 @@ class Backend:
         )
         if self.seed is not None:
             # Screenshots and tests replay the same game: the bots' choices must repeat too.
-            host.tables[table].bot_rng.seed(self.seed)
+            host.seed_bots(table, self.seed)
         share = None
         if advertise:
             addresses = [a for a in host.advertised_addresses() if not a.startswith("127.")]

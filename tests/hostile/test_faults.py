@@ -14,7 +14,8 @@ import pytest
 
 import engine
 from netplay import journal as journals
-from netplay.host import Host, restore_table
+from netplay.host import Host
+from netplay.tables import restore_table
 
 from .conftest import HostProcess, RawPeer, slow_seed
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 import engine
 from netplay import journal as journals
-from netplay.host import restore_table
+from netplay.tables import restore_table
 from netplay.protocol import CLIENT_TAGS
 
 from .conftest import HostProcess, frame

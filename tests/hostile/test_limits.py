@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
-from netplay.host import MAX_TABLES, Host
+from netplay.host import Host
+from netplay.tables import MAX_TABLES
 
 from .conftest import RawPeer, frame, play_to_the_end, seated_table, watch_to_the_end
 

@@ -21,7 +21,8 @@ import pytest
 import engine
 from netplay import discovery
 from netplay import journal as journals
-from netplay.host import Host, restore_table
+from netplay.host import Host
+from netplay.tables import restore_table
 
 from .conftest import TIMEOUT, HostProcess, RawPeer, client_moves, watch_to_the_end
 

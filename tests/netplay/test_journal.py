@@ -12,7 +12,8 @@ import stat
 import engine
 from netplay import journal as journals
 from netplay.client import Connection
-from netplay.host import Host, restore_table
+from netplay.host import Host
+from netplay.tables import restore_table
 
 from .conftest import TIMEOUT, next_of
 

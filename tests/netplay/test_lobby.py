@@ -180,10 +180,8 @@ async def test_lobby_visitors_see_tables_appear_and_fill(host):
     await visitor.close()
 
 
-async def test_finished_abandoned_tables_make_room_for_new_ones(host, monkeypatch):
-    from netplay import host as host_module
-
-    monkeypatch.setattr(host_module, "MAX_TABLES", 2)
+async def test_finished_abandoned_tables_make_room_for_new_ones(host):
+    host.tables.max_tables = 2
     finished = host.create_table("timebomb", 4, bots=4)
     busy = host.create_table("timebomb", 4, bots=2)
     ann = await connect(host, "Ann", table=busy)
@@ -193,7 +191,7 @@ async def test_finished_abandoned_tables_make_room_for_new_ones(host, monkeypatc
             await asyncio.sleep(0.005)
 
     await asyncio.wait_for(over(), TIMEOUT)
-    async with host.tables[finished].acting:  # the last action is journaled and told
+    async with host._acting[finished]:  # the last action is journaled and told
         pass
     fresh = host.create_table("timebomb", 4)
     assert set(host.tables) == {busy, fresh}

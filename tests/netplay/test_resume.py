@@ -13,7 +13,7 @@ import sys
 import engine
 from netplay import journal as journals
 from netplay.client import Connection, NotConnected
-from netplay.host import restore_table
+from netplay.tables import restore_table
 
 from .conftest import TIMEOUT
 
