@@ -61,6 +61,7 @@ from netplay.protocol import (
 from netplay.store import OVER as STORED_OVER
 from netplay.store import Store, StoreError
 from netplay.tables import (
+    CHANNELS,
     MAX_TABLES,
     OVER,
     PLAYING,
@@ -742,8 +743,8 @@ class Host:
         """Tell the table who came, and the newcomer the game so far and the recent chat."""
         self._changed(table)
         self._push_state(table, only=client)
-        for channel, line in table.chat:
-            if channel == "table" or client.spectator:
+        for channel in CHANNELS if client.spectator else ("table",):
+            for line in table.chat[channel]:
                 client.send(line)
         self._arm_turn_timer(table)
 
@@ -879,8 +880,8 @@ class Host:
             channel, audience = "spectators", list(table.spectators)
         else:
             channel, audience = "table", table.clients()
-        table.chat.append((channel, ChatLine(channel, cleaned, client.seat, client.name,
-                                             past=True)))
+        table.chat[channel].append(ChatLine(channel, cleaned, client.seat, client.name,
+                                            past=True))
         frame = encode(ChatLine(channel, cleaned, client.seat, client.name))
         for target in audience:
             target.send_frame(frame)

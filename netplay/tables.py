@@ -35,7 +35,9 @@ HUMAN, BOT, EMPTY = "human", "bot", "empty"
 TURN_TIMERS: Final = (0, 30, 60, 120)
 """Seconds the game may wait for an away player before a bot covers the seat (0: never)."""
 CHAT_TAIL: Final = 20
-"""Chat lines a table keeps for the people who join or come back."""
+"""Chat lines a table keeps, per channel, for the people who join or come back."""
+CHANNELS: Final = ("table", "spectators")
+"""Players talk on the table's channel, which spectators read too; spectators on their own."""
 MAX_TABLES: Final = 64
 """Tables one host keeps in memory, so that a visitor may not create them without end."""
 TOKEN_BYTES: Final = 24
@@ -104,8 +106,9 @@ class Table:
     """The address of the client that created the table; None when the host made it."""
     play_again: set[int] = field(default_factory=set)
     """Seats that asked for a new game since this one ended."""
-    chat: collections.deque = field(default_factory=lambda: collections.deque(maxlen=CHAT_TAIL))
-    """The latest chat lines, told again to whoever joins or comes back."""
+    chat: dict[str, collections.deque] = field(default_factory=lambda: {
+        channel: collections.deque(maxlen=CHAT_TAIL) for channel in CHANNELS})
+    """The latest chat lines of each channel, told again to whoever joins or comes back."""
     spectators: set[Any] = field(default_factory=set)
     store: Store | None = None
     published: dict | None = None
