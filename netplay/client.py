@@ -14,8 +14,9 @@ The connection sends a `ping` every few seconds and treats a host silent for lon
 `dead_after` as gone. When the link drops it reconnects with backoff, using the seat token the
 host gave it (or, for a spectator, the table id), unless the host had refused it with a fatal
 error. Given `locate`, it also asks where the host with its identity is now, and follows it
-there (a host restarted on another port or address). While it reconnects, the iterator yields `{"t": "status", "status": "reconnecting"}` and then
-`{"t": "status", "status": "connected"}`: these two are made locally, never sent by the host.
+there (a host restarted on another port or address). While it reconnects, the iterator yields
+`{"t": "status", "status": "reconnecting"}` and then `{"t": "status", "status": "connected"}`:
+these two are made locally, never sent by the host.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import time
 from typing import AsyncIterator, Awaitable, Callable, Final
 
 from netplay.errors import ProtocolError
-from netplay.protocol import PROTOCOL_VERSION, encode, message, read_frame
+from netplay.protocol import PROTOCOL_VERSION, encode, message, read_frame, unpack_legal
 
 log = logging.getLogger("gaslight.client")
 
@@ -245,7 +246,7 @@ class Connection:
         else:
             self.events, self.events_from = list(events), first
         view = dict(state["view"], events=list(self.events), events_from=self.events_from)
-        return dict(state, view=view)
+        return dict(state, view=view, legal=unpack_legal(state["legal"]))
 
     async def _reconnect(self) -> bool:
         self.status = RECONNECTING

@@ -55,6 +55,7 @@ from netplay.protocol import (
     Welcome,
     clean_text,
     encode,
+    pack_legal,
     parse_client_message,
     read_message,
 )
@@ -106,6 +107,37 @@ def _events_since(game: engine.Game, viewer: int, start: int) -> list[dict]:
             for e in game.events[start:] if e.visible_to(viewer)]
 
 
+Told = tuple["engine.Game | None", int, int]
+"""What a client has been told of the game: the game it was last sent a state of, how far into
+its log (an index of `game.events`), and how many events of its own view that was."""
+NOTHING_TOLD: Final[Told] = (None, 0, 0)
+
+
+def state_frame(told: Told, game: engine.Game, viewer: int,
+                legal: list[dict]) -> tuple[bytes, Told]:
+    """The `state` frame for a viewer that has been told `told`, and what it has been told
+    then. One that already follows this game gets the events since; one that does not (it
+    joined, came back, or a new game began) gets a tail. Either is cut to a shorter tail to fit
+    `SENT_FRAME`."""
+    told_game, through, count = told
+    if told_game is game:
+        events = _events_since(game, viewer, through)
+        count += len(events)
+    else:
+        events = _events_since(game, viewer, 0)
+        count = len(events)
+        events = events[-EVENT_TAIL:]
+    view = game.view(viewer)
+    del view["events"]
+    packed = pack_legal(legal)
+    seat = None if viewer == engine.SPECTATOR else viewer
+    while True:
+        frame = encode(State(view, packed, seat, events, count - len(events)))
+        if len(frame) <= SENT_FRAME or not events:
+            return frame, (game, len(game.events), count)
+        events = events[len(events) // 2 + 1:]
+
+
 # ---------------------------------------------------------------------------------------------
 # Connections
 
@@ -149,9 +181,7 @@ class Client:
         """Whether the handshake is done: a lobby visitor gets `tables` pushes only after."""
         self.chat_limit = RateLimit(host.chat_burst, host.chat_per_second)
         self.free_action_limit = RateLimit(host.chat_burst, host.chat_per_second)
-        self.told: tuple[engine.Game | None, int, int] = (None, 0, 0)
-        """The game this client was last sent a state of, how far into its log (an index of
-        `game.events`) and how many events of its own view that was."""
+        self.told: Told = NOTHING_TOLD
         self._queue: asyncio.Queue[bytes | None] = asyncio.Queue(queue_size)
         self._writer_task = asyncio.get_running_loop().create_task(self._write_loop())
 
@@ -471,37 +501,14 @@ class Host:
             if client.spectator:
                 key = (client.told[0] is game, client.told[1], client.told[2])
                 if key not in shared:
-                    shared[key] = self._state_frame(client, game, engine.SPECTATOR, [])
+                    shared[key] = state_frame(client.told, game, engine.SPECTATOR, [])
                 frame, client.told = shared[key]
             elif client.seat is not None:
-                frame, client.told = self._state_frame(client, game, client.seat,
-                                                       game.legal_actions(client.seat))
+                frame, client.told = state_frame(client.told, game, client.seat,
+                                                 game.legal_actions(client.seat))
             else:
                 continue
             client.send_frame(frame)
-
-    @staticmethod
-    def _state_frame(client: Client, game: engine.Game, viewer: int,
-                     legal: list[dict]) -> tuple[bytes, tuple]:
-        """The state frame for `client`, and what it has then been told. A client that already
-        follows this game gets the events since; one that does not (it joined, came back, or a
-        new game began) gets a tail. Either is cut to a shorter tail to fit `SENT_FRAME`."""
-        told_game, through, told = client.told
-        if told_game is game:
-            events = _events_since(game, viewer, through)
-            told += len(events)
-        else:
-            events = _events_since(game, viewer, 0)
-            told = len(events)
-            events = events[-EVENT_TAIL:]
-        view = game.view(viewer)
-        del view["events"]
-        seat = None if viewer == engine.SPECTATOR else viewer
-        while True:
-            frame = encode(State(view, legal, seat, events, told - len(events)))
-            if len(frame) <= SENT_FRAME or not events:
-                return frame, (game, len(game.events), told)
-            events = events[len(events) // 2 + 1:]
 
     def _start_game(self, table: Table, seed: int | None) -> None:
         table.start_game(seed)

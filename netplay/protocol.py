@@ -397,6 +397,53 @@ def _check_sizes(tag: str, values: dict) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
+# Legal actions, packed: a proposal may be any of a thousand crews
+
+
+GROUP_KEY: Final = "*"
+"""In a packed `legal` list, marks a group: the field its actions differ in."""
+
+
+def pack_legal(legal: list[dict]) -> list[dict]:
+    """`legal` with each run of actions that differ in one field only written once, that field
+    holding the list of its values: `{"*": "crew", "type": "propose", "crew": [[0, 1], ...]}`."""
+    packed: list[dict] = []
+    i, n = 0, len(legal)
+    while i < n:
+        first = legal[i]
+        j = i + 1
+        if j < n and first.keys() == legal[j].keys():
+            differing = [k for k in first if first[k] != legal[j][k]]
+            if len(differing) == 1:
+                field = differing[0]
+                same = [(k, v) for k, v in first.items() if k != field]
+                while j < n and legal[j].keys() == first.keys() and all(
+                        legal[j][k] == v for k, v in same):
+                    j += 1
+                if j - i > 2:
+                    packed.append({GROUP_KEY: field, **dict(same),
+                                   field: [a[field] for a in legal[i:j]]})
+                    i = j
+                    continue
+        packed.append(first)
+        i += 1
+    return packed
+
+
+def unpack_legal(packed: list[dict]) -> list[dict]:
+    """The actions a packed `legal` list stands for, in order."""
+    legal = []
+    for entry in packed:
+        field = entry.get(GROUP_KEY)
+        if field is None:
+            legal.append(entry)
+            continue
+        same = {k: v for k, v in entry.items() if k not in (GROUP_KEY, field)}
+        legal.extend({**same, field: value} for value in entry[field])
+    return legal
+
+
+# ---------------------------------------------------------------------------------------------
 # Host messages: typed records, one per tag. See PROTOCOL.md for what each field means.
 
 

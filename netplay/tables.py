@@ -3,8 +3,8 @@ over a seat.
 
 Everything here is synchronous and knows nothing of sockets: a seat holds an opaque `client`
 (the host's connection object, or None while its player is away), and every rule either changes
-the tables and records the change in the host's store, or raises `Refusal` and changes nothing. The host turns the
-results into messages.
+the tables and records the change in the host's store, or raises `Refusal` and changes nothing.
+The host turns the results into messages.
 
 A seat belongs to whoever holds its token: 192 random bits, given once, kept here only as a
 SHA-256 hash in the token index (hash -> table and seat) and in the store.

@@ -27,6 +27,7 @@ import pytest
 import engine
 from netplay.host import Host
 from netplay.protocol import PROTOCOL_VERSION as VERSION
+from netplay.protocol import unpack_legal
 from netplay.store import Store
 from netplay.tables import Table, restore_table
 
@@ -156,9 +157,10 @@ class RawPeer:
 
 
 def client_moves(game_id: str, legal: list[dict]) -> list[dict]:
-    """The legal actions that advance the game (free actions such as claims left out)."""
+    """The legal actions that advance the game (free actions such as claims left out), from a
+    state's packed `legal`."""
     free = engine.GAMES[game_id].FREE_ACTIONS
-    return [a for a in legal if a["type"] not in free]
+    return [a for a in unpack_legal(legal) if a["type"] not in free]
 
 
 async def play_to_the_end(peer: RawPeer, seed: int = 0, think: float = 0.0,

@@ -12,6 +12,7 @@ import pytest
 
 import engine
 from netplay.host import TOKEN_FAILURES
+from netplay.protocol import unpack_legal
 
 from .conftest import RawPeer, frame, play_to_the_end, seated_table, sent_view, snapshot
 
@@ -136,7 +137,7 @@ async def test_illegal_moves_of_every_action_type_are_refused(host, game_id):
     tried = 0
     for peer, state in zip(peers, states):
         others = [p for p in peers if p is not peer]
-        for action in well_formed_illegal_actions(game_cls, state["legal"], players):
+        for action in well_formed_illegal_actions(game_cls, unpack_legal(state["legal"]), players):
             reply = await assert_refused(host, table_id, peer, {"t": "act", "action": action},
                                          "", bystanders=others)
             assert reply["message"]

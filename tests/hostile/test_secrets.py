@@ -21,6 +21,7 @@ import pytest
 import engine
 from netplay import discovery
 from netplay.host import Host
+from netplay.protocol import pack_legal
 
 from .conftest import (
     TIMEOUT,
@@ -105,7 +106,7 @@ def allowed_states(game: engine.Game, viewers) -> dict[int, set[bytes]]:
     def snapshot():
         for viewer in viewers:
             legal = replay.legal_actions(viewer) if viewer >= 0 else []
-            allowed[viewer].add(msgpack.packb([sent_view(replay, viewer), legal]))
+            allowed[viewer].add(msgpack.packb([sent_view(replay, viewer), pack_legal(legal)]))
 
     snapshot()
     for seat, action in game.history:

@@ -9,7 +9,7 @@ import msgpack
 
 import engine
 from netplay.client import Connection
-from netplay.protocol import decode_body
+from netplay.protocol import decode_body, pack_legal
 
 from .conftest import TIMEOUT, assert_view_of, play, watch
 
@@ -30,7 +30,8 @@ def legitimate_frames(game_id, players, options, seed, history):
     def snapshot():
         for viewer in viewers:
             legal = game.legal_actions(viewer) if viewer >= 0 else []
-            allowed[viewer].add(msgpack.packb([without_events(game.view(viewer)), legal]))
+            allowed[viewer].add(msgpack.packb([without_events(game.view(viewer)),
+                                               pack_legal(legal)]))
 
     snapshot()
     for seat, action in history:

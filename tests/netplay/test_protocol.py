@@ -9,6 +9,7 @@ import pytest
 
 from netplay import protocol
 from netplay.protocol import (
+    GROUP_KEY,
     MAX_FRAME,
     MAX_NESTING,
     PROTOCOL_VERSION,
@@ -17,8 +18,10 @@ from netplay.protocol import (
     clean_text,
     encode,
     message,
+    pack_legal,
     parse_client_message,
     read_message,
+    unpack_legal,
 )
 
 
@@ -188,3 +191,15 @@ def test_version_constant_is_what_messages_carry():
 )
 def test_clean_text_strips_terminal_control_sequences(raw, clean):
     assert clean_text(raw) == clean
+
+
+def test_packed_legal_actions_stand_for_the_same_list():
+    crews = [{"type": "propose", "name": "", "crew": [a, b]} for a in range(5) for b in range(a)]
+    legal = [{"type": "pass"}, *crews, {"type": "claim", "defusing": 1},
+             {"type": "claim", "defusing": 2}, {"type": "vote", "yes": True}]
+    packed = pack_legal(legal)
+    assert packed[1] == {GROUP_KEY: "crew", "type": "propose", "name": "",
+                         "crew": [c["crew"] for c in crews]}
+    assert len(packed) == 5  # two claims are not worth a group
+    assert unpack_legal(packed) == legal
+    assert pack_legal([]) == [] and unpack_legal([]) == []
