@@ -1,5 +1,5 @@
 """A modified client trying to cheat: every attempt gets a clear error frame, changes nothing
-(game, seats, journal) and tells nobody anything."""
+(game, seats, store) and tells nobody anything."""
 
 from __future__ import annotations
 
