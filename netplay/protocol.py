@@ -402,6 +402,8 @@ def _check_sizes(tag: str, values: dict) -> None:
 
 GROUP_KEY: Final = "*"
 """In a packed `legal` list, marks a group: the field its actions differ in."""
+GROUP_FROM: Final = 16
+"""Actions in a run before it is packed: short lists (a cut's few targets) stay plain."""
 
 
 def pack_legal(legal: list[dict]) -> list[dict]:
@@ -420,7 +422,7 @@ def pack_legal(legal: list[dict]) -> list[dict]:
                 while j < n and legal[j].keys() == first.keys() and all(
                         legal[j][k] == v for k, v in same):
                     j += 1
-                if j - i > 2:
+                if j - i >= GROUP_FROM:
                     packed.append({GROUP_KEY: field, **dict(same),
                                    field: [a[field] for a in legal[i:j]]})
                     i = j

@@ -194,12 +194,12 @@ def test_clean_text_strips_terminal_control_sequences(raw, clean):
 
 
 def test_packed_legal_actions_stand_for_the_same_list():
-    crews = [{"type": "propose", "name": "", "crew": [a, b]} for a in range(5) for b in range(a)]
-    legal = [{"type": "pass"}, *crews, {"type": "claim", "defusing": 1},
-             {"type": "claim", "defusing": 2}, {"type": "vote", "yes": True}]
+    crews = [{"type": "propose", "name": "", "crew": [a, b]} for a in range(8) for b in range(a)]
+    cuts = [{"type": "cut", "target": seat} for seat in range(1, 8)]
+    legal = [{"type": "pass"}, *crews, *cuts, {"type": "vote", "yes": True}]
     packed = pack_legal(legal)
     assert packed[1] == {GROUP_KEY: "crew", "type": "propose", "name": "",
                          "crew": [c["crew"] for c in crews]}
-    assert len(packed) == 5  # two claims are not worth a group
+    assert packed[2:] == [*cuts, {"type": "vote", "yes": True}]  # a short run stays plain
     assert unpack_legal(packed) == legal
     assert pack_legal([]) == [] and unpack_legal([]) == []
