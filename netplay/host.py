@@ -102,11 +102,6 @@ FLUSH_TIMEOUT: Final = 2.0
 """Seconds a closing connection gets to take its last frames (a fatal error, say)."""
 
 
-def _events_since(game: engine.Game, viewer: int, start: int) -> list[dict]:
-    return [dict(e.as_dict(), private=e.audience is not None)
-            for e in game.events[start:] if e.visible_to(viewer)]
-
-
 Told = tuple["engine.Game | None", int, int]
 """What a client has been told of the game: the game it was last sent a state of, how far into
 its log (an index of `game.events`), and how many events of its own view that was."""
@@ -121,14 +116,13 @@ def state_frame(told: Told, game: engine.Game, viewer: int,
     `SENT_FRAME`."""
     told_game, through, count = told
     if told_game is game:
-        events = _events_since(game, viewer, through)
+        events = game.events_since(viewer, through)
         count += len(events)
     else:
-        events = _events_since(game, viewer, 0)
+        events = game.visible_events(viewer)
         count = len(events)
         events = events[-EVENT_TAIL:]
-    view = game.view(viewer)
-    del view["events"]
+    view = game.view(viewer, events=False)
     packed = pack_legal(legal)
     seat = None if viewer == engine.SPECTATOR else viewer
     while True:

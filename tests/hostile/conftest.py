@@ -43,9 +43,7 @@ def stored_table(data_dir, table_id: str) -> Table:
 def sent_view(game: engine.Game, viewer: int) -> dict:
     """The view a `state` frame carries: the engine's view without its events, which travel
     beside it (see PROTOCOL.md, "Events")."""
-    view = game.view(viewer)
-    del view["events"]
-    return view
+    return game.view(viewer, events=False)
 
 
 def frame(message: dict | bytes) -> bytes:
