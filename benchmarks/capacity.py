@@ -4,7 +4,7 @@ sent to the last view received stays under 20 ms, and the host's memory per tabl
     uv run python benchmarks/capacity.py [--tables 50 100 200 300 400 600] [--think 1.0]
                                          [--runs 3] [--duration 5]
 
-The host runs in its own process pinned to core 0, journals fsynced on the real disk; this
+The host runs in its own process pinned to core 0, its store on the real disk, fsynced; this
 process holds every bot client (`netplay.client.Connection`s, with their heartbeats) pinned to
 core 1. At each step, that many Time Bomb tables of 5 client players play at once: at each
 table a random seat that may act waits a think time (uniform, `think` on average), then plays
@@ -12,7 +12,7 @@ the random bot's move from its own view, and the sample ends when all 5 clients 
 move's `state`. After a warm-up, `runs` windows of `duration` seconds each give a p99; the
 step's figure is their median. The steps stop at the first one over the limit. Memory per
 table is the host's resident growth from its empty start to the step's tables in play,
-divided by the tables (their connections, queues and journals included).
+divided by the tables (their connections, queues and records included).
 """
 
 from __future__ import annotations
@@ -84,7 +84,8 @@ async def play_table(conns: list[Connection], think: float, rng: random.Random,
         await asyncio.sleep(rng.uniform(0.5, 1.5) * think)
         public = states[conns[0].seat]
         if public["over"]:
-            await conns[0].send(message("play_again"))
+            for conn in conns:  # a new game once everyone has asked
+                await conn.send(message("play_again"))
             states = {c.seat: slim(msg) for c in conns for _, msg in [await next_state(c)]}
             continue
         seat = rng.choice(sorted(public["to_act"]))
@@ -112,9 +113,9 @@ class Step:
 
 
 async def run_step(tables: int, think: float, warmup: float, runs: int, duration: float,
-                   seed: int, journal_dir: str | None, pin: bool) -> Step:
+                   seed: int, store_dir: str | None, pin: bool) -> Step:
     rng = random.Random(seed)
-    async with HostProcess(cpu=HOST_CPU if pin else None, data_parent=journal_dir) as host:
+    async with HostProcess(cpu=HOST_CPU if pin else None, data_parent=store_dir) as host:
         empty = await host.memory()
         seated = []
         for start in range(0, tables, 10):  # a few tables at a time: no connection storm
@@ -184,7 +185,7 @@ def main() -> None:
                         help="let the host and the clients run on any core (the host, one thread "
                         "of Python, still uses one core at most); on a shared machine pinning "
                         "makes them wait for the other work on their core")
-    parser.add_argument("--journal-dir", help="where the host journals (default: a temporary "
+    parser.add_argument("--store-dir", help="where the host keeps its store (default: a temporary "
                         "directory on disk); /dev/shm shows what the disk's fsync adds")
     args = parser.parse_args()
     if not args.no_pin:
@@ -193,13 +194,13 @@ def main() -> None:
     where = "any core" if args.no_pin else f"core {HOST_CPU}, bot clients on core {CLIENT_CPU}"
     print(f"capacity: {PLAYERS}-player {GAME} tables, host on {where}, "
           f"one action per table every {args.think:g} s on average "
-          f"({machine_note()}); journals in {args.journal_dir or 'a temporary directory on disk'}")
+          f"({machine_note()}); store in {args.store_dir or 'a temporary directory on disk'}")
     best: Step | None = None
     for tables in args.tables:
         step = asyncio.run(within(
             args.warmup + args.runs * args.duration + 300,
             run_step(tables, args.think, args.warmup, args.runs, args.duration, args.seed,
-                     args.journal_dir, not args.no_pin),
+                     args.store_dir, not args.no_pin),
             f"the step at {tables} tables"))
         report(step)
         if step.p99 >= LIMIT:

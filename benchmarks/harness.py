@@ -7,10 +7,10 @@ and its figures (CPU, memory) are its alone. The parent drives it over a line-ba
         table = await host.create_table("timebomb", 5)
         conn = await Connection.connect("127.0.0.1", host.port, name="P0", table=table)
 
-The host listens on 127.0.0.1 only and never advertises. Its journals go to a temporary
+The host listens on 127.0.0.1 only and never advertises. Its store goes to a temporary
 directory, by default under the system's temporary directory (on this machine the same disk as
-the user's data directory), so that each action's fsync costs what it costs in play;
-`data_parent` moves them, to a RAM disk say, to see what the disk adds.
+the user's data directory), so that each commit's fsync costs what it costs in play;
+`data_parent` moves it, to a RAM disk say, to see what the disk adds.
 """
 
 from __future__ import annotations
@@ -225,7 +225,7 @@ if __name__ == "__main__":
     parser.add_argument("--serve", action="store_true", required=True)
     parser.add_argument("--cpu", type=int)
     parser.add_argument("--max-tables", type=int, default=10_000)
-    parser.add_argument("--data-parent", help="where the journals' temporary directory goes")
+    parser.add_argument("--data-parent", help="where the store's temporary directory goes")
     arguments = parser.parse_args()
     pin_to_cpu(arguments.cpu)
     raise_open_file_limit()

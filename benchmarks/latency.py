@@ -3,7 +3,7 @@ clients at that table has received its view, p50 and p99, at 5 and at 10 players
 
     uv run python benchmarks/latency.py [--players 5 10] [--runs 5] [--actions 400]
 
-The host runs in its own process on 127.0.0.1 (journals fsynced on the real disk, as in play);
+The host runs in its own process on 127.0.0.1 (its store on the real disk, fsynced, as in play);
 the N players are lean protocol clients in this process (see `Player`), playing the game's
 random bot from their own views, one action in flight at a time. A sample ends when the last
 byte of the `state` that action caused has reached every player's socket. A player's own
@@ -26,7 +26,7 @@ import time
 from harness import HostProcess, machine_note, median, percentile, process_cpu_seconds
 
 import engine  # noqa: E402
-from netplay.protocol import HEADER_SIZE, decode_body, encode, message
+from netplay.protocol import HEADER_SIZE, decode_body, encode, message, unpack_legal
 
 TIMEOUT = 10.0
 PREFERRED_GAMES = ("timebomb", "machinations")
@@ -125,12 +125,13 @@ async def one_run(host: HostProcess, game_id: str, players: int, actions: int,
         while len(samples) < actions:
             view = next(iter(states.values()))["view"]
             if view["outcome"] is not None:
-                await conns[0].send(message("play_again"))
+                for conn in conns:  # a new game once everyone has asked
+                    await conn.send(message("play_again"))
                 states = {c.seat: msg for c in conns for _, msg in [await c.next_state()]}
                 continue
             seat = rng.choice(sorted(view["to_act"]))
             own = states[seat]
-            action = bot(own["view"], own["legal"], rng)
+            action = bot(own["view"], unpack_legal(own["legal"]), rng)
             sent = time.perf_counter()
             await by_seat[seat].act(action)
             arrivals = await asyncio.gather(*(c.next_state() for c in conns))
@@ -143,11 +144,11 @@ async def one_run(host: HostProcess, game_id: str, players: int, actions: int,
 
 
 async def measure(players: int, game: str | None, runs: int, actions: int, warmup: int,
-                  seed: int, journal_dir: str | None) -> None:
+                  seed: int, store_dir: str | None) -> None:
     game_id, seated = game_for(players, game)
     stand_in = "" if seated == players else f" (standing in for {players}: no game seats {players})"
     rng = random.Random(seed)
-    async with HostProcess(data_parent=journal_dir) as host:
+    async with HostProcess(data_parent=store_dir) as host:
         if warmup:
             await one_run(host, game_id, seated, warmup, rng)
         p50s, p99s = [], []
@@ -184,14 +185,14 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=50,
                         help="actions played first and not timed (default 50)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--journal-dir", help="where the host journals (default: a temporary "
+    parser.add_argument("--store-dir", help="where the host keeps its store (default: a temporary "
                         "directory on disk); /dev/shm shows what the disk's fsync adds")
     args = parser.parse_args()
-    where = args.journal_dir or "a temporary directory on disk"
-    print(f"action to screen on 127.0.0.1, journals in {where} ({machine_note()})")
+    where = args.store_dir or "a temporary directory on disk"
+    print(f"action to screen on 127.0.0.1, store in {where} ({machine_note()})")
     for players in args.players:
         asyncio.run(measure(players, args.game, args.runs, args.actions, args.warmup, args.seed,
-                            args.journal_dir))
+                            args.store_dir))
 
 
 if __name__ == "__main__":

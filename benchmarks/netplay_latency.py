@@ -63,7 +63,7 @@ async def main(tables: int) -> None:
     print(f"move latency (act -> own state), median: {statistics.median(latencies) * 1000:.2f} ms")
     print(f"move latency, 95th percentile: {latencies[int(len(latencies) * 0.95)] * 1000:.2f} ms")
     print(f"host throughput: {moves / elapsed:.0f} moves/s, {frames[0] / elapsed:.0f} frames/s "
-          "delivered (each move journaled with fsync)")
+          "delivered (each move durable in the store first)")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
     uv run python benchmarks/soak.py                      # 50 tables, 2 minutes
     uv run python benchmarks/soak.py --tables 10 --duration 30
 
-This process runs the host (a real `netplay.host.Host` on 127.0.0.1, journals in a temporary
+This process runs the host (a real `netplay.host.Host` on 127.0.0.1, its store in a temporary
 directory); the clients run in `--client-processes` other processes, each a hand-written raw
 msgpack client that plays random legal moves and asks to play again until the time is up.
 Each table's clients connect from their own loopback address (127.0.1.N), as players on a LAN
@@ -34,13 +34,15 @@ import msgpack
 GAME = "timebomb"
 SEATS = 5
 FREE_ACTIONS = {"claim"}
+VERSION = 2
+"""`netplay.protocol.PROTOCOL_VERSION`: the clients here speak raw frames, importing nothing."""
 
 
 # -- the clients (in their own processes) --------------------------------------------------------
 
 
 async def send(writer: asyncio.StreamWriter, message: dict) -> None:
-    body = msgpack.packb({"v": 1, **message}, use_bin_type=True)
+    body = msgpack.packb({"v": VERSION, **message}, use_bin_type=True)
     writer.write(struct.pack(">I", len(body)) + body)
     await writer.drain()
 
@@ -52,8 +54,8 @@ async def receive(reader: asyncio.StreamReader) -> dict:
 
 async def bot_client(port: int, table_id: str, source: str, name: str, deadline: float,
                      think: float, rng: random.Random, tally: dict) -> None:
-    """Sit at the table and play until a game ends after the deadline. Seat 0 asks for each
-    new game. Every error frame and every lost link is counted."""
+    """Sit at the table and play until a game ends after the deadline, asking for a new game
+    after each one. Every error frame and every lost link is counted."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
     await send(writer, {"t": "hello", "name": name, "table": table_id})
 
@@ -79,8 +81,7 @@ async def bot_client(port: int, table_id: str, source: str, name: str, deadline:
                         tally["games"] += 1
                     if time.monotonic() >= deadline:
                         return
-                    if seat == 0:
-                        await send(writer, {"t": "play_again"})
+                    await send(writer, {"t": "play_again"})  # a new game once all have asked
                     continue
                 moves = [a for a in message["legal"] if a["type"] not in FREE_ACTIONS]
                 if moves and seat in view["to_act"]:

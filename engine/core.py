@@ -136,8 +136,10 @@ class Event:
 
     def as_dict(self) -> dict[str, Any]:
         """A fresh msgpack-able dict: nested maps and lists are copied too, because games may
-        share one data map between events (a hand's counts, say) to log them cheaply."""
-        out = {"type": self.type, "text": self.text, "seats": list(self.seats)}
+        share one data map between events (a hand's counts, say) to log them cheaply.
+        `private` tells a client the event is not everyone's, so it can hide it on demand."""
+        out = {"type": self.type, "text": self.text, "seats": list(self.seats),
+               "private": self.audience is not None}
         for key, value in self.data.items():
             if value.__class__ is dict:
                 value = dict(value)
@@ -290,8 +292,10 @@ class Game:
         treat them as read-only (build a new dict to change one; `apply` keeps a copy)."""
         raise NotImplementedError
 
-    def view(self, viewer: int) -> dict[str, Any]:
-        """What `viewer` may see, built fresh field by field (an allow-list)."""
+    def view(self, viewer: int, *, events: bool = True) -> dict[str, Any]:
+        """What `viewer` may see, built fresh field by field (an allow-list). Without
+        `events`, the view leaves out the event log, and the time to build it: the host sends
+        each client only the events it has not had (`events_since`)."""
         raise NotImplementedError
 
     def seat_teams(self) -> tuple[str, ...]:
@@ -395,19 +399,26 @@ class Game:
         self.events.append(Event(type, text, seats, data or None, audience))
 
     def visible_events(self, viewer: int) -> list[dict[str, Any]]:
-        return [e.as_dict() for e in self.events if e.visible_to(viewer)]
+        return self.events_since(viewer, 0)
 
-    def base_view(self, viewer: int) -> dict[str, Any]:
+    def events_since(self, viewer: int, start: int) -> list[dict[str, Any]]:
+        """The events `viewer` may see among `self.events[start:]`: the log's own index, so a
+        caller keeps `len(game.events)` to ask for the next ones."""
+        return [e.as_dict() for e in self.events[start:] if e.visible_to(viewer)]
+
+    def base_view(self, viewer: int, events: bool = True) -> dict[str, Any]:
         """The fields every game's view starts with: all public by construction."""
-        return {
+        view = {
             "game": self.id,
             "players": self.players,
             "viewer": viewer,
             "options": dict(self.options),
             "to_act": sorted(self.to_act()),
-            "events": self.visible_events(viewer),
             "outcome": None if self.outcome is None else self.outcome.as_dict(),
         }
+        if events:
+            view["events"] = self.visible_events(viewer)
+        return view
 
     def check_viewer(self, viewer: int) -> None:
         if type(viewer) is not int or not (

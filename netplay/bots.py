@@ -14,12 +14,12 @@ import secrets
 from typing import Awaitable, Callable
 
 import engine
-from netplay.tables import BOT, Table
+from netplay.tables import Table
 
 log = logging.getLogger("gaslight.host")
 
 Apply = Callable[[Table, int, dict], Awaitable[None]]
-"""The host's way to apply an action at a table: journal, tell, raise IllegalAction."""
+"""The host's way to apply an action at a table: store, tell, raise IllegalAction."""
 
 
 class BotDriver:
@@ -50,14 +50,14 @@ class BotDriver:
             await self._wake.wait()
             self._wake.clear()
             while (game := table.game) is not None and game.outcome is None:
-                due = [s for s in sorted(game.to_act()) if table.seats[s].kind == BOT]
+                due = [s for s in sorted(game.to_act()) if table.seats[s].bot_plays]
                 if not due:
                     break
                 await asyncio.sleep(self.delay)
                 if table.game is not game or game.outcome is not None:
                     break
                 seat = due[0]
-                if seat not in game.to_act() or table.seats[seat].kind != BOT:
+                if seat not in game.to_act() or not table.seats[seat].bot_plays:
                     continue
                 await self._act(game, seat)
 

@@ -5,11 +5,18 @@
         if msg["t"] == "state" and msg["legal"]:
             await conn.act(msg["legal"][0])
 
+Each `state` the host sends carries only the events its receiver has not had (protocol
+version 2); the connection keeps the game's events and yields every `state` with a full view,
+`view["events"]` holding them all and `view["events_from"]` the index of the first one kept (a
+client that joins late gets the last few).
+
 The connection sends a `ping` every few seconds and treats a host silent for longer than
 `dead_after` as gone. When the link drops it reconnects with backoff, using the seat token the
 host gave it (or, for a spectator, the table id), unless the host had refused it with a fatal
-error. While it does, the iterator yields `{"t": "status", "status": "reconnecting"}` and then
-`{"t": "status", "status": "connected"}`: these two are made locally, never sent by the host.
+error. Given `locate`, it also asks where the host with its identity is now, and follows it
+there (a host restarted on another port or address). While it reconnects, the iterator yields
+`{"t": "status", "status": "reconnecting"}` and then `{"t": "status", "status": "connected"}`:
+these two are made locally, never sent by the host.
 """
 
 from __future__ import annotations
@@ -18,10 +25,10 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import AsyncIterator, Callable, Final
+from typing import AsyncIterator, Awaitable, Callable, Final
 
 from netplay.errors import ProtocolError
-from netplay.protocol import PROTOCOL_VERSION, encode, message, read_frame
+from netplay.protocol import PROTOCOL_VERSION, encode, message, read_frame, unpack_legal
 
 log = logging.getLogger("gaslight.client")
 
@@ -35,6 +42,9 @@ GIVE_UP_AFTER: Final = 120.0
 """Seconds of failed reconnects before the connection closes for good."""
 
 CONNECTED, RECONNECTING, CLOSED = "connected", "reconnecting", "closed"
+
+Locate = Callable[[str], Awaitable["tuple[str, int] | None"]]
+"""Where the host with this identity is now, if anyone knows (discovery, say)."""
 
 
 class HostRefused(ConnectionError):
@@ -54,8 +64,14 @@ class Connection:
 
     def __init__(self, host: str, port: int, *, name: str, table: str | None, token: str | None,
                  spectate: bool, reconnect: bool, on_frame: Callable[[bytes], None] | None,
-                 heartbeat_interval: float, dead_after: float):
+                 heartbeat_interval: float, dead_after: float, locate: Locate | None):
         self.host, self.port, self.name = host, port, name
+        self.host_id: str | None = None
+        """The host's identity, from its welcome: the same after it restarts."""
+        self.locate = locate
+        self.events: list[dict] = []
+        """The current game's events that this client has, from `events_from` on."""
+        self.events_from = 0
         self.table, self.token, self.seat = table, token, None
         self.spectator = spectate
         self.reconnect = reconnect
@@ -77,12 +93,13 @@ class Connection:
                       token: str | None = None, spectate: bool = False, reconnect: bool = True,
                       on_frame: Callable[[bytes], None] | None = None,
                       heartbeat_interval: float = HEARTBEAT_INTERVAL,
-                      dead_after: float = DEAD_AFTER) -> "Connection":
+                      dead_after: float = DEAD_AFTER,
+                      locate: Locate | None = None) -> "Connection":
         """Connect and finish the handshake. Raises HostRefused if the host says no, OSError if
         it cannot be reached. `on_frame` sees the raw bytes of every frame received."""
         conn = cls(host, port, name=name, table=table, token=token, spectate=spectate,
                    reconnect=reconnect, on_frame=on_frame,
-                   heartbeat_interval=heartbeat_interval, dead_after=dead_after)
+                   heartbeat_interval=heartbeat_interval, dead_after=dead_after, locate=locate)
         conn._inbox.put_nowait(await conn._open())
         conn._run_task = asyncio.get_running_loop().create_task(conn._run())
         conn._heartbeat_task = asyncio.get_running_loop().create_task(conn._heartbeat())
@@ -172,6 +189,7 @@ class Connection:
         return first
 
     def _welcomed(self, welcome: dict) -> None:
+        self.host_id = welcome.get("host")
         self.table = welcome.get("table")
         self.seat = welcome.get("seat")
         self.spectator = bool(welcome.get("spectator"))
@@ -202,6 +220,8 @@ class Connection:
                             continue
                         case "welcome":
                             self._welcomed(msg)
+                        case "state":
+                            msg = self._full_state(msg)
                         case "error" if msg.get("fatal"):
                             fatal = True
                             self.refusal = str(msg.get("message"))
@@ -218,6 +238,16 @@ class Connection:
         if self._heartbeat_task is not None:
             self._heartbeat_task.cancel()
 
+    def _full_state(self, state: dict) -> dict:
+        """`state` with its whole view: the events kept so far plus the new ones."""
+        first, events = state.get("first", 0), state.get("events") or []
+        if first and first == self.events_from + len(self.events):
+            self.events.extend(events)
+        else:
+            self.events, self.events_from = list(events), first
+        view = dict(state["view"], events=list(self.events), events_from=self.events_from)
+        return dict(state, view=view, legal=unpack_legal(state["legal"]))
+
     async def _reconnect(self) -> bool:
         self.status = RECONNECTING
         self._inbox.put_nowait(message("status", status=RECONNECTING))
@@ -230,11 +260,22 @@ class Connection:
                 return False
             except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ProtocolError):
                 delay = min(delay * 2, MAX_BACKOFF)
+                await self._follow_host()
                 continue
             self._inbox.put_nowait(message("status", status=CONNECTED))
             self._inbox.put_nowait(welcome)
             return True
         return False
+
+    async def _follow_host(self) -> None:
+        """Ask `locate` where our host is now, and try there next."""
+        if self.locate is None or self.host_id is None:
+            return
+        with contextlib.suppress(Exception):  # discovery failing must not end the reconnect
+            found = await self.locate(self.host_id)
+            if found is not None and tuple(found) != (self.host, self.port):
+                log.info("host %s moved to %s:%d", self.host_id, *found)
+                self.host, self.port = found
 
     async def _heartbeat(self) -> None:
         while True:

@@ -1,8 +1,9 @@
 """Zeroconf discovery: each table is a `_gaslight._tcp.local.` service, and a browser yields
 tables appearing, changing and vanishing.
 
-The TXT record holds only public facts (protocol version, table id and name, game id, seats
-taken and free, phase), built from the table's public summary and nothing else.
+The TXT record holds only public facts (protocol version, the host's identity, table id and
+name, game id, seats taken and free, phase), built from the table's public summary and the
+host's identity, nothing else.
 
 `interfaces` is a list of IP addresses to announce and browse on. None means every interface,
 which is what players on a LAN want; tests and development machines pass
@@ -30,7 +31,7 @@ SERVICE_TYPE: Final = "_gaslight._tcp.local."
 RESOLVE_TIMEOUT_MS: Final = 3000
 MAX_INSTANCE_BYTES: Final = 63
 """DNS label limit for a service instance name."""
-TXT_KEYS: Final = ("v", "id", "name", "game", "players", "taken", "free", "phase")
+TXT_KEYS: Final = ("v", "host", "id", "name", "game", "players", "taken", "free", "phase")
 """Everything the TXT record may hold. A test checks the record has exactly these keys."""
 
 
@@ -53,10 +54,11 @@ def all_ipv4_addresses() -> list[str]:
     return found or ["127.0.0.1"]
 
 
-def txt_record(summary: dict) -> dict[str, str]:
+def txt_record(summary: dict, host_id: str) -> dict[str, str]:
     """The TXT record of a table, from its public summary (the `tables` message's entry)."""
     return {
         "v": str(PROTOCOL_VERSION),
+        "host": host_id,
         "id": summary["id"],
         "name": summary["name"],
         "game": summary["game"],
@@ -88,7 +90,10 @@ class DiscoveredTable:
     phase: str
     version: int
     host: str
+    """The address to connect to."""
     port: int
+    host_id: str = ""
+    """The host's identity, the same at any address (see PROTOCOL.md, "Following a host")."""
 
     @property
     def address(self) -> str:
@@ -124,6 +129,7 @@ def parse_service(info: AsyncServiceInfo) -> DiscoveredTable | None:
             version=int(props["v"]),
             host=addresses[0],
             port=info.port,
+            host_id=props.get("host", "")[:32],
         )
     except (KeyError, ValueError):
         return None
@@ -143,7 +149,8 @@ class Advertiser:
     async def start(self) -> None:
         self._zc = _zeroconf(self.interfaces)
 
-    async def publish(self, summary: dict, port: int, addresses: list[str]) -> None:
+    async def publish(self, summary: dict, port: int, addresses: list[str],
+                      host_id: str) -> None:
         async with self._lock:
             if self._zc is None:
                 return
@@ -151,7 +158,7 @@ class Advertiser:
                 SERVICE_TYPE,
                 f"{instance_name(summary)}.{SERVICE_TYPE}",
                 port=port,
-                properties=txt_record(summary),
+                properties=txt_record(summary, host_id),
                 addresses=[socket.inet_pton(_family(a), a) for a in addresses],
                 server=self._server,
             )

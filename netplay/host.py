@@ -5,7 +5,11 @@ One process serves any number of tables (`netplay.tables` holds them and the sea
 
 Every message the host sends about a game is built from `game.view(viewer)` and
 `game.legal_actions(seat)` plus public lobby facts (names, seat kinds, presence, phase). The
-state, the seed and the tokens never leave the process; the journal keeps only token hashes.
+state, the seed and the tokens never leave the process; the store keeps only token hashes.
+
+Every change is appended to the host's store (`netplay.store`), whose writer commits in groups;
+every frame sent after an append is held back until that append is durable, so nobody is ever
+told of an action that a power cut could take back.
 
 Each connection has a bounded outbound queue drained by its own writer task, so a client that
 stops reading delays nobody: when its queue overflows it is disconnected and its seat waits for
@@ -25,7 +29,6 @@ from pathlib import Path
 from typing import Final
 
 import engine
-from netplay import journal as journals
 from netplay.bots import BotDriver
 from netplay.errors import FatalError, ProtocolError, Refusal, Rejection
 from netplay.protocol import (
@@ -34,6 +37,7 @@ from netplay.protocol import (
     AddBot,
     Chat,
     ChatLine,
+    SENT_FRAME,
     ClientMessage,
     CreateTable,
     Error,
@@ -51,10 +55,23 @@ from netplay.protocol import (
     Welcome,
     clean_text,
     encode,
+    pack_legal,
     parse_client_message,
     read_message,
 )
-from netplay.tables import MAX_TABLES, OVER, PLAYING, WAITING, Table, Tables, restore_table
+from netplay.store import OVER as STORED_OVER
+from netplay.store import Store, StoreError
+from netplay.tables import (
+    CHANNELS,
+    MAX_TABLES,
+    OVER,
+    PLAYING,
+    WAITING,
+    Seat,
+    Table,
+    Tables,
+    restore_table,
+)
 
 log = logging.getLogger("gaslight.host")
 
@@ -71,18 +88,76 @@ TOKEN_FAILURES: Final = 5
 """Wrong tokens one address may send per `TOKEN_FAILURE_WINDOW` before it is refused."""
 TOKEN_FAILURE_WINDOW: Final = 60.0
 CHAT_BURST: Final = 10
-"""Chat messages a client may send at once before the rate applies."""
+"""Chat messages (and, separately, free actions) a client may send at once before the rate
+applies."""
 CHAT_PER_SECOND: Final = 2.0
+MAX_TABLES_PER_ADDRESS: Final = 8
+"""Waiting or running tables created from one address."""
+ABANDONED_AFTER: Final = 600.0
+"""Seconds a table may have no person connected before it is closed (a started game stays in
+the store for `--resume`)."""
+EVENT_TAIL: Final = 40
+"""Events a client gets when it joins, comes back, or a new game starts."""
 FLUSH_TIMEOUT: Final = 2.0
 """Seconds a closing connection gets to take its last frames (a fatal error, say)."""
+
+
+Told = tuple["engine.Game | None", int, int]
+"""What a client has been told of the game: the game it was last sent a state of, how far into
+its log (an index of `game.events`), and how many events of its own view that was."""
+NOTHING_TOLD: Final[Told] = (None, 0, 0)
+
+
+def state_frame(told: Told, game: engine.Game, viewer: int,
+                legal: list[dict]) -> tuple[bytes, Told]:
+    """The `state` frame for a viewer that has been told `told`, and what it has been told
+    then. One that already follows this game gets the events since; one that does not (it
+    joined, came back, or a new game began) gets a tail. Either is cut to a shorter tail to fit
+    `SENT_FRAME`."""
+    told_game, through, count = told
+    if told_game is game:
+        events = game.events_since(viewer, through)
+        count += len(events)
+    else:
+        events = game.visible_events(viewer)
+        count = len(events)
+        events = events[-EVENT_TAIL:]
+    view = game.view(viewer, events=False)
+    packed = pack_legal(legal)
+    seat = None if viewer == engine.SPECTATOR else viewer
+    while True:
+        frame = encode(State(view, packed, seat, events, count - len(events)))
+        if len(frame) <= SENT_FRAME or not events:
+            return frame, (game, len(game.events), count)
+        events = events[len(events) // 2 + 1:]
 
 
 # ---------------------------------------------------------------------------------------------
 # Connections
 
 
+class RateLimit:
+    """A token bucket: `burst` requests at once, then `per_second`."""
+
+    def __init__(self, burst: int, per_second: float) -> None:
+        self.burst = float(burst)
+        self.per_second = per_second
+        self.allowance = self.burst
+        self.checked = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.allowance = min(self.burst, self.allowance + (now - self.checked) * self.per_second)
+        self.checked = now
+        if self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
+
+
 class Client:
-    """One connection: who it is, where it sits, and its bounded outbound queue."""
+    """One connection: who it is, where it sits, what it has been told, and its bounded
+    outbound queue."""
 
     def __init__(self, host: "Host", reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
                  address: str, queue_size: int):
@@ -98,8 +173,9 @@ class Client:
         self.closing = False
         self.welcomed = False
         """Whether the handshake is done: a lobby visitor gets `tables` pushes only after."""
-        self.chat_allowance = float(host.chat_burst)
-        self.chat_checked = self.last_heard
+        self.chat_limit = RateLimit(host.chat_burst, host.chat_per_second)
+        self.free_action_limit = RateLimit(host.chat_burst, host.chat_per_second)
+        self.told: Told = NOTHING_TOLD
         self._queue: asyncio.Queue[bytes | None] = asyncio.Queue(queue_size)
         self._writer_task = asyncio.get_running_loop().create_task(self._write_loop())
 
@@ -110,7 +186,12 @@ class Client:
         self.send_frame(encode(msg))
 
     def send_frame(self, frame: bytes) -> None:
-        if self.closing:
+        if not self.closing:
+            self.host.deliver(self, frame)
+
+    def enqueue(self, frame: bytes | None) -> None:
+        """Hand a frame (None: close) to the writer, now that the host may send it."""
+        if self.writer.transport.is_closing() and frame is not None:
             return
         try:
             self._queue.put_nowait(frame)
@@ -127,12 +208,10 @@ class Client:
         self.close_after_flush()
 
     def close_after_flush(self) -> None:
-        """Close once every queued frame is written."""
-        self.closing = True
-        try:
-            self._queue.put_nowait(None)
-        except asyncio.QueueFull:
-            self.abort()
+        """Close once every frame sent so far is written."""
+        if not self.closing:
+            self.closing = True
+            self.host.deliver(self, None)
 
     def abort(self) -> None:
         self.closing = True
@@ -180,7 +259,12 @@ class Host:
         chat_burst: int = CHAT_BURST,
         chat_per_second: float = CHAT_PER_SECOND,
         max_tables: int = MAX_TABLES,
+        max_tables_per_address: int = MAX_TABLES_PER_ADDRESS,
+        abandoned_after: float = ABANDONED_AFTER,
+        store: str = "host",
     ):
+        """`store` names the store file in the data directory: a host's identity, port and
+        tables live there, so two hosts running at once need two stores."""
         self.data_dir = data_dir
         self.bot_delay = bot_delay
         self.advertise = advertise
@@ -191,13 +275,19 @@ class Host:
         self.max_connections_per_address = max_connections_per_address
         self.chat_burst = chat_burst
         self.chat_per_second = chat_per_second
-        self.tables = Tables(data_dir, max_tables)
-        self.journal_errors: list[journals.JournalError] = []
+        self.max_tables_per_address = max_tables_per_address
+        self.abandoned_after = abandoned_after
+        self.store = Store.open(data_dir, f"{store}.sqlite3")
+        self.store.on_commit = self._release
+        self.tables = Tables(self.store, max_tables)
+        self.store_errors: list[StoreError] = []
         self.address: tuple[str, int] | None = None
+        self._held: collections.deque[tuple[int, Client, bytes | None]] = collections.deque()
+        """Frames waiting for the store: each with the appends it must wait for."""
         self._bots: dict[str, BotDriver] = {}
-        self._acting: dict[str, asyncio.Lock] = collections.defaultdict(asyncio.Lock)
-        """Per table, held from applying an action until everyone is told: one action at a
-        time, in journal order, even while its fsync runs in a thread."""
+        self._turn_timers: dict[str, asyncio.TimerHandle] = {}
+        self._empty_since: dict[str, float] = {}
+        """When each table with no person connected was left so."""
         self._clients: set[Client] = set()
         self._serving: set[asyncio.Task] = set()
         self._connections: collections.Counter[str] = collections.Counter()
@@ -209,16 +299,22 @@ class Host:
 
     # -- lifecycle ------------------------------------------------------------------------
 
-    def journal_dir(self) -> Path:
-        return self.tables.journal_dir()
+    @property
+    def host_id(self) -> str:
+        """This host's identity: the same after a restart, so clients can find it again."""
+        return self.store.host_id
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> tuple[str, int]:
         self._server = await asyncio.start_server(self._serve, host, port)
         sockname = self._server.sockets[0].getsockname()
         self.address = (sockname[0], sockname[1])
-        self._reaper = asyncio.get_running_loop().create_task(self._reap_silent_clients())
+        self.store.remember_port(self.address[1])
+        self._reaper = asyncio.get_running_loop().create_task(self._reap())
+        now = time.monotonic()
         for table in self.tables.values():
             self._start_bots(table)
+            self._empty_since.setdefault(table.id, now)
+            self._arm_turn_timer(table)
         if self.advertise:
             from netplay.discovery import Advertiser
 
@@ -250,10 +346,34 @@ class Host:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._server.wait_closed(), 2)
             self._server = None
-        for table in self.tables.values():
-            if table.journal is not None:
-                async with self._acting[table.id]:  # no fsync may still run on the descriptor
-                    table.journal.close()
+        for timer in self._turn_timers.values():
+            timer.cancel()
+        await asyncio.to_thread(self.store.close)
+
+    # -- durability -----------------------------------------------------------------------
+
+    def deliver(self, client: Client, frame: bytes | None) -> None:
+        """Send `frame` to `client` once every change appended so far is durable; frames
+        keep their order."""
+        if self._held or self.store.pending:
+            self._held.append((self.store.appended, client, frame))
+        else:
+            client.enqueue(frame)
+
+    def _release(self) -> None:
+        """The store committed: send the frames that were waiting for it."""
+        if self.store.failure is not None:
+            # Nothing more can be made durable, so nothing more may be told.
+            self._held.clear()
+            for client in list(self._clients):
+                client.abort()
+            if self._server is not None:
+                self._server.close()
+            return
+        committed = self.store.committed
+        while self._held and self._held[0][0] <= committed:
+            _, client, frame = self._held.popleft()
+            client.enqueue(frame)
 
     def advertised_addresses(self) -> list[str]:
         assert self.address is not None
@@ -269,12 +389,16 @@ class Host:
     # -- tables ---------------------------------------------------------------------------
 
     def create_table(self, game: str, players: int, options: dict | None = None, name: str = "",
-                     bots: int = 0, seed: int | None = None) -> str:
+                     bots: int = 0, seed: int | None = None, *, bot_level: str | None = None,
+                     turn_timer: int = 0, created_by: str | None = None) -> str:
         """A new table with `bots` bots in its last seats. Raises engine.InvalidSetup or
-        ValueError with a clear message for a bad setup."""
+        ValueError with a clear message for a bad setup, having created nothing."""
         if len(self.tables) >= self.tables.max_tables:
             self._close_finished_tables()
-        table = self.tables.create(game, players, options, name, bots, seed)
+        table = self.tables.create(game, players, options, name, bots, seed,
+                                   bot_level=bot_level, turn_timer=turn_timer,
+                                   created_by=created_by)
+        self._empty_since[table.id] = time.monotonic()
         if self._server is not None:
             self._start_bots(table)
         self._changed(table)
@@ -282,47 +406,52 @@ class Host:
             self._start_game(table, seed)
         return table.id
 
+    def close_table(self, table: Table, why: str) -> None:
+        self.tables.close(table)
+        self._empty_since.pop(table.id, None)
+        timer = self._turn_timers.pop(table.id, None)
+        if timer is not None:
+            timer.cancel()
+        driver = self._bots.pop(table.id, None)
+        if driver is not None:
+            driver.stop()
+        if self._advertiser is not None:
+            self._track(self._advertiser.withdraw(table.id))
+        tables = encode(self._table_list())
+        for client in self._lobby_visitors():
+            client.send_frame(tables)
+        log.info("closed table %s: %s", table.id, why)
+
     def _close_finished_tables(self) -> None:
         """Close the finished tables nobody is at any more, to make room for new ones."""
         for table in self.tables.finished_and_empty():
-            if self._acting[table.id].locked():
-                continue
-            self.tables.close(table)
-            self._acting.pop(table.id, None)
-            driver = self._bots.pop(table.id, None)
-            if driver is not None:
-                driver.stop()
-            if self._advertiser is not None:
-                self._track(self._advertiser.withdraw(table.id))
-            log.info("closed finished table %s to make room", table.id)
+            self.close_table(table, "finished and empty, to make room")
 
     def resume(self) -> list[str]:
-        """Load every unfinished table from the journals. A damaged journal is reported in
-        `journal_errors` (and logged, naming its table) while the others load."""
+        """Load every unfinished table from the store. A damaged table is reported in
+        `store_errors` (and logged, naming it) while the others load."""
         resumed = []
-        for path in journals.journal_paths(self.journal_dir()):
+        for table_id in self.store.tables():
             try:
-                contents = journals.read_journal(path)
-                table = restore_table(contents)
-            except journals.JournalError as error:
+                table = restore_table(table_id, self.store.records(table_id))
+            except StoreError as error:
                 log.error("%s", error)
-                self.journal_errors.append(error)
-                continue
-            except OSError as error:
-                log.error("table %s: cannot read its journal: %s", path.stem, error)
-                self.journal_errors.append(journals.JournalError(path.stem, str(error)))
+                self.store_errors.append(error)
                 continue
             if table.phase == OVER:
-                journals.archive(path)
+                self.store.set_status(table.id, STORED_OVER)
                 continue
-            table.journal = journals.Journal.reopen(path, table.id, contents.good_length)
             self.tables.add(table)
+            self._empty_since[table.id] = time.monotonic()
             if self._server is not None:
                 self._start_bots(table)
             resumed.append(table.id)
             log.info("resumed table %s (%s, phase %s, %d actions)", table.id, table.game_id,
                      table.phase, len(table.game.history) if table.game else 0)
         return resumed
+
+    def _lobby_visitors(self) -> list[Client]:
+        return [c for c in self._clients if c.welcomed and c.table is None]
 
     def _changed(self, table: Table) -> None:
         """Tell everyone at the table about a lobby change, and, when its public facts
@@ -334,16 +463,15 @@ class Host:
         if summary != table.published:
             table.published = summary
             tables = encode(self._table_list())
-            for client in self._clients:
-                if client.welcomed and client.table is None:
-                    client.send_frame(tables)
+            for client in self._lobby_visitors():
+                client.send_frame(tables)
             self._announce(table)
 
     def _announce(self, table: Table) -> None:
         if self._advertiser is None or self.address is None:
             return
         self._track(self._advertiser.publish(table.summary(), self.address[1],
-                                             self.advertised_addresses()))
+                                             self.advertised_addresses(), self.host_id))
 
     def _track(self, announcement) -> None:
         task = asyncio.get_running_loop().create_task(announcement)
@@ -355,55 +483,75 @@ class Host:
         if not task.cancelled() and task.exception() is not None:
             log.warning("could not announce a table: %s", task.exception())
 
+    # -- telling the game -----------------------------------------------------------------
+
     def _push_state(self, table: Table, only: Client | None = None) -> None:
-        """Send each client at the table its own view and legal actions."""
+        """Send each client at the table its own view, legal actions and new events."""
         game = table.game
         if game is None:
             return
-        targets = [only] if only is not None else table.clients()
-        spectator_frame = None
-        for client in targets:
+        shared: dict[tuple, tuple[bytes, tuple]] = {}  # spectators told alike share a frame
+        for client in [only] if only is not None else table.clients():
             if client.spectator:
-                if spectator_frame is None:
-                    spectator_frame = encode(State(game.view(engine.SPECTATOR), [], None))
-                client.send_frame(spectator_frame)
+                key = (client.told[0] is game, client.told[1], client.told[2])
+                if key not in shared:
+                    shared[key] = state_frame(client.told, game, engine.SPECTATOR, [])
+                frame, client.told = shared[key]
             elif client.seat is not None:
-                client.send(State(game.view(client.seat), game.legal_actions(client.seat),
-                                  client.seat))
+                frame, client.told = state_frame(client.told, game, client.seat,
+                                                 game.legal_actions(client.seat))
+            else:
+                continue
+            client.send_frame(frame)
 
     def _start_game(self, table: Table, seed: int | None) -> None:
         table.start_game(seed)
         self._changed(table)
         self._push_state(table)
-        self._wake_bots(table)
+        self._after_move(table)
 
     async def _apply(self, table: Table, seat: int, action: dict) -> None:
-        """Apply, write to the journal, tell everyone, then fsync. Once written, the action
-        survives the host process being killed, so a restarted host knows every action anybody
-        saw. The fsync guards against the machine itself going down; it runs in a thread after
-        the telling, since waiting for the disk first put its latency (milliseconds, tens of
-        them when many tables sync at once) into every move. The lock keeps one action at a
-        time in journal order and holds until the action is on disk."""
-        async with self._acting[table.id]:
-            game = table.game
-            if game is None or game.outcome is not None:
-                raise engine.IllegalAction("no game is running at this table")
-            game.apply(seat, action)
-            if table.journal is not None:
-                table.journal.write({"t": "act", "seat": seat, "action": game.history[-1][1]})
-            self._tell_applied(table, game)
-            if table.journal is not None:
-                # Let the writers send the views first: handing the fsync to a thread costs
-                # the event loop a GIL switch. The thread lets other tables carry on meanwhile.
-                await asyncio.sleep(0)
-                await asyncio.to_thread(table.journal.sync)
-
-    def _tell_applied(self, table: Table, game: engine.Game) -> None:
+        """Apply an action and tell everyone; the telling waits for the store to make the
+        action durable, and so does the caller, which paces a client (or a bot) by the disk."""
+        game = table.game
+        if game is None or game.outcome is not None:
+            raise engine.IllegalAction("no game is running at this table")
+        game.apply(seat, action)
+        table.record({"t": "act", "seat": seat, "action": game.history[-1][1]})
         if game.outcome is not None:
             log.info("table %s: game over (%s)", table.id, game.outcome.reason)
             self._changed(table)
         self._push_state(table)
+        self._after_move(table)
+        await self.store.flush()
+
+    def _after_move(self, table: Table) -> None:
         self._wake_bots(table)
+        self._arm_turn_timer(table)
+
+    # -- covering away players --------------------------------------------------------------
+
+    def _arm_turn_timer(self, table: Table) -> None:
+        """Run the table's turn timer while the game waits for an away player, and stop it
+        otherwise."""
+        waiting = table.turn_timer and table.waiting_for_away()
+        timer = self._turn_timers.get(table.id)
+        if not waiting:
+            if timer is not None:
+                timer.cancel()
+                del self._turn_timers[table.id]
+        elif timer is None and self._server is not None:
+            self._turn_timers[table.id] = asyncio.get_running_loop().call_later(
+                table.turn_timer, self._turn_timer_ran_out, table)
+
+    def _turn_timer_ran_out(self, table: Table) -> None:
+        self._turn_timers.pop(table.id, None)
+        if self.tables.get(table.id) is not table:
+            return
+        for seat in table.waiting_for_away():
+            table.cover(seat)
+        self._changed(table)
+        self._after_move(table)
 
     # -- bots -----------------------------------------------------------------------------
 
@@ -487,22 +635,41 @@ class Host:
         if table is None:
             return
         self._detach(client)
-        self._changed(table)
+        self._left(table)
 
     def _detach(self, client: Client) -> None:
         if client.table is not None:
             client.table.detach(client)
         client.table, client.seat, client.spectator = None, None, False
 
-    async def _reap_silent_clients(self) -> None:
+    def _left(self, table: Table) -> None:
+        """Someone left `table` or dropped: close it if nobody is left waiting for a game,
+        else tell the others (a play-again vote may now be complete)."""
+        if not table.clients():
+            self._empty_since[table.id] = time.monotonic()
+            if table.phase == WAITING and table.created_by is not None:
+                self.close_table(table, "its last person left before the game")
+                return
+        self._changed(table)
+        if table.phase == OVER and table.everyone_asked():
+            self._start_game(table, None)
+        self._arm_turn_timer(table)
+
+    async def _reap(self) -> None:
+        """Drop the clients that went silent, and close the tables nobody came back to."""
         interval = max(self.heartbeat_timeout / 4, 0.05)
         while True:
             await asyncio.sleep(interval)
-            deadline = time.monotonic() - self.heartbeat_timeout
+            now = time.monotonic()
             for client in list(self._clients):
-                if client.last_heard < deadline and not client.closing:
+                if client.last_heard < now - self.heartbeat_timeout and not client.closing:
                     log.info("dropped %r: silent for %g seconds", client, self.heartbeat_timeout)
                     client.abort()
+            for table in list(self.tables.values()):
+                since = self._empty_since.get(table.id)
+                if (since is not None and now - since > self.abandoned_after
+                        and not table.clients() and table.created_by is not None):
+                    self.close_table(table, f"nobody connected for {self.abandoned_after:g} s")
 
     # -- handshake ------------------------------------------------------------------------
 
@@ -520,9 +687,15 @@ class Host:
                 except Refusal as refusal:
                     raise Rejection(str(refusal)) from None
         else:
-            client.send(Welcome())
-            client.welcomed = True
+            self._welcome(client)
             client.send(self._table_list())
+
+    def _welcome(self, client: Client, token: str | None = None) -> None:
+        """Tell `client` where it now is."""
+        client.send(Welcome(table=None if client.table is None else client.table.id,
+                            seat=client.seat, token=token, spectator=client.spectator,
+                            host=self.host_id))
+        client.welcomed = True
 
     def _reclaim_seat(self, client: Client, token: str) -> None:
         now = time.monotonic()
@@ -551,37 +724,37 @@ class Host:
             # The token holder is back on a new connection; the old one is dead or stolen.
             self._detach(previous)
             previous.fail("your seat was taken over by a new connection holding its token")
-        self._seat_client(client, table, seat.seat, token)
+        table.uncover(seat)
+        self._seat_client(client, table, seat, token)
         log.info("table %s: seat %d reconnected", table.id, seat.seat)
-        self._changed(table)
-        self._push_joiner_state(table, client)
+        self._joined(table, client)
 
-    def _seat_client(self, client: Client, table: Table, seat: int, token: str) -> None:
-        client.table, client.seat, client.spectator = table, seat, False
-        table.seats[seat].client = client
-        client.send(Welcome(table=table.id, seat=seat, token=token))
-        client.welcomed = True
+    def _seat_client(self, client: Client, table: Table, seat: Seat, token: str) -> None:
+        client.table, client.seat, client.spectator = table, seat.seat, False
+        seat.client = client
+        self._welcome(client, token)
 
     def _watch(self, client: Client, table: Table) -> None:
         client.table, client.seat, client.spectator = table, None, True
         table.spectators.add(client)
-        client.send(Welcome(table=table.id, spectator=True))
-        client.welcomed = True
-        self._changed(table)
-        self._push_joiner_state(table, client)
+        self._welcome(client)
+        self._joined(table, client)
 
-    def _push_joiner_state(self, table: Table, client: Client) -> None:
-        """The full view for a client that just joined. Each action is told to the table in
-        the same step that applies and writes it, so the newcomer sees what the others saw,
-        even while that action's fsync runs."""
+    def _joined(self, table: Table, client: Client) -> None:
+        """Tell the table who came, and the newcomer the game so far and the recent chat."""
+        self._changed(table)
         self._push_state(table, only=client)
+        for channel in CHANNELS if client.spectator else ("table",):
+            for line in table.chat[channel]:
+                client.send(line)
+        self._arm_turn_timer(table)
 
     def _sit(self, client: Client, table: Table, wanted: int | None) -> None:
         if client.table is not None:
             raise Refusal(f"you are already at table {client.table.id}; leave it first")
         seat, token = self.tables.sit(table, client.name, wanted)
-        self._seat_client(client, table, seat.seat, token)
-        self._changed(table)
+        self._seat_client(client, table, seat, token)
+        self._joined(table, client)
         if table.seats_taken() == table.players:
             self._start_game(table, table.seed)
 
@@ -615,14 +788,8 @@ class Host:
                 client.send(Pong())
             case ListTables():
                 client.send(self._table_list())
-            case CreateTable(game=game, players=players, options=options, name=name, bots=bots):
-                if client.table is not None:
-                    raise Refusal(f"you are already at table {client.table.id}; leave it first")
-                try:
-                    table_id = self.create_table(game, players, options, name or "", bots)
-                except (engine.InvalidSetup, ValueError) as error:
-                    raise Refusal(str(error)) from None
-                self._sit(client, self.tables[table_id], None)
+            case CreateTable():
+                self._create_and_sit(client, request)
             case Sit(table=table_id, seat=seat):
                 self._sit(client, self._table(table_id), seat)
             case AddBot(table=table_id, seat=seat):
@@ -636,23 +803,47 @@ class Host:
                     raise Refusal("the game has already started")
                 self._start_game(table, table.seed)
             case Act(action=action):
-                table = self._own_table(client, "act")
-                if table.phase != PLAYING:
-                    raise Refusal("no game is running at this table")
-                try:
-                    await self._apply(table, client.seat, action)
-                except engine.IllegalAction as error:
-                    raise Refusal(str(error)) from None
+                await self._act(client, action)
             case Chat(text=text):
                 self._chat(client, text)
             case PlayAgain():
                 table = self._own_table(client, "ask to play again")
-                async with self._acting[table.id]:  # the last action is told first
-                    if table.phase != OVER:
-                        raise Refusal("the game is not over yet")
+                if table.ask_play_again(client.seat):
                     self._start_game(table, None)
+                else:
+                    self._changed(table)
             case Hello():
                 raise ProtocolError("'hello' is only for the first message")
+
+    def _create_and_sit(self, client: Client, request: CreateTable) -> None:
+        if client.table is not None:
+            raise Refusal(f"you are already at table {client.table.id}; leave it first")
+        if type(request.bots) is int and request.bots >= request.players:
+            raise Refusal(f"a table of {request.players} can hold at most "
+                          f"{request.players - 1} bots: one seat is yours")
+        if self.tables.open_tables_from(client.address) >= self.max_tables_per_address:
+            raise Refusal(f"{client.address} already has {self.max_tables_per_address} tables "
+                          "open here, the limit; finish or leave one first")
+        try:
+            table_id = self.create_table(
+                request.game, request.players, request.options, request.name or "",
+                request.bots, bot_level=request.bot_level, turn_timer=request.turn_timer,
+                created_by=client.address)
+        except (engine.InvalidSetup, ValueError) as error:
+            raise Refusal(str(error)) from None
+        self._sit(client, self.tables[table_id], None)
+
+    async def _act(self, client: Client, action: dict) -> None:
+        table = self._own_table(client, "act")
+        game = table.game
+        if table.phase != PLAYING or game is None:
+            raise Refusal("no game is running at this table")
+        if action.get("type") in game.FREE_ACTIONS and not client.free_action_limit.take():
+            raise Refusal(f"too many claims: at most {self.chat_per_second:g} a second")
+        try:
+            await self._apply(table, client.seat, action)
+        except engine.IllegalAction as error:
+            raise Refusal(str(error)) from None
 
     def _add_bot(self, client: Client, table: Table, wanted: int | None) -> None:
         self._check_table_owner(client, table, "add a bot")
@@ -660,7 +851,7 @@ class Host:
         self._changed(table)
         if table.phase == WAITING and table.seats_taken() == table.players:
             self._start_game(table, table.seed)
-        self._wake_bots(table)
+        self._after_move(table)
 
     def _leave(self, client: Client) -> None:
         table = client.table
@@ -671,22 +862,15 @@ class Host:
         if seat is not None and table.phase == WAITING:
             # Before the game, leaving frees the seat; during it the token keeps it for a return.
             self.tables.vacate(table, seat)
-        client.send(Welcome())
-        self._changed(table)
+        self._welcome(client)
+        self._left(table)
 
     def _chat(self, client: Client, text: str) -> None:
         table = client.table
         if table is None:
             raise Refusal("sit at or watch a table to chat")
-        now = time.monotonic()
-        client.chat_allowance = min(
-            float(self.chat_burst),
-            client.chat_allowance + (now - client.chat_checked) * self.chat_per_second,
-        )
-        client.chat_checked = now
-        if client.chat_allowance < 1:
+        if not client.chat_limit.take():
             raise Refusal(f"too much chat: at most {self.chat_per_second:g} messages a second")
-        client.chat_allowance -= 1
         cleaned = clean_text(text)
         if not cleaned:
             raise Refusal("an empty chat message is not sent")
@@ -697,6 +881,8 @@ class Host:
             channel, audience = "spectators", list(table.spectators)
         else:
             channel, audience = "table", table.clients()
+        table.chat[channel].append(ChatLine(channel, cleaned, client.seat, client.name,
+                                            past=True))
         frame = encode(ChatLine(channel, cleaned, client.seat, client.name))
         for target in audience:
             target.send_frame(frame)

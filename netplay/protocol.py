@@ -19,9 +19,11 @@ import msgpack
 
 from netplay.errors import ProtocolError
 
-PROTOCOL_VERSION: Final = 1
+PROTOCOL_VERSION: Final = 2
 MAX_FRAME: Final = 64 * 1024
 """Bytes in one frame body. Checked against the length prefix before the body is read."""
+SENT_FRAME: Final = 16 * 1024
+"""Bytes in any frame the host sends: a state carries only new events to stay under it."""
 HEADER_SIZE: Final = 4
 MAX_NESTING: Final = 16
 """Containers inside containers in one message. Views nest 4 or 5 deep; more is hostile."""
@@ -281,6 +283,8 @@ class CreateTable:
     options: dict
     name: str = ""
     bots: int = 0
+    bot_level: str | None = None
+    turn_timer: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -338,7 +342,8 @@ _CLIENT_SCHEMAS: Final[dict[str, tuple[type, dict[str, tuple[type, Any]]]]] = {
     "list_tables": (ListTables, {}),
     "create_table": (CreateTable, {"game": (str, _REQUIRED), "players": (int, _REQUIRED),
                                    "options": (dict, None), "name": (str, ""),
-                                   "bots": (int, 0)}),
+                                   "bots": (int, 0), "bot_level": (str, None),
+                                   "turn_timer": (int, 0)}),
     "sit": (Sit, {"table": (str, _REQUIRED), "seat": (int, None)}),
     "add_bot": (AddBot, {"table": (str, _REQUIRED), "seat": (int, None)}),
     "leave": (Leave, {}),
@@ -386,9 +391,58 @@ def _check_sizes(tag: str, values: dict) -> None:
         values["name"] = check_name(values["name"], allow_empty=tag == "create_table")
     if values.get("token") is not None and len(values["token"]) > MAX_TOKEN:
         raise ProtocolError(f"token is {len(values['token'])} characters; the limit is {MAX_TOKEN}")
-    for key in ("table", "game"):
+    for key in ("table", "game", "bot_level"):
         if values.get(key) is not None and len(values[key]) > MAX_ID:
             raise ProtocolError(f"{key} id is {len(values[key])} characters; the limit is {MAX_ID}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Legal actions, packed: a proposal may be any of a thousand crews
+
+
+GROUP_KEY: Final = "*"
+"""In a packed `legal` list, marks a group: the field its actions differ in."""
+GROUP_FROM: Final = 16
+"""Actions in a run before it is packed: short lists (a cut's few targets) stay plain."""
+
+
+def pack_legal(legal: list[dict]) -> list[dict]:
+    """`legal` with each run of actions that differ in one field only written once, that field
+    holding the list of its values: `{"*": "crew", "type": "propose", "crew": [[0, 1], ...]}`."""
+    packed: list[dict] = []
+    i, n = 0, len(legal)
+    while i < n:
+        first = legal[i]
+        j = i + 1
+        if j < n and first.keys() == legal[j].keys():
+            differing = [k for k in first if first[k] != legal[j][k]]
+            if len(differing) == 1:
+                field = differing[0]
+                same = [(k, v) for k, v in first.items() if k != field]
+                while j < n and legal[j].keys() == first.keys() and all(
+                        legal[j][k] == v for k, v in same):
+                    j += 1
+                if j - i >= GROUP_FROM:
+                    packed.append({GROUP_KEY: field, **dict(same),
+                                   field: [a[field] for a in legal[i:j]]})
+                    i = j
+                    continue
+        packed.append(first)
+        i += 1
+    return packed
+
+
+def unpack_legal(packed: list[dict]) -> list[dict]:
+    """The actions a packed `legal` list stands for, in order."""
+    legal = []
+    for entry in packed:
+        field = entry.get(GROUP_KEY)
+        if field is None:
+            legal.append(entry)
+            continue
+        same = {k: v for k, v in entry.items() if k not in (GROUP_KEY, field)}
+        legal.extend({**same, field: value} for value in entry[field])
+    return legal
 
 
 # ---------------------------------------------------------------------------------------------
@@ -418,6 +472,7 @@ class Welcome(HostMessage):
     seat: int | None = None
     token: str | None = None
     spectator: bool = False
+    host: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -438,6 +493,9 @@ class Lobby(HostMessage):
     phase: str
     host_seat: int | None
     spectators: int
+    bot_level: str
+    turn_timer: int
+    play_again: list[int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -446,6 +504,8 @@ class State(HostMessage):
     view: dict
     legal: list[dict]
     seat: int | None
+    events: list[dict]
+    first: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -456,6 +516,7 @@ class ChatLine(HostMessage):
     text: str
     seat: int | None
     sender: str
+    past: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,36 +3,43 @@ over a seat.
 
 Everything here is synchronous and knows nothing of sockets: a seat holds an opaque `client`
 (the host's connection object, or None while its player is away), and every rule either changes
-the tables and journals the change, or raises `Refusal` and changes nothing. The host turns the
-results into messages.
+the tables and records the change in the host's store, or raises `Refusal` and changes nothing.
+The host turns the results into messages.
 
 A seat belongs to whoever holds its token: 192 random bits, given once, kept here only as a
-SHA-256 hash in the token index (hash -> table and seat) and in the journal.
+SHA-256 hash in the token index (hash -> table and seat) and in the store.
 """
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import logging
 import secrets
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Final
 
 import engine
 from engine.catalogue import game_info
-from netplay import journal as journals
 from netplay.errors import Refusal
 from netplay.protocol import MAX_NAME, Lobby, clean_text
+from netplay.store import OVER as STORED_OVER
+from netplay.store import Store, StoreError
 
 log = logging.getLogger("gaslight.host")
 
 WAITING, PLAYING, OVER = "waiting", "playing", "over"
 HUMAN, BOT, EMPTY = "human", "bot", "empty"
 
+TURN_TIMERS: Final = (0, 30, 60, 120)
+"""Seconds the game may wait for an away player before a bot covers the seat (0: never)."""
+CHAT_TAIL: Final = 20
+"""Chat lines a table keeps, per channel, for the people who join or come back."""
+CHANNELS: Final = ("table", "spectators")
+"""Players talk on the table's channel, which spectators read too; spectators on their own."""
 MAX_TABLES: Final = 64
-"""Tables one host keeps; each has a journal, so a visitor may not create them without end."""
+"""Tables one host keeps in memory, so that a visitor may not create them without end."""
 TOKEN_BYTES: Final = 24
 """192 random bits per seat token."""
 
@@ -52,8 +59,20 @@ class Seat:
     name: str = ""
     token_hash: str | None = None
     bot: str | None = None
+    """The bot playing this seat: a bot's own, or one covering an away player's."""
+    covered: bool = False
+    """A bot plays this person's seat while they are away; their token still holds it."""
     client: Any = None
     """The connection of the player sitting here now; None while they are away."""
+
+    @property
+    def bot_plays(self) -> bool:
+        return self.kind == BOT or self.covered
+
+    @property
+    def away(self) -> bool:
+        """A person holds this seat but is not connected."""
+        return self.kind == HUMAN and self.client is None
 
     def public(self) -> dict[str, Any]:
         return {
@@ -61,11 +80,12 @@ class Seat:
             "name": self.name,
             "kind": self.kind,
             "connected": self.kind == BOT or self.client is not None,
+            "covered": self.covered,
         }
 
-    def journal_record(self) -> dict[str, Any]:
+    def record(self) -> dict[str, Any]:
         return {"t": "seat", "seat": self.seat, "kind": self.kind, "name": self.name,
-                "token_hash": self.token_hash, "bot": self.bot}
+                "token_hash": self.token_hash, "bot": self.bot, "covered": self.covered}
 
 
 @dataclass
@@ -76,11 +96,21 @@ class Table:
     players: int
     options: dict[str, Any]
     seats: list[Seat]
+    bot_level: str = ""
+    """The bot that plays this table's bot seats and covers its away players."""
+    turn_timer: int = 0
     seed: int | None = None
     game: engine.Game | None = None
     host_seat: int | None = None
+    created_by: str | None = None
+    """The address of the client that created the table; None when the host made it."""
+    play_again: set[int] = field(default_factory=set)
+    """Seats that asked for a new game since this one ended."""
+    chat: dict[str, collections.deque] = field(default_factory=lambda: {
+        channel: collections.deque(maxlen=CHAT_TAIL) for channel in CHANNELS})
+    """The latest chat lines of each channel, told again to whoever joins or comes back."""
     spectators: set[Any] = field(default_factory=set)
-    journal: journals.Journal | None = None
+    store: Store | None = None
     published: dict | None = None
     """The public summary last told to the lobby and the LAN."""
 
@@ -108,22 +138,56 @@ class Table:
             table=self.id, name=self.name, game=self.game_id, players=self.players,
             options=dict(self.options), seats=[s.public() for s in self.seats],
             phase=self.phase, host_seat=self.host_seat, spectators=len(self.spectators),
+            bot_level=self.bot_level, turn_timer=self.turn_timer,
+            play_again=sorted(self.play_again),
         )
 
-    def record(self, record: dict) -> None:
-        if self.journal is not None:
-            self.journal.append(record)
+    def waiting_for_away(self) -> list[Seat]:
+        """The uncovered seats of away players that the game is waiting for."""
+        if self.game is None or self.game.outcome is not None:
+            return []
+        return [seat for seat in self.seats if seat.away and not seat.covered
+                and seat.seat in self.game.to_act()]
 
-    def seat_bot(self, seat: Seat, bot: str) -> None:
-        seat.kind, seat.name, seat.token_hash, seat.bot = BOT, bot_name(seat.seat), None, bot
-        self.record(seat.journal_record())
+    def ask_play_again(self, seat: int) -> bool:
+        """`seat` asks for a new game; whether every connected person has now asked (bots,
+        and bots covering a seat, agree at once)."""
+        if self.phase != OVER:
+            raise Refusal("the game is not over yet")
+        self.play_again.add(seat)
+        return self.everyone_asked()
+
+    def everyone_asked(self) -> bool:
+        present = {s.seat for s in self.seats if s.client is not None}
+        return bool(present) and present <= self.play_again
+
+    def cover(self, seat: Seat) -> None:
+        """A bot plays an away player's seat until they come back."""
+        seat.covered, seat.bot = True, self.bot_level
+        self.record(seat.record())
+        log.info("table %s: a bot covers seat %d", self.id, seat.seat)
+
+    def uncover(self, seat: Seat) -> None:
+        if seat.covered:
+            seat.covered, seat.bot = False, None
+            self.record(seat.record())
+            log.info("table %s: seat %d is its player's again", self.id, seat.seat)
+
+    def record(self, record: dict) -> None:
+        if self.store is not None:
+            self.store.append(self.id, record)
+
+    def seat_bot(self, seat: Seat) -> None:
+        seat.kind, seat.name, seat.token_hash = BOT, bot_name(seat.seat), None
+        seat.bot, seat.covered = self.bot_level, False
+        self.record(seat.record())
 
     def start_game(self, seed: int | None) -> None:
         """Bots fill the empty seats and a new game starts, with `seed` or a fresh one."""
-        default = game_info(self.game_id).default_bot
         for seat in self.seats:
             if seat.kind == EMPTY:
-                self.seat_bot(seat, default)
+                self.seat_bot(seat)
+        self.play_again.clear()
         self.seed = secrets.randbits(63) if seed is None else seed
         self.game = engine.new_game(self.game_id, self.players, self.options, self.seed)
         self.record({"t": "game", "seed": self.seed})
@@ -140,10 +204,9 @@ class Table:
 class Tables(Mapping[str, Table]):
     """Every table at one host, by id, and the index of seat tokens."""
 
-    def __init__(self, data_dir: Path | None, max_tables: int = MAX_TABLES) -> None:
-        self.data_dir = data_dir
+    def __init__(self, store: Store | None, max_tables: int = MAX_TABLES) -> None:
+        self.store = store
         self.max_tables = max_tables
-        self._journal_dir: Path | None = None
         self._tables: dict[str, Table] = {}
         self._tokens: dict[str, tuple[str, int]] = {}  # token hash -> (table id, seat)
 
@@ -156,11 +219,6 @@ class Tables(Mapping[str, Table]):
     def __len__(self) -> int:
         return len(self._tables)
 
-    def journal_dir(self) -> Path:
-        if self._journal_dir is None:
-            self._journal_dir = journals.tables_dir(self.data_dir)
-        return self._journal_dir
-
     def get_table(self, table_id: str) -> Table:
         table = self._tables.get(table_id)
         if table is None:
@@ -170,9 +228,10 @@ class Tables(Mapping[str, Table]):
     # -- tables ---------------------------------------------------------------------------
 
     def create(self, game: str, players: int, options: dict | None = None, name: str = "",
-               bots: int = 0, seed: int | None = None) -> Table:
+               bots: int = 0, seed: int | None = None, *, bot_level: str | None = None,
+               turn_timer: int = 0, created_by: str | None = None) -> Table:
         """A new table with `bots` bots in its last seats. Raises engine.InvalidSetup or
-        ValueError with a clear message for a bad setup."""
+        ValueError with a clear message for a bad setup, having changed nothing."""
         if len(self) >= self.max_tables:
             raise ValueError(f"this host already has {len(self)} tables; "
                              f"the limit is {self.max_tables}")
@@ -180,41 +239,60 @@ class Tables(Mapping[str, Table]):
         resolved = cls.validate_options(players, options or {})
         if type(bots) is not int or not 0 <= bots <= players:
             raise ValueError(f"bots must be between 0 and {players}, not {bots!r}")
+        info = game_info(game)
+        bot_level = info.bot_level(bot_level).bot if bot_level else info.default_bot
+        if turn_timer not in TURN_TIMERS:
+            raise ValueError(f"the turn timer is one of {', '.join(map(str, TURN_TIMERS))} "
+                             f"seconds, not {turn_timer!r}")
         table_id = secrets.token_hex(4)
         while table_id in self._tables:
             table_id = secrets.token_hex(4)
         name = clean_text(name)[:MAX_NAME] or f"{cls.title} table"
         table = Table(id=table_id, name=name, game_id=game, players=players, options=resolved,
-                      seats=[Seat(i) for i in range(players)], seed=seed)
-        table.journal = journals.Journal.create(self.journal_dir(), table_id)
+                      seats=[Seat(i) for i in range(players)], bot_level=bot_level,
+                      turn_timer=turn_timer, seed=seed, created_by=created_by)
+        if self.store is not None:
+            self.store.add_table(table_id)
+            table.store = self.store
         table.record({"t": "table", "id": table_id, "name": name, "game": game,
-                      "players": players, "options": resolved})
+                      "players": players, "options": resolved, "bot_level": bot_level,
+                      "turn_timer": turn_timer})
         self._tables[table_id] = table
-        default = game_info(game).default_bot
         for seat in table.seats[players - bots:]:
-            table.seat_bot(seat, default)
+            table.seat_bot(seat)
         log.info("created table %s (%s, %d players, %d bots)", table_id, game, players, bots)
         return table
 
     def add(self, table: Table) -> None:
-        """Take in a table restored from its journal, with its seats' tokens."""
+        """Take in a table restored from the store, with its seats' tokens."""
+        table.store = self.store
         self._tables[table.id] = table
         for seat in table.seats:
             if seat.token_hash is not None:
                 self._tokens[seat.token_hash] = (table.id, seat.seat)
 
     def close(self, table: Table) -> None:
+        """Put a table away. A table that never started is forgotten; a finished game stays
+        in the store, set aside from `--resume`; a running one stays live there, so that
+        `--resume` brings it back."""
         del self._tables[table.id]
         for seat in table.seats:
             if seat.token_hash is not None:
                 self._tokens.pop(seat.token_hash, None)
-        if table.journal is not None:
-            table.journal.close()
-            journals.archive(table.journal.path)
+        if self.store is not None:
+            if table.phase == WAITING:
+                self.store.delete_table(table.id)
+            elif table.phase == OVER:
+                self.store.set_status(table.id, STORED_OVER)
 
     def finished_and_empty(self) -> list[Table]:
         """The finished tables nobody is at any more: closing them makes room for new ones."""
         return [t for t in self._tables.values() if t.phase == OVER and not t.clients()]
+
+    def open_tables_from(self, address: str) -> int:
+        """Tables created from `address` that are waiting or playing."""
+        return sum(1 for t in self._tables.values()
+                   if t.created_by == address and t.phase != OVER)
 
     # -- seats ----------------------------------------------------------------------------
 
@@ -243,7 +321,7 @@ class Tables(Mapping[str, Table]):
         token = secrets.token_urlsafe(TOKEN_BYTES)
         seat.kind, seat.name, seat.token_hash, seat.bot = HUMAN, name, hash_token(token), None
         self._tokens[seat.token_hash] = (table.id, seat.seat)
-        table.record(seat.journal_record())
+        table.record(seat.record())
         if table.host_seat is None:
             table.host_seat = seat.seat
             table.record({"t": "host_seat", "seat": seat.seat})
@@ -257,50 +335,49 @@ class Tables(Mapping[str, Table]):
         if seat.token_hash is not None:
             self._tokens.pop(seat.token_hash, None)
         seat.kind, seat.name, seat.token_hash, seat.bot = EMPTY, "", None, None
-        table.record(seat.journal_record())
+        table.record(seat.record())
         if table.host_seat == seat_number:
             table.host_seat = next((s.seat for s in table.seats if s.kind == HUMAN), None)
             table.record({"t": "host_seat", "seat": table.host_seat})
 
     def add_bot(self, table: Table, wanted: int | None) -> Seat:
-        """A bot takes an empty seat before the game, or mid-game the seat of a player who is
-        away."""
+        """A bot takes an empty seat before the game, or after it has started covers the seat
+        of a player who is away (who keeps the seat and its token)."""
         if table.phase == WAITING:
             candidates = [s for s in table.seats if s.kind == EMPTY]
         else:
-            candidates = [s for s in table.seats if s.kind == HUMAN and s.client is None]
+            candidates = [s for s in table.seats if s.away and not s.covered]
         if wanted is not None:
             candidates = [s for s in candidates if s.seat == wanted]
         if not candidates:
-            raise Refusal("no seat for a bot: only an empty seat, or mid-game the seat of a "
-                          "player who is away, can take one")
+            raise Refusal("no seat for a bot: only an empty seat, or once the game has "
+                          "started the seat of a player who is away, can take one")
         seat = candidates[0]
-        if seat.token_hash is not None:
-            self._tokens.pop(seat.token_hash, None)
-        table.seat_bot(seat, game_info(table.game_id).default_bot)
+        if table.phase == WAITING:
+            table.seat_bot(seat)
+        else:
+            table.cover(seat)
         return seat
 
 
 # ---------------------------------------------------------------------------------------------
-# Restoring a table from its journal
+# Restoring a table from its records
 
 
-def restore_table(contents: journals.JournalContents) -> Table:
-    """Rebuild a table from its journal records; JournalError if they do not replay."""
+def restore_table(table_id: str, records: list[dict]) -> Table:
+    """Rebuild a table from its records; StoreError if they do not replay."""
     table: Table | None = None
-    for index, record in enumerate(contents.records):
+    for index, record in enumerate(records):
         try:
             table = _apply_record(table, record)
-        except journals.JournalError:
-            raise
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
-            raise journals.JournalError(
-                contents.table_id, f"record {index} ({record.get('t')!r}) does not replay: {error}"
+            raise StoreError(
+                table_id, f"record {index} ({record.get('t')!r}) does not replay: {error}"
             ) from None
     if table is None:
-        raise journals.JournalError(contents.table_id, "the journal is empty")
-    if table.id != contents.table_id:
-        raise journals.JournalError(contents.table_id, f"it describes table {table.id!r}")
+        raise StoreError(table_id, "it has no records")
+    if table.id != table_id:
+        raise StoreError(table_id, f"it describes table {table.id!r}")
     return table
 
 
@@ -313,13 +390,15 @@ def _apply_record(table: Table | None, record: dict) -> Table:
         return Table(
             id=record["id"], name=record["name"], game_id=record["game"], players=players,
             options=engine.game_class(record["game"]).validate_options(players, record["options"]),
-            seats=[Seat(i) for i in range(players)],
+            seats=[Seat(i) for i in range(players)], bot_level=record["bot_level"],
+            turn_timer=record["turn_timer"],
         )
     match kind:
         case "seat":
             seat = table.seats[record["seat"]]
             seat.kind, seat.name = record["kind"], record["name"]
             seat.token_hash, seat.bot = record["token_hash"], record["bot"]
+            seat.covered = record["covered"]
         case "host_seat":
             table.host_seat = record["seat"]
         case "game":

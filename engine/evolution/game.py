@@ -364,8 +364,8 @@ class Evolution(TimeBomb):
 
     # -- views (section 8) ----------------------------------------------------------------
 
-    def view(self, viewer: int) -> dict[str, Any]:
-        view = super().view(viewer)
+    def view(self, viewer: int, *, events: bool = True) -> dict[str, Any]:
+        view = super().view(viewer, events=events)
         pending = self.pending
         view.update(
             {

@@ -388,9 +388,9 @@ class Holmes(DaysMixin, SkillsMixin, Game):
 
     # -- views ----------------------------------------------------------------------------
 
-    def view(self, viewer: int) -> dict[str, Any]:
+    def view(self, viewer: int, *, events: bool = True) -> dict[str, Any]:
         self.check_viewer(viewer)
-        return views.build_view(self, viewer)
+        return views.build_view(self, viewer, events)
 
 
 for _kind in Holmes.ACTIONS:

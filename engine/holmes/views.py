@@ -93,8 +93,8 @@ def area_view(game: "Holmes", seat: int, viewer: int) -> dict[str, Any]:
     return view
 
 
-def build_view(game: "Holmes", viewer: int) -> dict[str, Any]:
-    view = game.base_view(viewer)
+def build_view(game: "Holmes", viewer: int, events: bool = True) -> dict[str, Any]:
+    view = game.base_view(viewer, events)
     characters = [
         {
             "id": c,

@@ -462,9 +462,9 @@ class Machinations(Game):
 
     # -- views (MM-38 to MM-40) -----------------------------------------------------------
 
-    def view(self, viewer: int) -> dict[str, Any]:
+    def view(self, viewer: int, *, events: bool = True) -> dict[str, Any]:
         self.check_viewer(viewer)
-        view = self.base_view(viewer)
+        view = self.base_view(viewer, events)
         n = self.players
         over = self.outcome is not None
         view.update(

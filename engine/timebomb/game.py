@@ -373,9 +373,9 @@ class TimeBomb(Game):
     def describe_counts(self, counts: tuple[int, ...]) -> str:
         return self._texts.describe(counts)
 
-    def view(self, viewer: int) -> dict[str, Any]:
+    def view(self, viewer: int, *, events: bool = True) -> dict[str, Any]:
         self.check_viewer(viewer)
-        view = self.base_view(viewer)
+        view = self.base_view(viewer, events)
         sherlocks, moriartys = self.ROLE_DECKS[self.players]
         view.update(
             {

@@ -38,12 +38,13 @@ def test_capacity_prints_each_step_and_the_verdict():
     assert out.splitlines()[-1].startswith("capacity: ")
 
 
-def test_frames_prints_a_row_per_player_count():
-    out = run("frames.py", "--game", "timebomb", "--games", "1", "--runs", "1")
+def test_frames_prints_a_row_per_player_count_and_mode():
+    out = run("frames.py", "--game", "timebomb", "--games", "1", "--flood", "3")
     rows = [line.split() for line in out.splitlines() if line.startswith("timebomb ")]
-    assert [int(row[1]) for row in rows] == [4, 5, 6, 7, 8]
-    assert all(int(row[2]) > 0 for row in rows)
-    assert re.search(r"largest frame seen: \d+ bytes", out)
+    assert [(int(row[1]), row[2]) for row in rows] == [
+        (players, mode) for players in range(4, 9) for mode in ("plain", "flood")]
+    assert all(int(row[4]) > 0 for row in rows)
+    assert re.search(r"largest frame: \d+ bytes, within the 16384-byte bound", out)
 
 
 @pytest.mark.xdist_group("benchmarks")

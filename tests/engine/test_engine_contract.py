@@ -1,5 +1,6 @@
 """The engine contract shared by every game: registry, options, shape checks, purity."""
 
+import random
 import subprocess
 import sys
 
@@ -46,3 +47,24 @@ def test_engine_imports_nothing_of_the_outer_layers():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("game_id", sorted(engine.GAMES))
+def test_events_say_whether_they_are_private_and_come_apart_from_the_view(game_id):
+    cls = engine.GAMES[game_id]
+    game = engine.new_game(game_id, cls.min_players, {}, 5)
+    rng = random.Random(5)
+    bot = cls.BOTS["random"]
+    for _ in range(6):
+        if game.outcome is not None:
+            break
+        seat = min(game.to_act())
+        game.apply(seat, bot(game.view(seat), game.legal_actions(seat), rng))
+    for viewer in (0, engine.SPECTATOR, engine.REFEREE):
+        full = game.view(viewer)
+        assert game.view(viewer, events=False) == {k: v for k, v in full.items() if k != "events"}
+        visible = [e for e in game.events if e.visible_to(viewer)]
+        assert [e["private"] for e in full["events"]] == [e.audience is not None for e in visible]
+        half = len(game.events) // 2
+        later = [e for e in game.events[half:] if e.visible_to(viewer)]
+        assert game.events_since(viewer, half) == full["events"][len(full["events"]) - len(later):]

@@ -9,6 +9,7 @@ host, and so that it can send anything a modified client could.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import os
 import random
@@ -25,13 +26,28 @@ import pytest
 
 import engine
 from netplay.host import Host
+from netplay.protocol import PROTOCOL_VERSION as VERSION
+from netplay.protocol import unpack_legal
+from netplay.store import Store
+from netplay.tables import Table, restore_table
 
 TIMEOUT = 20.0
-VERSION = 1
+
+
+def stored_table(data_dir, table_id: str) -> Table:
+    """A table as the host's store holds it (the host may still be running)."""
+    with contextlib.closing(Store.open(data_dir)) as store:
+        return restore_table(table_id, store.records(table_id))
+
+
+def sent_view(game: engine.Game, viewer: int) -> dict:
+    """The view a `state` frame carries: the engine's view without its events, which travel
+    beside it (see PROTOCOL.md, "Events")."""
+    return game.view(viewer, events=False)
 
 
 def frame(message: dict | bytes) -> bytes:
-    """A length-prefixed frame: `message` packed (a dict gets `"v": 1` unless it has a "v"),
+    """A length-prefixed frame: `message` packed (a dict gets the protocol version unless it has a "v"),
     or raw body bytes as given."""
     if isinstance(message, dict):
         body = msgpack.packb({"v": VERSION, **message}, use_bin_type=True)
@@ -139,9 +155,10 @@ class RawPeer:
 
 
 def client_moves(game_id: str, legal: list[dict]) -> list[dict]:
-    """The legal actions that advance the game (free actions such as claims left out)."""
+    """The legal actions that advance the game (free actions such as claims left out), from a
+    state's packed `legal`."""
     free = engine.GAMES[game_id].FREE_ACTIONS
-    return [a for a in legal if a["type"] not in free]
+    return [a for a in unpack_legal(legal) if a["type"] not in free]
 
 
 async def play_to_the_end(peer: RawPeer, seed: int = 0, think: float = 0.0,
@@ -205,14 +222,14 @@ async def seated_table(host: Host, humans: int = 2, players: int = 4) -> tuple[
 
 def snapshot(host: Host, table_id: str) -> tuple:
     """Everything a refused request must leave unchanged: the game (as the referee sees it,
-    and its history), the seats and the journal's length."""
+    and its history), the seats and what the host has stored."""
     table = host.tables[table_id]
     game = table.game
     return (
         None if game is None else (list(game.history), game.view(engine.REFEREE)),
-        [(s.kind, s.name, s.token_hash, s.bot) for s in table.seats],
+        [(s.kind, s.name, s.token_hash, s.bot, s.covered) for s in table.seats],
         table.host_seat,
-        table.journal.path.stat().st_size if table.journal else None,
+        host.store.appended,
     )
 
 

@@ -1,5 +1,5 @@
 """A modified client trying to cheat: every attempt gets a clear error frame, changes nothing
-(game, seats, journal) and tells nobody anything."""
+(game, seats, store) and tells nobody anything."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ import pytest
 
 import engine
 from netplay.host import TOKEN_FAILURES
+from netplay.protocol import unpack_legal
 
-from .conftest import RawPeer, frame, play_to_the_end, seated_table, snapshot
+from .conftest import RawPeer, frame, play_to_the_end, seated_table, sent_view, snapshot
 
 ERROR_KEYS = {"v", "t", "message", "fatal"}
 
@@ -136,7 +137,7 @@ async def test_illegal_moves_of_every_action_type_are_refused(host, game_id):
     tried = 0
     for peer, state in zip(peers, states):
         others = [p for p in peers if p is not peer]
-        for action in well_formed_illegal_actions(game_cls, state["legal"], players):
+        for action in well_formed_illegal_actions(game_cls, unpack_legal(state["legal"]), players):
             reply = await assert_refused(host, table_id, peer, {"t": "act", "action": action},
                                          "", bystanders=others)
             assert reply["message"]
@@ -184,10 +185,12 @@ async def test_another_seats_token_cannot_be_forged_or_reused(host):
     table_id, (ann, bob, _carl) = await seated_table(host, humans=3)
     table = host.tables[table_id]
     near_miss = ann.token[:-1] + ("A" if ann.token[-1] != "A" else "B")
-    journal_hash = hashlib.sha256(ann.token.encode()).hexdigest()
-    assert journal_hash.encode() in table.journal.path.read_bytes()
+    stored_hash = hashlib.sha256(ann.token.encode()).hexdigest()
+    await host.store.flush()
+    stored = b"".join(p.read_bytes() for p in host.store.path.parent.glob("*.sqlite3*"))
+    assert stored_hash.encode() in stored and ann.token.encode() not in stored
     await assert_token_refused(host, table_id, near_miss)
-    await assert_token_refused(host, table_id, journal_hash)
+    await assert_token_refused(host, table_id, stored_hash)
     await assert_token_refused(host, table_id, ann.token.upper())
     assert table.seats[0].client is not None  # Ann never lost her seat
 
@@ -196,7 +199,7 @@ async def test_another_seats_token_cannot_be_forged_or_reused(host):
                               spectate=True)
     assert twin.seat == 1 and twin.token == bob.token
     state = await twin.receive_until("state")
-    assert state["view"] == table.game.view(1)
+    assert state["view"] == sent_view(table.game, 1)
 
     # A hello on an open connection is no way in either: it closes that connection only.
     await assert_refused(host, table_id, twin, {"t": "hello", "name": "x", "token": ann.token},
@@ -204,15 +207,24 @@ async def test_another_seats_token_cannot_be_forged_or_reused(host):
     assert table.seats[0].client is not None
 
 
-async def test_a_seat_handed_to_a_bot_voids_its_token(host):
-    table_id, (ann, bob) = await seated_table(host, humans=2)
+async def test_a_covered_seat_is_still_its_players_and_nobody_elses(host):
+    table_id, (ann, bob, carl) = await seated_table(host, humans=3)
     bob.close()
-    while host.tables[table_id].seats[1].client is not None:
+    seat = host.tables[table_id].seats[1]
+    while seat.client is not None:
         await asyncio.sleep(0.005)
+    # Only the table's host may cover it, and only while Bob is away.
+    await assert_refused(host, table_id, carl, {"t": "add_bot", "table": table_id, "seat": 1},
+                         "only the player who hosts")
+    await assert_refused(host, table_id, ann, {"t": "add_bot", "table": table_id, "seat": 2},
+                         "no seat for a bot")
     await ann.send({"t": "add_bot", "table": table_id, "seat": 1})
-    await ann.receive_until("lobby")
-    assert host.tables[table_id].seats[1].kind == "bot"
-    await assert_token_refused(host, table_id, bob.token)
+    while not seat.covered:
+        await ann.receive_until("lobby")
+    assert seat.kind == "human"
+    await assert_token_refused(host, table_id, bob.token.upper())
+    back = await RawPeer.join(host.address[1], "Bob", token=bob.token)
+    assert back.seat == 1 and not seat.covered and seat.client is not None
 
 
 async def test_guessed_tokens_are_limited_per_address_and_never_logged(host, caplog):
@@ -297,5 +309,5 @@ async def test_a_refused_cheat_leaves_the_game_playable_to_its_end(host):
     await ann.send({"t": "act", "action": {"type": "cut", "target": 1}})
     finals = await asyncio.gather(play_to_the_end(ann, 1), play_to_the_end(bob, 2))
     game = host.tables[table_id].game
-    assert finals == [game.view(0), game.view(1)] and game.outcome is not None
+    assert finals == [sent_view(game, 0), sent_view(game, 1)] and game.outcome is not None
     assert game.history[0] == (0, {"type": "cut", "target": 1})

@@ -1,5 +1,5 @@
 """Fuzzing a live host: thousands of random and mutated frames, from connections of every
-kind, while a game is in progress. Afterwards the host answers, the game finishes as its journal
+kind, while a game is in progress. Afterwards the host answers, the game finishes as its store
 says it should, and the host's memory has not grown without bound."""
 
 from __future__ import annotations
@@ -16,11 +16,9 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import engine
-from netplay import journal as journals
-from netplay.tables import restore_table
 from netplay.protocol import CLIENT_TAGS
 
-from .conftest import HostProcess, frame
+from .conftest import HostProcess, frame, sent_view, stored_table
 
 pytestmark = pytest.mark.xdist_group("fuzz")
 
@@ -279,19 +277,18 @@ def run_fuzz(host: HostProcess, seed: int, tmp_path) -> None:
     tables = lobby.until("tables")["tables"]
     assert table_id in [t["id"] for t in tables]
 
-    # The game finishes, and exactly as its journal replays.
+    # The game finishes, and exactly as its store replays.
     rng = random.Random(seed)
     while (state := next(iter(latest.values())))["view"]["outcome"] is None:
         latest = advance(players, latest, lambda legal: rng.choice(
             [a for a in legal if a["type"] == "cut"]))
     while (watched := fan.until("state"))["view"]["outcome"] is None:
         pass
-    journal = journals.read_journal(host.data_dir / "tables" / f"{table_id}.journal")
-    table = restore_table(journal)
+    table = stored_table(host.data_dir, table_id)
     assert table.game.outcome is not None
     for peer in players:
-        assert latest[peer.seat]["view"] == table.game.view(peer.seat)
-    assert watched["view"] == table.game.view(engine.SPECTATOR)
+        assert latest[peer.seat]["view"] == sent_view(table.game, peer.seat)
+    assert watched["view"] == sent_view(table.game, engine.SPECTATOR)
     assert len(table.game.history) == len(state["view"]["revealed"])
     growth = rss[-1] - rss[0]
     print(f"fuzz: {sent} frames in {elapsed:.1f} s, {len(tables)} tables, host RSS {rss[0] / 2**20:.1f} MiB "

@@ -5,38 +5,64 @@ from __future__ import annotations
 
 import asyncio
 
-from netplay.host import Host
-from netplay.tables import MAX_TABLES
+from netplay.host import CHAT_BURST, MAX_TABLES_PER_ADDRESS, Host
 
-from .conftest import RawPeer, frame, play_to_the_end, seated_table, watch_to_the_end
+from .conftest import (
+    RawPeer,
+    frame,
+    play_to_the_end,
+    seated_table,
+    sent_view,
+    watch_to_the_end,
+)
 
 
-async def open_and_abandon(port: int, bots: int) -> dict:
-    peer = await RawPeer.join(port, "Opener")
+async def open_table(port: int, bots: int, leave: bool, source: str = "127.0.0.1") -> dict:
+    """Create a table, then leave it (a request) or just hang up."""
+    peer = await RawPeer.join(port, "Opener", source=source)
     await peer.send({"t": "create_table", "game": "timebomb", "players": 4, "bots": bots})
     reply = await peer.receive_until("welcome", "error")
+    if leave and reply["t"] == "welcome":
+        await peer.send({"t": "leave"})
+        await peer.receive_until("welcome")
     peer.close()
     return reply
 
 
 async def test_a_client_cannot_fill_the_host_with_tables(tmp_path):
-    host = Host(data_dir=tmp_path / "data", bot_delay=10)
+    host = Host(data_dir=tmp_path / "data", bot_delay=10, max_tables=12, abandoned_after=0.5,
+                heartbeat_timeout=0.2)
     await host.start()
     try:
         port = host.address[1]
-        # Waiting tables, and tables whose game starts at once (3 bots and the opener).
-        opened = [await open_and_abandon(port, bots=3 * (i % 2)) for i in range(MAX_TABLES + 8)]
-        assert all(reply["t"] == "welcome" for reply in opened[:MAX_TABLES])
-        refused = opened[MAX_TABLES:]
-        assert all(r["t"] == "error" and r["fatal"] is False and
-                   f"the limit is {MAX_TABLES}" in r["message"] for r in refused)
-        # Memory and file descriptors stay bounded: one journal per table, no more.
-        assert len(host.tables) == MAX_TABLES
-        assert len(list((tmp_path / "data" / "tables").glob("*.journal"))) == MAX_TABLES
-        # The host still answers, and a seat at a waiting table is still there to take.
-        late = await RawPeer.join(port, "Late", source="127.0.2.1")
-        await late.send({"t": "sit", "table": opened[0]["table"]})
-        assert (await late.receive_until("welcome"))["seat"] == 1
+        # Create and leave or hang up, fast: a waiting table closes with its last person gone.
+        for i in range(40):
+            assert (await open_table(port, bots=2, leave=i % 2 == 0))["t"] == "welcome"
+        while host.tables:
+            await asyncio.sleep(0.01)
+        # Create and hang up with the game started (3 bots and the opener): one address may
+        # hold only so many tables open.
+        opened = [await open_table(port, bots=3, leave=False)
+                  for i in range(MAX_TABLES_PER_ADDRESS + 3)]
+        assert all(r["t"] == "welcome" for r in opened[:MAX_TABLES_PER_ADDRESS])
+        assert all(r["t"] == "error" and r["fatal"] is False
+                   and f"{MAX_TABLES_PER_ADDRESS} tables open here, the limit" in r["message"]
+                   for r in opened[MAX_TABLES_PER_ADDRESS:])
+        assert len(host.tables) == MAX_TABLES_PER_ADDRESS
+        # Others still can, up to the host's own limit, which nothing then passes.
+        for i in range(host.tables.max_tables - MAX_TABLES_PER_ADDRESS):
+            assert (await open_table(port, 3, False, f"127.0.3.{i + 1}"))["t"] == "welcome"
+        full = await open_table(port, 3, False, "127.0.4.1")
+        assert full["t"] == "error" and "the limit is 12" in full["message"]
+        # Nobody comes back: the abandoned games close, and stay in the store for --resume;
+        # the waiting tables were forgotten.
+        while host.tables:
+            await asyncio.sleep(0.1)
+        await host.store.flush()
+        stored = set(host.store.tables())
+        assert stored >= {r["table"] for r in opened[:MAX_TABLES_PER_ADDRESS]}
+        assert len(stored) == host.tables.max_tables
+        assert (await open_table(port, bots=2, leave=False))["t"] == "welcome"
     finally:
         await host.stop()
 
@@ -47,9 +73,11 @@ async def test_a_flooding_player_cannot_get_the_others_dropped(host):
     flood = b"".join(frame({"t": "chat", "text": f"spam {i} " + "x" * 400}) for i in range(300))
     flood += b"".join(frame({"t": "act", "action": {"type": "cut", "target": 9}})
                       for _ in range(2000))
-    # Claims are legal at any time, and each one is news for everyone at the table.
+    # Claims are legal at any time, and each one is news for everyone at the table: they are
+    # rate-limited like chat.
     flood += b"".join(frame({"t": "act", "action": {"type": "claim", "defusing": i % 2,
-                                                    "bomb": 0}}) for i in range(300))
+                                                    "bomb": 0}}) for i in range(3000))
+    flood += frame({"t": "ping"})
     # The honest clients read as they play; the first claim's state sets Ann cutting.
     playing = asyncio.gather(play_to_the_end(ann, 1, stale_ok=True),
                              play_to_the_end(bob, 2, stale_ok=True), watch_to_the_end(fan))
@@ -60,14 +88,17 @@ async def test_a_flooding_player_cannot_get_the_others_dropped(host):
     def claims() -> int:
         return sum(1 for seat, action in game.history if action["type"] == "claim")
 
-    while seats[2].client is not None and claims() < 300:
-        await asyncio.sleep(0.01)
+    # Mallory reads only now: every request of hers has been answered once her pong comes.
+    refusals = 0
+    while (reply := await mallory.receive(30))["t"] != "pong":
+        refusals += reply["t"] == "error" and not reply["fatal"]
+    assert claims() <= CHAT_BURST + 5 and refusals > 5000
     mallory.close()
     while seats[2].client is not None:
         await asyncio.sleep(0.01)
     await ann.send({"t": "add_bot", "table": table_id, "seat": 2})  # her seat plays on
     finals = await asyncio.wait_for(playing, 30)
-    assert finals[0] == game.view(0) and finals[1] == game.view(1) and game.outcome
+    assert finals[0] == sent_view(game, 0) and finals[1] == sent_view(game, 1) and game.outcome
     # The honest players and the spectator were never dropped.
     assert seats[0].client is not None and seats[1].client is not None
     assert len(host.tables[table_id].spectators) == 1

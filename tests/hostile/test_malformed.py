@@ -16,6 +16,7 @@ from .conftest import (
     RawPeer,
     frame,
     play_to_the_end,
+    sent_view,
     seated_table,
     snapshot,
     watch_to_the_end,
@@ -34,7 +35,7 @@ def nested(depth: int, leaf="x") -> object:
     return value
 
 
-HELLO = {"v": 1, "t": "hello", "name": "Mallory"}
+HELLO = {"v": 2, "t": "hello", "name": "Mallory"}
 
 # (id, payload, words in the fatal error; None when the host may close without a word)
 FIRST_FRAMES = [
@@ -58,36 +59,36 @@ FIRST_FRAMES = [
     ("timestamp", frame(b"\x83\xa1v\x01\xa1t\xa5hello\xa4name\xd6\xff\x00\x00\x00\x01"),
      "unsupported msgpack"),
     ("bin-name", body({**HELLO, "name": b"Mallory"}), "unsupported msgpack"),
-    ("unknown-type", body({"v": 1, "t": "teleport"}), "unknown message type 'teleport'"),
-    ("int-tag", body({"v": 1, "t": 3}), "no string tag"),
+    ("unknown-type", body({"v": 2, "t": "teleport"}), "unknown message type 'teleport'"),
+    ("int-tag", body({"v": 2, "t": 3}), "no string tag"),
     ("name-wrong-type", body({**HELLO, "name": 7}), "must be a string"),
     ("spectate-int", body({**HELLO, "spectate": 1}), "must be true or false"),
     ("token-int", body({**HELLO, "token": 12345}), "must be a string"),
-    ("version-2", body({**HELLO, "v": 2}), "protocol version 2 is not supported"),
+    ("version-1", body({**HELLO, "v": 1}), "protocol version 1 is not supported"),
     ("version-str", body({**HELLO, "v": "1"}), "protocol version '1' is not supported"),
     ("version-bool", body({**HELLO, "v": True}), "protocol version True is not supported"),
-    ("version-float", body({**HELLO, "v": 1.0}), "protocol version 1.0 is not supported"),
+    ("version-float", body({**HELLO, "v": 2.0}), "protocol version 2.0 is not supported"),
     ("version-missing", body({"t": "hello", "name": "Mallory"}), "no protocol version"),
-    ("no-hello-first", body({"v": 1, "t": "ping"}), "first message must be 'hello'"),
+    ("no-hello-first", body({"v": 2, "t": "ping"}), "first message must be 'hello'"),
 ]
 
 # Sent by a client that has joined (as a spectator of the running table).
 LATER_FRAMES = [
     ("garbage", struct.pack(">I", 3) + b"\xc1\xc1\xc1", "malformed msgpack"),
     ("length-over-limit", struct.pack(">I", MAX_FRAME + 1), "over the limit"),
-    ("act-nested", body({"v": 1, "t": "act", "action": nested(10, {"type": "cut"})}),
+    ("act-nested", body({"v": 2, "t": "act", "action": nested(10, {"type": "cut"})}),
      "must be a map"),
-    ("act-deep-map", body({"v": 1, "t": "act", "action": {"type": "cut", "target":
+    ("act-deep-map", body({"v": 2, "t": "act", "action": {"type": "cut", "target":
                                                           nested(MAX_NESTING)}}), "nests"),
-    ("act-int-key", body({"v": 1, "t": "act", "action": {"type": "cut", 1: 1}}),
+    ("act-int-key", body({"v": 2, "t": "act", "action": {"type": "cut", 1: 1}}),
      "not allowed for map key"),
-    ("act-list", body({"v": 1, "t": "act", "action": [1, 2]}), "must be a map"),
-    ("sit-bool-seat", body({"v": 1, "t": "sit", "table": "x", "seat": True}),
+    ("act-list", body({"v": 2, "t": "act", "action": [1, 2]}), "must be a map"),
+    ("sit-bool-seat", body({"v": 2, "t": "sit", "table": "x", "seat": True}),
      "must be a whole number"),
-    ("create-float-players", body({"v": 1, "t": "create_table", "game": "timebomb",
+    ("create-float-players", body({"v": 2, "t": "create_table", "game": "timebomb",
                                    "players": 5.0}), "must be a whole number"),
-    ("chat-bin", body({"v": 1, "t": "chat", "text": b"hi"}), "unsupported msgpack"),
-    ("unknown-type", body({"v": 1, "t": "become_referee"}), "unknown message type"),
+    ("chat-bin", body({"v": 2, "t": "chat", "text": b"hi"}), "unsupported msgpack"),
+    ("unknown-type", body({"v": 2, "t": "become_referee"}), "unknown message type"),
     ("second-hello", body(HELLO), "only for the first message"),
     ("version-0", body({"v": 0, "t": "ping"}), "protocol version 0"),
 ]
@@ -117,7 +118,7 @@ async def assert_table_plays_on(host: Host, table_id: str, players, fan, idle) -
         play_to_the_end(players[0], 1), play_to_the_end(players[1], 2), watch_to_the_end(fan)),
         20)
     assert finals[2]["outcome"] is not None and game.outcome is not None
-    assert finals[0] == game.view(0) and finals[1] == game.view(1)
+    assert finals[0] == sent_view(game, 0) and finals[1] == sent_view(game, 1)
 
 
 async def expect_closed(peer: RawPeer, words: str | None) -> None:

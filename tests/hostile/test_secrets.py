@@ -20,11 +20,18 @@ import pytest
 
 import engine
 from netplay import discovery
-from netplay import journal as journals
 from netplay.host import Host
-from netplay.tables import restore_table
+from netplay.protocol import pack_legal
 
-from .conftest import TIMEOUT, HostProcess, RawPeer, client_moves, watch_to_the_end
+from .conftest import (
+    TIMEOUT,
+    HostProcess,
+    RawPeer,
+    client_moves,
+    sent_view,
+    stored_table,
+    watch_to_the_end,
+)
 
 GAME_IDS = sorted(engine.GAMES)
 SEED = 0x5EED_0F_5EC2E7  # distinctive: its bytes would stand out anywhere
@@ -91,14 +98,15 @@ async def play_seat(seat: Seat, port: int, rng: random.Random, reconnect_at: int
 
 
 def allowed_states(game: engine.Game, viewers) -> dict[int, set[bytes]]:
-    """Every (view, legal) each viewer may be sent at some point of `game`, replayed."""
+    """Every (view without events, legal) each viewer may be sent at some point of `game`,
+    replayed."""
     replay = engine.new_game(game.id, game.players, game.options, game.seed)
     allowed = {viewer: set() for viewer in viewers}
 
     def snapshot():
         for viewer in viewers:
             legal = replay.legal_actions(viewer) if viewer >= 0 else []
-            allowed[viewer].add(msgpack.packb([replay.view(viewer), legal]))
+            allowed[viewer].add(msgpack.packb([sent_view(replay, viewer), pack_legal(legal)]))
 
     snapshot()
     for seat, action in game.history:
@@ -138,8 +146,8 @@ async def test_every_byte_to_every_client_keeps_the_other_seats_secrets(
     txt_records: list[bytes] = []
     publish = discovery.Advertiser.publish
 
-    async def recording_publish(self, summary, port, addresses):
-        await publish(self, summary, port, addresses)
+    async def recording_publish(self, summary, port, addresses, host_id):
+        await publish(self, summary, port, addresses, host_id)
         txt_records.append(self._infos[summary["id"]].text)
 
     monkeypatch.setattr(discovery.Advertiser, "publish", recording_publish)
@@ -187,8 +195,8 @@ async def run_game_and_scan(host: Host, game_id: str, caplog, txt_records) -> No
 
     game = host.tables[table_id].game
     assert game.outcome is not None
-    assert finals[0] == game.view(engine.SPECTATOR)
-    assert all(final == game.view(i) for i, final in enumerate(finals[1:]))
+    assert finals[0] == sent_view(game, engine.SPECTATOR)
+    assert all(final == sent_view(game, i) for i, final in enumerate(finals[1:]))
     assert seats[-1].received  # the reconnected seat's bytes from before the drop are kept
     assert all(s.refusals for s in seats)
 
@@ -216,6 +224,8 @@ async def run_game_and_scan(host: Host, game_id: str, caplog, txt_records) -> No
                 assert message["seat"] == (None if viewer < 0 else viewer)
                 packed = msgpack.packb([message["view"], message["legal"]])
                 assert packed in allowed[viewer], f"viewer {viewer} got a state not its own"
+                events, first = game.view(viewer)["events"], message["first"]
+                assert message["events"] == events[first:first + len(message["events"])]
             else:
                 assert "view" not in message and "legal" not in message
                 if message["t"] == "welcome":
@@ -276,8 +286,7 @@ async def test_the_host_process_prints_and_logs_no_secret(tmp_path, game_id):
     finally:
         host.stop()
     assert "game over" in host.log and "reconnected" in host.log
-    game = restore_table(journals.read_journal(
-        host.data_dir / "tables" / f"{table_id}.journal")).game
+    game = stored_table(host.data_dir, table_id).game
     assert game.outcome is not None
     secrets = {"the seed": seed_patterns(SEED), "the token": [token.encode()],
                "a private text": [t.encode() for t in sorted(set().union(

@@ -4,6 +4,7 @@ directory in tmp_path, and clients that play with the game's own bots from their
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import time
 
@@ -13,8 +14,25 @@ import engine
 from netplay.client import Connection, NotConnected
 from netplay.host import Host
 from netplay.protocol import encode, message, read_message
+from netplay.store import Store
+from netplay.tables import restore_table
 
 TIMEOUT = 20.0
+
+
+def assert_view_of(view: dict, full: dict) -> None:
+    """`view`, as a client rebuilt it from states, is `full` (the engine's view): the same
+    fields, with `full`'s events from `events_from` on (a client that joined late or came back
+    has the last ones only)."""
+    fields = {k: v for k, v in view.items() if k not in ("events", "events_from")}
+    assert fields == {k: v for k, v in full.items() if k != "events"}
+    assert view["events"] == full["events"][view["events_from"]:]
+
+
+def stored_table(data_dir, table_id: str):
+    """A table as the host's store holds it."""
+    with contextlib.closing(Store.open(data_dir)) as store:
+        return restore_table(table_id, store.records(table_id))
 
 
 @pytest.fixture(autouse=True)

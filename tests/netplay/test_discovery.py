@@ -42,8 +42,8 @@ async def test_loopback_table_appears_changes_and_vanishes(tmp_path):
     async with TableBrowser(interfaces=LOOPBACK) as browser:
         table = await next_event(browser, table_id, "added")
         assert (table.name, table.game, table.players, table.seats_taken, table.seats_free,
-                table.phase, table.version) == ("Baker Street", "timebomb", 5, 2, 3, "waiting", 1)
-        assert (table.host, table.port) == address
+                table.phase, table.version) == ("Baker Street", "timebomb", 5, 2, 3, "waiting", 2)
+        assert (table.host, table.port, table.host_id) == (*address, host.host_id)
 
         ann = await Connection.connect(*address, name="Ann", table=table_id)
         table = await next_event(browser, table_id, "changed")
@@ -58,24 +58,28 @@ async def test_loopback_table_appears_changes_and_vanishes(tmp_path):
 def test_txt_record_holds_only_public_facts():
     summary = {"id": "ab12cd34", "name": "Baker Street", "game": "timebomb", "players": 5,
                "seats_taken": 2, "seats_free": 3, "phase": "playing"}
-    record = txt_record(summary)
+    record = txt_record(summary, "0123456789abcdef")
     assert tuple(record) == TXT_KEYS
-    assert record == {"v": "1", "id": "ab12cd34", "name": "Baker Street", "game": "timebomb",
-                      "players": "5", "taken": "2", "free": "3", "phase": "playing"}
+    assert record == {"v": "2", "host": "0123456789abcdef", "id": "ab12cd34",
+                      "name": "Baker Street", "game": "timebomb", "players": "5", "taken": "2",
+                      "free": "3", "phase": "playing"}
 
 
-async def test_gaslight_tables_lists_a_loopback_table(tmp_path):
-    env = {**os.environ, "GASLIGHT_DATA_DIR": str(tmp_path / "data")}
+async def test_gaslight_host_and_tables_keep_to_gaslight_interfaces(tmp_path):
+    # No --interface: both commands must take loopback from the environment alone.
+    env = {**os.environ, "GASLIGHT_DATA_DIR": str(tmp_path / "data"),
+           "GASLIGHT_INTERFACES": "127.0.0.1"}
     host = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "tui.cli", "host", "--game", "timebomb", "--players", "6",
-        "--bots", "1", "--name", "Diogenes Club", "--interface", "127.0.0.1",
+        "--bots", "1", "--name", "Diogenes Club",
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, env=env)
     try:
         banner = (await asyncio.wait_for(host.stdout.readline(), DISCOVERY_TIMEOUT)).decode()
+        assert banner.startswith("Gaslight host listening on 127.0.0.1:"), banner
         address = banner.split()[-1]
         listing = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tui.cli", "tables", "--interface", "127.0.0.1",
-            "--timeout", "2.5", stdout=asyncio.subprocess.PIPE, env=env)
+            sys.executable, "-m", "tui.cli", "tables", "--timeout", "2.5",
+            stdout=asyncio.subprocess.PIPE, env=env)
         out = (await asyncio.wait_for(listing.communicate(), DISCOVERY_TIMEOUT))[0].decode()
         line = next(line for line in out.splitlines() if "Diogenes Club" in line)
         assert address in line and "timebomb" in line and "1/6 seats taken" in line

@@ -77,10 +77,10 @@ async def expect_fatal_then_close(raw: RawClient, words: str) -> None:
         (b"\x00\x00\x00\x03\xc1\xc1\xc1", "malformed msgpack"),
         ((MAX_FRAME + 1).to_bytes(4, "big"), "over the limit"),
         (b"\xff\xff\xff\xff", "over the limit"),
-        (encode({"v": 2, "t": "hello", "name": "Future"}), "protocol version 2 is not supported"),
-        (encode({"v": 1, "t": "act", "action": {}}), "first message must be 'hello'"),
+        (encode({"v": 1, "t": "hello", "name": "Future"}), "protocol version 1 is not supported"),
+        (encode({"v": 2, "t": "act", "action": {}}), "first message must be 'hello'"),
         (len(b := msgpack.packb({1: 1})).to_bytes(4, "big") + b, "malformed msgpack"),
-        (encode({"v": 1, "t": "hello", "name": ["Ann"]}), "must be a string"),
+        (encode({"v": 2, "t": "hello", "name": ["Ann"]}), "must be a string"),
     ],
     ids=["garbage", "oversized", "huge-length", "wrong-version", "no-hello", "int-key",
          "wrong-type"],
@@ -105,8 +105,8 @@ async def test_bad_first_frame_closes_only_that_connection(host, payload, words)
         (b"\x00\x00\x00\x02\x92\x01", "malformed msgpack"),
         ((MAX_FRAME + 1).to_bytes(4, "big"), "over the limit"),
         (encode({"v": 3, "t": "ping"}), "protocol version 3"),
-        (encode({"v": 1, "t": "teleport"}), "unknown message type 'teleport'"),
-        (encode({"v": 1, "t": "hello", "name": "Again"}), "only for the first message"),
+        (encode({"v": 2, "t": "teleport"}), "unknown message type 'teleport'"),
+        (encode({"v": 2, "t": "hello", "name": "Again"}), "only for the first message"),
     ],
     ids=["garbage", "oversized", "wrong-version", "unknown-type", "second-hello"],
 )
@@ -198,17 +198,17 @@ async def test_silent_client_is_dropped_by_the_heartbeat(tmp_path):
 async def test_client_refuses_a_host_of_another_protocol_version():
     from netplay.protocol import ProtocolError
 
-    async def future_host(reader, writer):
+    async def old_host(reader, writer):
         await reader.read(100)
-        writer.write(encode({"v": 2, "t": "welcome", "table": None, "seat": None,
+        writer.write(encode({"v": 1, "t": "welcome", "table": None, "seat": None,
                              "token": None, "spectator": False}))
         await writer.drain()
         writer.close()
 
-    server = await asyncio.start_server(future_host, "127.0.0.1", 0)
+    server = await asyncio.start_server(old_host, "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]
-    with pytest.raises(ProtocolError, match="protocol version 2 is not supported; this side "
-                                            "speaks version 1"):
+    with pytest.raises(ProtocolError, match="protocol version 1 is not supported; this side "
+                                            "speaks version 2"):
         await Connection.connect("127.0.0.1", port, name="Ann")
     server.close()
     await server.wait_closed()

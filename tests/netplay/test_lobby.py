@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from netplay.client import Connection, HostRefused
+from netplay.client import Connection
 from netplay.protocol import MAX_CHAT
 
 from .conftest import TIMEOUT, next_of, play
@@ -59,9 +59,16 @@ async def test_create_sit_add_bot_start_and_play_again(host):
 
     await asyncio.wait_for(asyncio.gather(play(holmes, 1), play(watson, 2)), TIMEOUT)
     first_game = host.tables[table_id].game
+    # Play again is a vote of the people at the table: Watson's ask alone starts nothing.
     await watson.send({"t": "play_again"})
+    while (lobby := await next_of(holmes, "lobby"))["play_again"] != [2]:
+        pass
+    assert lobby["phase"] == "over" and host.tables[table_id].game is first_game
+    await watson.send({"t": "play_again"})  # asking twice changes nothing
+    await holmes.send({"t": "play_again"})
     while (lobby := await next_of(holmes, "lobby"))["phase"] != "playing":
         pass
+    assert lobby["play_again"] == []
     assert [s["kind"] for s in lobby["seats"]] == ["human", "bot", "human", "bot", "bot"]
     second_game = host.tables[table_id].game
     assert second_game is not first_game and (holmes.seat, watson.seat) == (0, 2)
@@ -76,8 +83,16 @@ async def test_bad_table_setup_is_a_clear_error_and_creates_nothing(host):
     assert "4-8 players" in (await next_of(holmes, "error"))["message"]
     await holmes.send({"t": "create_table", "game": "chess", "players": 2})
     assert "no game 'chess'" in (await next_of(holmes, "error"))["message"]
-    await holmes.send({"t": "create_table", "game": "timebomb", "players": 5, "bots": 9})
+    for bots in (9, 5):
+        await holmes.send({"t": "create_table", "game": "timebomb", "players": 5, "bots": bots})
+        assert "at most 4 bots" in (await next_of(holmes, "error"))["message"]
+    await holmes.send({"t": "create_table", "game": "timebomb", "players": 5, "bots": -1})
     assert "bots must be between 0 and 5" in (await next_of(holmes, "error"))["message"]
+    await holmes.send({"t": "create_table", "game": "timebomb", "players": 5,
+                       "bot_level": "genius"})
+    assert "no bot level 'genius'" in (await next_of(holmes, "error"))["message"]
+    await holmes.send({"t": "create_table", "game": "timebomb", "players": 5, "turn_timer": 7})
+    assert "turn timer is one of" in (await next_of(holmes, "error"))["message"]
     await holmes.send({"t": "sit", "table": "nosuchid"})
     assert "no table 'nosuchid'" in (await next_of(holmes, "error"))["message"]
     assert host.tables == {}
@@ -94,7 +109,7 @@ async def test_presence_shows_who_is_away(host):
         if not lobby["seats"][1]["connected"]:
             break
     assert lobby["seats"][0]["connected"] and lobby["seats"][2] == {
-        "seat": 2, "name": "Bot 3", "kind": "bot", "connected": True}
+        "seat": 2, "name": "Bot 3", "kind": "bot", "connected": True, "covered": False}
     await ann.close()
 
 
@@ -108,8 +123,8 @@ async def test_chat_channels_limits_and_control_sequences(host):
 
     await fan.send({"t": "chat", "text": "Ann is Moriarty, surely"})
     got = await next_of(fan, "chat")
-    assert got == {"v": 1, "t": "chat", "channel": "spectators", "text": "Ann is Moriarty, surely",
-                   "seat": None, "from": "Fan"}
+    assert got == {"v": 2, "t": "chat", "channel": "spectators", "text": "Ann is Moriarty, surely",
+                   "seat": None, "from": "Fan", "past": False}
     await ann.send({"t": "chat", "text": "\x1b[2J\x1b]0;owned\x07I cut \x1b[31mBob\x1b[0m"})
     for conn in (ann, bob, fan):
         got = await next_of(conn, "chat")
@@ -132,7 +147,7 @@ async def test_chat_channels_limits_and_control_sequences(host):
         await conn.close()
 
 
-async def test_owner_may_hand_an_away_players_seat_to_a_bot_mid_game(host):
+async def test_owner_may_cover_an_away_players_seat_with_a_bot_who_gives_it_back(host):
     table_id = host.create_table("timebomb", 4, {"first_player": 1}, bots=2)
     ann = await connect(host, "Ann", table=table_id)
     bob = await connect(host, "Bob", table=table_id, reconnect=False)
@@ -142,16 +157,32 @@ async def test_owner_may_hand_an_away_players_seat_to_a_bot_mid_game(host):
     await bob.close()
     while (await next_of(ann, "lobby"))["seats"][1]["connected"]:
         pass
+    await assert_only_the_table_host_may_cover(host, table_id)
     await ann.send({"t": "add_bot", "table": table_id, "seat": 1})
-    while (lobby := await next_of(ann, "lobby"))["seats"][1]["kind"] != "bot":
+    while not (lobby := await next_of(ann, "lobby"))["seats"][1]["covered"]:
         pass
-    # The bot plays Bob's seat (seat 1 cuts first), and Bob's token no longer holds it.
-    final = await asyncio.wait_for(play(ann, 5), TIMEOUT)
-    assert final["outcome"] is not None
-    assert any(h[0] == 1 for h in host.tables[table_id].game.history)
-    with pytest.raises(HostRefused):
-        await connect(host, "Bob", token=token)
+    assert lobby["seats"][1]["kind"] == "human" and lobby["seats"][1]["name"] == "Bob"
+    # The bot plays Bob's seat (seat 1 cuts first)...
+    game = host.tables[table_id].game
+    while not any(seat == 1 for seat, _ in game.history):
+        await asyncio.sleep(0.005)
+    # ...until Bob comes back with his token: the seat is his again.
+    bob = await connect(host, "Bob", token=token)
+    while (lobby := await next_of(ann, "lobby"))["seats"][1]["covered"]:
+        pass
+    assert lobby["seats"][1]["connected"] and bob.seat == 1
+    finals = await asyncio.wait_for(asyncio.gather(play(ann, 5), play(bob, 6)), TIMEOUT)
+    assert all(f["outcome"] is not None for f in finals)
     await ann.close()
+    await bob.close()
+
+
+async def assert_only_the_table_host_may_cover(host, table_id):
+    """Nobody but the table's host may cover a seat."""
+    fan = await connect(host, "Fan", table=table_id, spectate=True)
+    await fan.send({"t": "add_bot", "table": table_id, "seat": 1})
+    assert "only the player who hosts" in (await next_of(fan, "error"))["message"]
+    await fan.close()
 
 
 async def test_spectator_reconnects_to_its_table(host):
@@ -191,11 +222,12 @@ async def test_finished_abandoned_tables_make_room_for_new_ones(host):
             await asyncio.sleep(0.005)
 
     await asyncio.wait_for(over(), TIMEOUT)
-    async with host._acting[finished]:  # the last action is journaled and told
-        pass
     fresh = host.create_table("timebomb", 4)
     assert set(host.tables) == {busy, fresh}
-    assert not (host.journal_dir() / f"{finished}.journal").exists()
+    await host.store.flush()
+    # The finished game stays in the store, set aside from --resume.
+    assert host.store.tables(None)[finished] == "over"
+    assert finished not in host.store.tables()
     with pytest.raises(ValueError, match="the limit is 2"):
         host.create_table("timebomb", 4)
     await ann.close()

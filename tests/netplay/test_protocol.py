@@ -9,6 +9,7 @@ import pytest
 
 from netplay import protocol
 from netplay.protocol import (
+    GROUP_KEY,
     MAX_FRAME,
     MAX_NESTING,
     PROTOCOL_VERSION,
@@ -17,8 +18,10 @@ from netplay.protocol import (
     clean_text,
     encode,
     message,
+    pack_legal,
     parse_client_message,
     read_message,
+    unpack_legal,
 )
 
 
@@ -57,16 +60,16 @@ async def test_truncated_frame_is_an_incomplete_read():
     [
         (b"\xc1", "malformed msgpack"),
         (b"\x92\x01", "malformed msgpack"),
-        (msgpack.packb({"v": 1, "t": "ping"}) + b"\x00", "malformed msgpack"),
+        (msgpack.packb({"v": 2, "t": "ping"}) + b"\x00", "malformed msgpack"),
         (msgpack.packb([1, 2]), "must hold a msgpack map"),
-        (msgpack.packb({1: 2, "v": 1, "t": "x"}), "malformed msgpack"),
+        (msgpack.packb({1: 2, "v": 2, "t": "x"}), "malformed msgpack"),
         (b"\x81\xa1t\xa2\xff\xfe", "malformed msgpack"),
         (msgpack.packb({"t": "ping"}), "no protocol version"),
-        (msgpack.packb({"v": 2, "t": "ping"}), "protocol version 2 is not supported"),
+        (msgpack.packb({"v": 1, "t": "ping"}), "protocol version 1 is not supported"),
         (msgpack.packb({"v": True, "t": "ping"}), "protocol version True"),
-        (msgpack.packb({"v": 1}), "no string tag"),
-        (msgpack.packb({"v": 1, "t": "x", "b": b"bin"}), "unsupported msgpack value"),
-        (msgpack.packb({"v": 1, "t": "x", "e": msgpack.ExtType(1, b"")}), "unsupported"),
+        (msgpack.packb({"v": 2}), "no string tag"),
+        (msgpack.packb({"v": 2, "t": "x", "b": b"bin"}), "unsupported msgpack value"),
+        (msgpack.packb({"v": 2, "t": "x", "e": msgpack.ExtType(1, b"")}), "unsupported"),
     ],
 )
 async def test_malformed_bodies_are_protocol_errors(body, error):
@@ -81,14 +84,14 @@ async def test_zero_length_frame_is_refused():
 
 @pytest.mark.parametrize("depth", [MAX_NESTING + 1, 5000])
 async def test_deep_nesting_is_refused(depth):
-    # {"v":1,"t":"x","n":[[[...]]]}: built as bytes, since packing it would recurse.
-    body = b"\x83\xa1v\x01\xa1t\xa1x\xa1n" + b"\x91" * depth + b"\x90"
+    # {"v":2,"t":"x","n":[[[...]]]}: built as bytes, since packing it would recurse.
+    body = b"\x83\xa1v\x02\xa1t\xa1x\xa1n" + b"\x91" * depth + b"\x90"
     with pytest.raises(ProtocolError, match="nests"):
         await read_message(reader_with(frame(body)))
 
 
 async def test_nesting_within_the_limit_is_accepted():
-    body = b"\x83\xa1v\x01\xa1t\xa1x\xa1n" + b"\x91" * (MAX_NESTING - 2) + b"\x90"
+    body = b"\x83\xa1v\x02\xa1t\xa1x\xa1n" + b"\x91" * (MAX_NESTING - 2) + b"\x90"
     assert (await read_message(reader_with(frame(body))))["t"] == "x"
 
 
@@ -188,3 +191,15 @@ def test_version_constant_is_what_messages_carry():
 )
 def test_clean_text_strips_terminal_control_sequences(raw, clean):
     assert clean_text(raw) == clean
+
+
+def test_packed_legal_actions_stand_for_the_same_list():
+    crews = [{"type": "propose", "name": "", "crew": [a, b]} for a in range(8) for b in range(a)]
+    cuts = [{"type": "cut", "target": seat} for seat in range(1, 8)]
+    legal = [{"type": "pass"}, *crews, *cuts, {"type": "vote", "yes": True}]
+    packed = pack_legal(legal)
+    assert packed[1] == {GROUP_KEY: "crew", "type": "propose", "name": "",
+                         "crew": [c["crew"] for c in crews]}
+    assert packed[2:] == [*cuts, {"type": "vote", "yes": True}]  # a short run stays plain
+    assert unpack_legal(packed) == legal
+    assert pack_legal([]) == [] and unpack_legal([]) == []

@@ -11,11 +11,9 @@ import signal
 import sys
 
 import engine
-from netplay import journal as journals
 from netplay.client import Connection, NotConnected
-from netplay.tables import restore_table
 
-from .conftest import TIMEOUT
+from .conftest import TIMEOUT, assert_view_of, stored_table
 
 PLAYERS = 5
 THINK = 0.02  # each client pauses before its move, so the kill lands mid-game
@@ -130,13 +128,13 @@ async def crash_and_resume(data, seed, processes):
     final = finals[0]
     assert final["outcome"] is not None
     assert final["revealed"][: len(before_kill)] == before_kill
-    # The journal holds the whole game, each action once, and replays to what players saw.
-    table = restore_table(journals.read_journal(data / "tables" / f"{table_id}.journal"))
+    # The store holds the whole game, each action once, and replays to what players saw.
+    table = stored_table(data, table_id)
     replayed = engine.new_game("timebomb", PLAYERS, {}, seed)
     for seat, action in table.game.history:
         replayed.apply(seat, action)
     for seat, view in enumerate(finals):
-        assert view == replayed.view(seat)
+        assert_view_of(view, replayed.view(seat))
     assert len(table.game.history) == len(final["revealed"])
     for conn in conns:
         await conn.close()

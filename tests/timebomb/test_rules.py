@@ -59,7 +59,8 @@ def test_tb2_role_deck_deal_and_set_aside(players, sherlocks, moriartys, set_asi
             assert "roles" not in view and "set_aside" not in view
             roles_seen = [e for e in view["events"] if e["type"] == "role"]
             assert roles_seen == [
-                {"type": "role", "text": roles_seen[0]["text"], "seats": [], "role": game.roles[seat]}
+                {"type": "role", "text": roles_seen[0]["text"], "seats": [], "private": True,
+                 "role": game.roles[seat]}
             ]
         assert game.view(engine.SPECTATOR)["set_aside_count"] == set_aside
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from screen_text import screen_text
 
 from tui.screens.end import EndScreen
@@ -17,11 +15,6 @@ def table_screen(app) -> TableScreen | None:
     return next((s for s in app.screen_stack if isinstance(s, TableScreen)), None)
 
 
-@pytest.mark.xfail(
-    reason="known bug, found at the end of the first session: after play again the app waits "
-    "for the new game's state and times out; see the closing note",
-    strict=False,
-)
 async def test_play_against_bots_until_the_end_then_play_again(app_factory, waiter):
     """Lobby, b, cut wires by keyboard until the end screen, then play again."""
     app = app_factory()
@@ -77,14 +70,13 @@ async def test_play_against_bots_until_the_end_then_play_again(app_factory, wait
         text = screen_text(app)
         assert "team wins" in text and "Play again" in text
         assert table.view["outcome"] is not None
+        final = table.view
         await pilot.press("p")
-        await waiter.until(
-            pilot,
-            lambda: table.view["outcome"] is None and app.screen is table,
-            "a new game after play again",
-        )
-        # The finished game had an outcome; a running one has none: this is the new game. Bots
-        # may already have cut many wires of it on a loaded machine, so count nothing else.
+        # Any state after the final one is the new game's. It may be over already: bots that
+        # never cut this player's wires can end a game before the app draws it running (the
+        # race that once made this test fail on a loaded machine), so ask nothing more of it.
+        await waiter.until(pilot, lambda: table.view is not final, "a new game after play again")
+        assert table.view["events_from"] == 0 and table.view["events"] != final["events"]
 
 
 async def play_my_turns(pilot, waiter, app, table, until) -> None:

@@ -12,7 +12,8 @@ def add_parser(subparsers) -> None:
         description="Browse zeroconf for Gaslight tables for a few seconds and list them.",
     )
     parser.add_argument("--interface", metavar="IP", action="append",
-                        help="browse on this address only (repeatable; default: every interface)")
+                        help="browse on this address only (repeatable; default: $GASLIGHT_INTERFACES, "
+                        "else every interface)")
     parser.add_argument("--timeout", type=float, default=3.0, metavar="S",
                         help="seconds to listen (default 3)")
     parser.set_defaults(run=run)
@@ -22,8 +23,9 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
 
     from netplay.discovery import discover
+    from tui.launch import interfaces_from
 
-    tables = asyncio.run(discover(args.interface, args.timeout))
+    tables = asyncio.run(discover(interfaces_from(args.interface), args.timeout))
     if not tables:
         print("no tables found")
         return 0

@@ -1,0 +1,287 @@
+"""The host's store: one SQLite database per host, so that a host killed mid-game resumes every
+table, with nothing anybody saw lost.
+
+Each table is a sequence of records (the table's facts, its seats, each game's seed, each
+action), msgpack maps as the host makes them; `netplay.tables.restore_table` replays them. The
+store also keeps the host's identity and its port, so a resumed host is the same host at the
+same address.
+
+One writer thread owns the write connection and commits in groups: every record appended while
+a commit runs goes into the next one, from every table, with one fsync (WAL mode,
+`synchronous=FULL`). `append` returns at once; the host holds back every frame sent after an
+append until `committed` has reached it, so that no view shows an action that is not durable.
+
+The store holds the seeds and each seat's token hash, so it lives in the user's data directory,
+readable by the owner only (files 0600 in a 0700 directory). The data directory comes from the
+`data_dir` argument, else the `GASLIGHT_DATA_DIR` environment variable, else platformdirs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import secrets
+import signal
+import sqlite3
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Final
+
+import msgpack
+import platformdirs
+
+log = logging.getLogger("gaslight.store")
+
+DATA_DIR_ENV: Final = "GASLIGHT_DATA_DIR"
+STORE_FILE: Final = "host.sqlite3"
+CRASH_ENV: Final = "GASLIGHT_TEST_CRASH_BEFORE_COMMIT"
+"""Tests only: at this many commits the process kills itself (SIGKILL) with the commit's
+records written but not committed, which SQLite must roll back like a power cut would."""
+
+LIVE, OVER = "live", "over"
+"""A table's status in the store: `--resume` brings back the live ones."""
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY, status TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS records (
+    table_id TEXT NOT NULL, seq INTEGER NOT NULL, record BLOB NOT NULL,
+    PRIMARY KEY (table_id, seq)
+) WITHOUT ROWID;
+"""
+
+
+class StoreError(Exception):
+    """A table whose records cannot be read back. The message names the table."""
+
+    def __init__(self, table_id: str, reason: str):
+        super().__init__(f"table {table_id}: its record is damaged: {reason}")
+        self.table_id = table_id
+        self.reason = reason
+
+
+def data_dir(explicit: Path | str | None = None) -> Path:
+    """Gaslight's data directory: `explicit`, else $GASLIGHT_DATA_DIR, else the user's."""
+    if explicit is not None:
+        return Path(explicit)
+    env = os.environ.get(DATA_DIR_ENV)
+    if env:
+        return Path(env)
+    return Path(platformdirs.user_data_dir("gaslight", appauthor=False))
+
+
+def private_dir(path: Path) -> Path:
+    """`path`, created if need be, readable by its owner only."""
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    # mkdir's mode is filtered by the umask and ignored for existing directories.
+    if path.stat().st_mode & 0o077:
+        path.chmod(0o700)
+    return path
+
+
+Statement = tuple[str, tuple]
+
+
+class Store:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        private_dir(path.parent)
+        # SQLite gives its -wal and -shm files the database file's permissions.
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+        os.chmod(path, 0o600)
+        self._db = self._connect()
+        with self._db:
+            self._db.executescript(_SCHEMA)
+        self.host_id: str = self._meta("host_id") or self._set_meta("host_id", secrets.token_hex(8))
+        self._sequences: dict[str, int] = dict(
+            self._db.execute("SELECT table_id, max(seq) + 1 FROM records GROUP BY table_id"))
+        self.appended = 0
+        """Statements handed to the writer so far."""
+        self.committed = 0
+        """Statements durable so far; `committed == appended` means nothing is in flight."""
+        self.on_commit: Callable[[], None] | None = None
+        """Called on the event loop after each commit."""
+        self.failure: BaseException | None = None
+        self._queue: list[Statement] = []
+        self._wake = threading.Condition()
+        self._closing = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._flushed: list[tuple[int, asyncio.Future]] = []
+        self._writer: threading.Thread | None = None
+        self._crash_at = int(os.environ.get(CRASH_ENV) or 0)
+        self._commits = 0
+
+    @classmethod
+    def open(cls, data: Path | str | None = None, name: str = STORE_FILE) -> "Store":
+        return cls(private_dir(data_dir(data)) / name)
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("PRAGMA busy_timeout=5000")
+        return db
+
+    # -- reading (before the writer starts, or for tests) ---------------------------------
+
+    def _meta(self, key: str) -> Any:
+        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else row[0]
+
+    def _set_meta(self, key: str, value: Any) -> Any:
+        with self._db:
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+        return value
+
+    @property
+    def port(self) -> int | None:
+        """The port this host last listened on, to come back at the same address."""
+        return self._meta("port")
+
+    def tables(self, status: str | None = LIVE) -> dict[str, str]:
+        """The ids of the stored tables (the live ones by default) and their status."""
+        query = "SELECT id, status FROM tables" + (" WHERE status = ?" if status else "")
+        return dict(self._db.execute(query, (status,) if status else ()))
+
+    def records(self, table_id: str) -> list[dict]:
+        records = []
+        rows = self._db.execute(
+            "SELECT seq, record FROM records WHERE table_id = ? ORDER BY seq", (table_id,))
+        for seq, body in rows:
+            try:
+                record = msgpack.unpackb(body, raw=False, strict_map_key=True)
+            except (ValueError, TypeError, msgpack.ExtraData) as error:
+                raise StoreError(table_id, f"record {seq} is not msgpack: {error}") from None
+            if not isinstance(record, dict) or type(record.get("t")) is not str:
+                raise StoreError(table_id, f"record {seq} is not a tagged map")
+            records.append(record)
+        return records
+
+    # -- writing --------------------------------------------------------------------------
+
+    def remember_port(self, port: int) -> None:
+        self._submit(("INSERT OR REPLACE INTO meta VALUES ('port', ?)", (port,)))
+
+    def add_table(self, table_id: str) -> None:
+        self._sequences[table_id] = 0
+        self._submit(("INSERT INTO tables VALUES (?, ?)", (table_id, LIVE)))
+
+    def append(self, table_id: str, record: dict) -> None:
+        seq = self._sequences[table_id]
+        self._sequences[table_id] = seq + 1
+        body = msgpack.packb(record, use_bin_type=True)
+        self._submit(("INSERT INTO records VALUES (?, ?, ?)", (table_id, seq, body)))
+
+    def set_status(self, table_id: str, status: str) -> None:
+        self._submit(("UPDATE tables SET status = ? WHERE id = ?", (status, table_id)))
+
+    def delete_table(self, table_id: str) -> None:
+        """Forget a table that never started: it holds nothing worth resuming."""
+        self._sequences.pop(table_id, None)
+        self._submit(("DELETE FROM records WHERE table_id = ?", (table_id,)))
+        self._submit(("DELETE FROM tables WHERE id = ?", (table_id,)))
+
+    @property
+    def pending(self) -> bool:
+        """Whether some statement is not durable yet."""
+        return self.committed < self.appended
+
+    def _submit(self, statement: Statement) -> None:
+        if self.failure is not None:
+            raise OSError(f"the host's store at {self.path} failed: {self.failure}")
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if loop is None:
+            # No event loop to tell (a script preparing tables): commit here and now.
+            self._commit([statement], self._db)
+            self.appended += 1
+            self.committed = self.appended
+            return
+        if self._writer is None:
+            self._loop = loop
+            self._writer = threading.Thread(target=self._write_loop, name="gaslight-store",
+                                            daemon=True)
+            self._writer.start()
+        with self._wake:
+            self._queue.append(statement)
+            self.appended += 1
+            self._wake.notify()
+
+    async def flush(self) -> None:
+        """Wait until everything appended so far is durable."""
+        if not self.pending:
+            return
+        future = asyncio.get_running_loop().create_future()
+        self._flushed.append((self.appended, future))
+        await future
+
+    def close(self) -> None:
+        """Commit what is queued, stop the writer and close the database."""
+        if self._writer is not None:
+            with self._wake:
+                self._closing = True
+                self._wake.notify()
+            self._writer.join()
+            self._writer = None
+        self._db.close()
+
+    def _write_loop(self) -> None:
+        db = self._connect()
+        try:
+            while True:
+                with self._wake:
+                    while not self._queue and not self._closing:
+                        self._wake.wait()
+                    batch, self._queue = self._queue, []
+                if not batch:
+                    return
+                try:
+                    self._commit(batch, db)
+                except BaseException as error:  # the disk is full or gone: nothing more is told
+                    log.critical("cannot write the host's store %s: %s", self.path, error)
+                    self._report(len(batch), error)
+                    return
+                self._report(len(batch), None)
+        finally:
+            db.close()
+
+    def _commit(self, batch: list[Statement], db: sqlite3.Connection) -> None:
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for sql, params in batch:
+                db.execute(sql, params)
+            self._commits += 1
+            if self._commits == self._crash_at:
+                os.kill(os.getpid(), signal.SIGKILL)
+            db.execute("COMMIT")
+        except BaseException:
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            raise
+
+    def _report(self, count: int, error: BaseException | None) -> None:
+        assert self._loop is not None
+        try:
+            self._loop.call_soon_threadsafe(self._committed_on_loop, count, error)
+        except RuntimeError:
+            pass  # the loop is closed: nobody is waiting any more
+
+    def _committed_on_loop(self, count: int, error: BaseException | None) -> None:
+        if error is not None:
+            self.failure = error
+            for _, future in self._flushed:
+                if not future.done():
+                    future.set_exception(OSError(f"the host's store failed: {error}"))
+            self._flushed.clear()
+        else:
+            self.committed += count
+            while self._flushed and self._flushed[0][0] <= self.committed:
+                future = self._flushed.pop(0)[1]
+                if not future.done():
+                    future.set_result(None)
+        if self.on_commit is not None:
+            self.on_commit()

@@ -1,0 +1,142 @@
+"""Seats that survive accidents: a client process killed and started again, a turn timer that
+hands an away player's seat to a bot until they come back, the chat told again to whoever
+returns, and a host that comes back at another address and is followed there."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import textwrap
+
+from netplay.client import Connection
+from netplay.host import Host
+
+from .conftest import TIMEOUT, next_of, play
+
+CLIENT_SCRIPT = textwrap.dedent(
+    """
+    import asyncio, json, sys
+    from netplay.client import Connection
+
+    async def main():
+        conn = await Connection.connect("127.0.0.1", int(sys.argv[1]), name="Ann",
+                                        table=sys.argv[2])
+        print(json.dumps({"seat": conn.seat, "token": conn.token, "host": conn.host_id}),
+              flush=True)
+        await asyncio.Event().wait()  # until killed
+
+    asyncio.run(main())
+    """
+)
+
+
+async def test_a_client_process_killed_and_started_again_takes_its_seat_back(host):
+    table_id = host.create_table("timebomb", 4, {"first_player": 0}, bots=2)
+    bob = await Connection.connect("127.0.0.1", host.address[1], name="Bob", table=table_id)
+    ann_process = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", CLIENT_SCRIPT, str(host.address[1]), table_id,
+        stdout=asyncio.subprocess.PIPE)
+    kept = json.loads(await asyncio.wait_for(ann_process.stdout.readline(), TIMEOUT))
+    assert kept["host"] == host.host_id
+    seat = host.tables[table_id].seats[kept["seat"]]
+    while host.tables[table_id].phase != "playing":
+        await asyncio.sleep(0.005)
+    ann_process.kill()  # the terminal dies: no goodbye
+    await ann_process.wait()
+    while seat.client is not None:
+        await asyncio.sleep(0.005)
+    # A new run of the app, holding the token it kept on disk, is Ann again.
+    ann = await Connection.connect("127.0.0.1", host.address[1], name="Ann again",
+                                   token=kept["token"])
+    assert ann.seat == kept["seat"] and seat.client is not None and seat.name == "Ann"
+    finals = await asyncio.wait_for(asyncio.gather(play(ann, 1), play(bob, 2)), TIMEOUT)
+    assert all(f["outcome"] is not None for f in finals)
+    await ann.close()
+    await bob.close()
+
+
+async def test_the_turn_timer_covers_an_away_players_seat_until_they_return(host):
+    host_conn = await Connection.connect("127.0.0.1", host.address[1], name="Holmes")
+    await host_conn.send({"t": "create_table", "game": "timebomb", "players": 4, "bots": 2,
+                          "turn_timer": 30, "bot_level": "random"})
+    while (welcome := await next_of(host_conn, "welcome", timeout=TIMEOUT))["table"] is None:
+        pass  # the lobby's welcome, before the table's
+    table_id = welcome["table"]
+    table = host.tables[table_id]
+    assert (table.turn_timer, table.bot_level) == (30, "random")
+    table.turn_timer = 0.2  # the same timer, shorter, for the test
+    ann = await Connection.connect("127.0.0.1", host.address[1], name="Ann", table=table_id,
+                                   reconnect=False)
+    lobby = await next_of(host_conn, "lobby", phase="playing")
+    assert (lobby["turn_timer"], lobby["bot_level"]) == (0.2, "random")
+    token, seat = ann.token, table.seats[ann.seat]
+    await ann.close()
+    # Ann is away; whenever the game waits for her, the timer runs, then a bot plays for her.
+    while not seat.covered:
+        await asyncio.sleep(0.01)
+    assert seat.kind == "human" and seat.bot == "random"
+    while table.game.outcome is None and not any(s == seat.seat for s, _ in table.game.history):
+        await asyncio.sleep(0.01)
+    # She comes back with her token: the seat is hers again.
+    ann = await Connection.connect("127.0.0.1", host.address[1], name="Ann", token=token)
+    assert ann.seat == seat.seat and not seat.covered
+    await host_conn.close()
+    await ann.close()
+
+
+async def test_a_returning_player_is_told_the_recent_chat(tmp_path):
+    host = Host(data_dir=tmp_path / "data", bot_delay=0.002, chat_burst=30)
+    await host.start()
+    table_id = host.create_table("timebomb", 4, {"first_player": 0}, bots=2)
+    ann = await Connection.connect("127.0.0.1", host.address[1], name="Ann", table=table_id)
+    bob = await Connection.connect("127.0.0.1", host.address[1], name="Bob", table=table_id,
+                                   reconnect=False)
+    fan = await Connection.connect("127.0.0.1", host.address[1], name="Fan", table=table_id,
+                                   spectate=True)
+    for i in range(25):
+        await (ann, bob)[i % 2].send({"t": "chat", "text": f"line {i}"})
+        await next_of(fan, "chat", text=f"line {i}")
+    await fan.send({"t": "chat", "text": "Bob is Moriarty"})
+    await next_of(fan, "chat", text="Bob is Moriarty")
+    await next_of(bob, "chat", text="line 24")
+    token = bob.token
+    await bob.close()
+    bob = await Connection.connect("127.0.0.1", host.address[1], name="Bob", token=token)
+    past = []
+    while len(past) < 20:
+        past.append(await next_of(bob, "chat"))
+    # The last 20 lines of the table's channel, marked as past; never the spectators' channel.
+    assert [m["text"] for m in past] == [f"line {i}" for i in range(5, 25)]
+    assert all(m["past"] and m["channel"] == "table" for m in past)
+    await ann.close()
+    await bob.close()
+    await fan.close()
+    await host.stop()
+
+
+async def test_a_client_follows_its_host_to_a_new_address(tmp_path):
+    first = Host(data_dir=tmp_path / "data", bot_delay=0.002)
+    await first.start("127.0.0.1", 0)
+    table_id = first.create_table("timebomb", 4, {"first_player": 0}, bots=3)
+    where: dict[str, tuple[str, int]] = {first.host_id: first.address}
+
+    async def locate(host_id: str):  # what discovery answers on a LAN
+        return where.get(host_id)
+
+    ann = await Connection.connect(*first.address, name="Ann", table=table_id, locate=locate,
+                                   dead_after=1.0, heartbeat_interval=0.2)
+    assert ann.host_id == first.host_id
+    await next_of(ann, "state")
+    await first.stop()
+    # The host comes back with --resume, but its old port is taken: it listens elsewhere.
+    second = Host(data_dir=tmp_path / "data", bot_delay=0.002)
+    assert second.resume() == [table_id] and second.host_id == first.host_id
+    await second.start("127.0.0.2", 0)
+    where[second.host_id] = second.address
+    await next_of(ann, "status", timeout=TIMEOUT, status="connected")
+    assert (ann.host, ann.port) == second.address and ann.seat == 0
+    final = await asyncio.wait_for(play(ann, 3), TIMEOUT)
+    assert final["outcome"] is not None
+    await ann.close()
+    await second.stop()
