@@ -269,3 +269,24 @@ async def discover(interfaces: list[str] | None = None, timeout: float = 2.0) ->
     async with TableBrowser(interfaces) as browser:
         await asyncio.sleep(timeout)
         return sorted(browser.tables.values(), key=lambda t: (t.name, t.id))
+
+
+def locator(interfaces: list[str] | None = None, timeout: float = 3.0):
+    """A `locate` for `netplay.client.Connection`: where the host with a given identity
+    announces its tables now, found by browsing for up to `timeout` seconds."""
+
+    async def locate(host_id: str) -> tuple[str, int] | None:
+        async with TableBrowser(interfaces) as browser:
+            async def find() -> tuple[str, int]:
+                while True:
+                    for table in browser.tables.values():
+                        if table.host_id == host_id:
+                            return table.host, table.port
+                    await browser.__anext__()
+
+            try:
+                return await asyncio.wait_for(find(), timeout)
+            except asyncio.TimeoutError:
+                return None
+
+    return locate

@@ -11,9 +11,9 @@ Every change is appended to the host's store (`netplay.store`), whose writer com
 every frame sent after an append is held back until that append is durable, so nobody is ever
 told of an action that a power cut could take back.
 
-Each connection has a bounded outbound queue drained by its own writer task, so a client that
-stops reading delays nobody: when its queue overflows it is disconnected and its seat waits for
-a reconnect with the token. Clients send `ping` as a heartbeat; a connection silent for longer
+Each connection has a bounded outbound buffer, so a client that stops reading delays nobody:
+when its buffer overflows it is disconnected and its seat waits for a reconnect with the
+token. Clients send `ping` as a heartbeat; a connection silent for longer
 than `heartbeat_timeout` is dropped.
 """
 
@@ -79,10 +79,11 @@ HANDSHAKE_TIMEOUT: Final = 10.0
 """Seconds a new connection has to send its `hello`."""
 HEARTBEAT_TIMEOUT: Final = 30.0
 """Seconds without any frame from a client before the host drops it as dead."""
-OUTBOUND_QUEUE: Final = 64
-"""Frames waiting for one client. A client this far behind is not reading: drop it."""
+OUTBOUND_LIMIT: Final = 256 * 1024
+"""Bytes waiting for one client beyond its socket's buffers. A client this far behind is not
+reading: drop it."""
 SOCKET_SEND_BUFFER: Final = 64 * 1024
-"""Kernel send buffer per client, kept small so that a stuck reader fills its queue soon."""
+"""Kernel send buffer per client, kept small so that a stuck reader fills its buffer soon."""
 MAX_CONNECTIONS_PER_ADDRESS: Final = 16
 TOKEN_FAILURES: Final = 5
 """Wrong tokens one address may send per `TOKEN_FAILURE_WINDOW` before it is refused."""
@@ -157,10 +158,10 @@ class RateLimit:
 
 class Client:
     """One connection: who it is, where it sits, what it has been told, and its bounded
-    outbound queue."""
+    outbound buffer."""
 
     def __init__(self, host: "Host", reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                 address: str, queue_size: int):
+                 address: str, outbound_limit: int):
         self.host = host
         self.reader = reader
         self.writer = writer
@@ -176,8 +177,7 @@ class Client:
         self.chat_limit = RateLimit(host.chat_burst, host.chat_per_second)
         self.free_action_limit = RateLimit(host.chat_burst, host.chat_per_second)
         self.told: Told = NOTHING_TOLD
-        self._queue: asyncio.Queue[bytes | None] = asyncio.Queue(queue_size)
-        self._writer_task = asyncio.get_running_loop().create_task(self._write_loop())
+        self.outbound_limit = outbound_limit
 
     def __repr__(self) -> str:
         return f"<Client {self.name!r} from {self.address}>"
@@ -190,14 +190,19 @@ class Client:
             self.host.deliver(self, frame)
 
     def enqueue(self, frame: bytes | None) -> None:
-        """Hand a frame (None: close) to the writer, now that the host may send it."""
-        if self.writer.transport.is_closing() and frame is not None:
+        """Write a frame (None: close once all is written), now that the host may send it.
+        The transport writes at once what the socket takes and buffers the rest: no task
+        switch per frame, which at ten players is most of what telling them costs."""
+        transport = self.writer.transport
+        if transport.is_closing():
             return
-        try:
-            self._queue.put_nowait(frame)
-        except asyncio.QueueFull:
-            log.warning("dropped %r: %d frames waiting, it is not reading", self,
-                        self._queue.maxsize)
+        if frame is None:
+            transport.close()  # after the buffered frames are written
+            return
+        transport.write(frame)
+        waiting = transport.get_write_buffer_size()
+        if waiting > self.outbound_limit:
+            log.warning("dropped %r: %d bytes waiting, it is not reading", self, waiting)
             self.abort()
 
     def fail(self, text: str) -> None:
@@ -217,27 +222,12 @@ class Client:
         self.closing = True
         self.writer.transport.abort()
 
-    async def _write_loop(self) -> None:
-        try:
-            while True:
-                frame = await self._queue.get()
-                if frame is None:
-                    break
-                self.writer.write(frame)
-                await self.writer.drain()
-        except (ConnectionError, OSError):
-            pass
-        finally:
-            self.writer.close()
-
-    @property
-    def writer_done(self) -> asyncio.Task:
-        return self._writer_task
-
     async def finish(self) -> None:
-        self._writer_task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await self._writer_task
+        """Wait a little for the last frames (a fatal error, say) to go, then close."""
+        self.close_after_flush()
+        with contextlib.suppress(asyncio.TimeoutError, Exception):
+            await asyncio.wait_for(self.writer.wait_closed(), FLUSH_TIMEOUT)
+        self.writer.transport.abort()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -254,7 +244,7 @@ class Host:
         interfaces: list[str] | None = None,
         heartbeat_timeout: float = HEARTBEAT_TIMEOUT,
         handshake_timeout: float = HANDSHAKE_TIMEOUT,
-        outbound_queue: int = OUTBOUND_QUEUE,
+        outbound_limit: int = OUTBOUND_LIMIT,
         max_connections_per_address: int = MAX_CONNECTIONS_PER_ADDRESS,
         chat_burst: int = CHAT_BURST,
         chat_per_second: float = CHAT_PER_SECOND,
@@ -271,7 +261,7 @@ class Host:
         self.interfaces = interfaces
         self.heartbeat_timeout = heartbeat_timeout
         self.handshake_timeout = handshake_timeout
-        self.outbound_queue = outbound_queue
+        self.outbound_limit = outbound_limit
         self.max_connections_per_address = max_connections_per_address
         self.chat_burst = chat_burst
         self.chat_per_second = chat_per_second
@@ -583,8 +573,7 @@ class Host:
         if sock is not None:
             with contextlib.suppress(OSError):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SOCKET_SEND_BUFFER)
-        writer.transport.set_write_buffer_limits(high=SOCKET_SEND_BUFFER)
-        client = Client(self, reader, writer, address, self.outbound_queue)
+        client = Client(self, reader, writer, address, self.outbound_limit)
         self._clients.add(client)
         self._connections[address] += 1
         try:
@@ -609,8 +598,7 @@ class Host:
                 except Refusal as refusal:
                     client.send(Error(str(refusal), fatal=False))
                 # A burst of frames already buffered would otherwise be handled without a
-                # pause, and the frames it fans out would pile up in every queue at the table
-                # before any writer ran: let the writers drain between requests.
+                # pause: let the other connections have their turn between requests.
                 await asyncio.sleep(0)
         except FatalError as error:
             client.fail(str(error))
@@ -621,9 +609,6 @@ class Host:
             client.fail("internal error at the host; please reconnect")
         finally:
             self._disconnect(client)
-            client.close_after_flush()
-            with contextlib.suppress(asyncio.TimeoutError, Exception):
-                await asyncio.wait_for(asyncio.shield(client.writer_done), FLUSH_TIMEOUT)
             await client.finish()
             self._clients.discard(client)
             self._connections[address] -= 1

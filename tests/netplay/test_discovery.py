@@ -18,7 +18,7 @@ import textwrap
 import pytest
 
 from netplay.client import Connection
-from netplay.discovery import TXT_KEYS, TableBrowser, txt_record
+from netplay.discovery import TXT_KEYS, TableBrowser, locator, txt_record
 from netplay.host import Host
 
 LOOPBACK = ["127.0.0.1"]
@@ -53,6 +53,18 @@ async def test_loopback_table_appears_changes_and_vanishes(tmp_path):
         await host.stop()
         gone = await next_event(browser, table_id, "removed")
         assert gone.id == table_id
+
+
+async def test_a_locator_finds_a_host_by_its_identity(tmp_path):
+    host = Host(data_dir=tmp_path / "data", advertise=True, interfaces=LOOPBACK)
+    host.create_table("timebomb", 5, name="Baker Street", bots=2)
+    address = await host.start("127.0.0.1", 0)
+    try:
+        locate = locator(LOOPBACK, timeout=DISCOVERY_TIMEOUT)
+        assert await locate(host.host_id) == address
+        assert await locator(LOOPBACK, timeout=1.0)("0" * 16) is None
+    finally:
+        await host.stop()
 
 
 def test_txt_record_holds_only_public_facts():

@@ -110,7 +110,8 @@ async def crash_and_resume(data, seed, processes):
     before_kill = max((s[-1]["revealed"] for s in states if s), key=len)
     assert 3 <= len(before_kill) < 12
 
-    restarted, again_port, resumed_banner = await start_host(data, port, "--resume")
+    # No flag but --resume: it comes back at the port it had.
+    restarted, again_port, resumed_banner = await start_host(data, 0, "--resume")
     processes.append(restarted)
     assert again_port == port and "(resumed)" in resumed_banner
     finals = await asyncio.wait_for(games, TIMEOUT)

@@ -1,5 +1,5 @@
-"""A client that never reads cannot stall a table: its bounded queue overflows, it is dropped,
-and everyone else keeps getting every frame on time."""
+"""A client that never reads cannot stall a table: its bounded outbound buffer overflows, it
+is dropped, and everyone else keeps getting every frame on time."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from netplay.protocol import encode, message
 
 from .conftest import TIMEOUT, play
 
-QUEUE = 8
+LIMIT = 8 * 1024
 CHATS = 1000
 
 
@@ -29,7 +29,7 @@ async def never_reading_spectator(port: int, table_id: str) -> asyncio.StreamWri
 
 
 async def test_never_reading_client_is_dropped_and_delays_no_one(tmp_path):
-    host = Host(data_dir=tmp_path / "data", bot_delay=0.002, outbound_queue=QUEUE,
+    host = Host(data_dir=tmp_path / "data", bot_delay=0.002, outbound_limit=LIMIT,
                 chat_burst=10 * CHATS, chat_per_second=10 * CHATS)
     await host.start()
     port = host.address[1]
