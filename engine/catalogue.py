@@ -173,9 +173,9 @@ MACHINATIONS: Final = GameInfo(
     min_players=5,
     max_players=10,
     options=(
-        Option("accusation_trigger", "combined", ("combined", "either_team"),
-               "When the accusations begin: when the Cops' and the Robbers' heists together "
-               "reach N - 2, or when either team's do.",
+        Option("accusation_trigger", "either_team", ("either_team", "combined"),
+               "When the accusations begin: when either team's score reaches N - 2, or (a "
+               "shorter game) when the two scores together do.",
                label="Accusations start",
                show=lambda v: {"combined": "both teams together",
                                "either_team": "either team"}[v]),

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from engine import catalogue
-from engine.core import IllegalAction
+from engine.core import REFEREE, IllegalAction
 from engine.timebomb.game import DEFUSING, MORIARTY, ROUNDS, SHERLOCK, TimeBomb
 
 YELLOW, BLUE, RED, PINK, GREEN, ORANGE = "yellow", "blue", "red", "pink", "green", "orange"
@@ -114,12 +114,14 @@ class Evolution(TimeBomb):
         if self.outcome is not None:
             return []
         if self.pending is not None:
+            # A claim may be made or changed at any time (section 9), a decision pending too.
+            claims = self.claim_actions(seat) if self.options["claims"] else []
             if seat != self.pending["seat"]:
-                return []
+                return claims
             kind = self.pending["kind"]
             if kind == DRAW_NUMBER:
-                return [{"type": DRAW_NUMBER}]
-            return [{"type": kind, "colour": c} for c in self.pending["choices"]]
+                return [{"type": DRAW_NUMBER}, *claims]
+            return [{"type": kind, "colour": c} for c in self.pending["choices"]] + claims
         return super().legal_actions(seat)
 
     def cut_targets(self, seat: int) -> list[int]:
@@ -163,8 +165,6 @@ class Evolution(TimeBomb):
     def act_claim(self, seat: int, action: dict[str, Any]) -> None:
         if not self.options["claims"]:
             raise IllegalAction("claims are switched off at this table")
-        if self.pending is not None:
-            raise IllegalAction(self.waiting_text() + "; claim after that")
         defusing, colour = action["defusing"], action["colour"]
         held = sum(self.hands[seat])
         if colour and colour not in self.colours:
@@ -205,7 +205,7 @@ class Evolution(TimeBomb):
         found = self.revealed_counts[self.defusing_index]
         self.defusing_wires.append(
             {"number": found, "round": self.round, "cut": self.cuts, "cutter": cutter,
-             "target": target, "on": None, "moved_apart": False}
+             "target": target, "on": None, "moved_apart": False, "set_apart": False}
         )
         if found == self.defusing_total:
             self.win(SHERLOCK, "defused", "Every Defusing wire is cut: Sherlock's team wins.")
@@ -219,6 +219,7 @@ class Evolution(TimeBomb):
         if eligible:
             self.open_decision(DEFUSE, cutter, target, eligible)
         else:
+            self.defusing_wires[-1]["set_apart"] = True
             self.log(
                 "set_apart",
                 f"No colour can take Defusing wire {found}: it is set apart.",
@@ -375,10 +376,9 @@ class Evolution(TimeBomb):
                 "removed_count": self.players,
                 "defusing_wires": [dict(w) for w in self.defusing_wires],
                 "defused": dict(self.wire_on),
-                "set_apart": [
-                    w["number"] for w in self.defusing_wires
-                    if w["on"] is None and not w["moved_apart"]
-                ] if self.variante else [],
+                # Only the wires that lie apart (EV section 8): not one waiting for its colour,
+                # nor the last one, which wins the game.
+                "set_apart": [w["number"] for w in self.defusing_wires if w["set_apart"]],
                 "moved_apart": [w["number"] for w in self.defusing_wires if w["moved_apart"]],
                 "last_reveal": self.last_reveal,
                 "designated": self.designated,
@@ -396,8 +396,9 @@ class Evolution(TimeBomb):
                 },
             }
         )
-        if self.outcome is not None:
-            # EV-24: the removed pile, hidden from every view (the referee's too) until the end.
+        if self.outcome is not None or viewer == REFEREE:
+            # EV-24: the removed pile, hidden from every seat and spectator until the end; the
+            # referee sees everything.
             view["removed"] = dict(zip(self.colours, self.removed[1:]))
         return view
 

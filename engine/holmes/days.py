@@ -103,6 +103,7 @@ class DaysMixin:
         return True
 
     def begin_turn(self) -> None:
+        self.reserved_this_action = False
         self.queue.append(Pending("move", self.active()))
 
     def end_day(self) -> None:

@@ -102,6 +102,8 @@ class Holmes(DaysMixin, SkillsMixin, Game):
         self.log("line", "The line is dealt: " + self.describe_line() + ".",
                  line=list(self.line))
         self.reserve_holder = self.order[1] if self.options["reserve_card"] else None
+        self.reserved_this_action = False
+        """HO-41: a clue reserved during this action may be claimed only in a later one."""
 
         if self.options["alternative_start"]:
             offers = {seat: [self.char_deck.pop(), self.char_deck.pop()] for seat in self.order}
@@ -324,6 +326,7 @@ class Holmes(DaysMixin, SkillsMixin, Game):
         card = self.line[slot]
         self.line[slot] = None
         self.areas[seat].reserved = card
+        self.reserved_this_action = True
         self.reserve_holder = 1 - seat
         self.log("reserve", "{0} reserves " + a_clue(card) + " from the line.", (seat,),
                  card=card)

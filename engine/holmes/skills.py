@@ -62,8 +62,8 @@ class SkillsMixin:
         takes: list[Action] = [
             {"type": "take", "slot": i} for i, card in enumerate(self.line) if card is not None
         ]
-        if self.areas[seat].reserved is not None:
-            takes.append({"type": "take_reserved"})
+        if self.areas[seat].reserved is not None and not self.reserved_this_action:
+            takes.append({"type": "take_reserved"})  # HO-41: in a later action only
         return takes
 
     def skill_steps(self, p: Pending) -> list[Action]:

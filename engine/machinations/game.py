@@ -439,8 +439,14 @@ class Machinations(Game):
                 text = "Sherlock is murdered: the Robbers win."
             else:
                 reason, team = "points", points_team
-                irene = not arrested and team == ROBBERS
-                both = "Both accusers are right" if arrested else "Both accusers are wrong"
+                # MM-33, read literally: neither leader is the target of either accusation.
+                targets = [t for t in (self.arrest, self.murder) if t is not None]
+                leaders_spared = all(self.roles[t] not in (MORIARTY, SHERLOCK) for t in targets)
+                irene = not arrested and team == ROBBERS and leaders_spared
+                if self.murder is None:  # 5 players: Lestrade alone accuses
+                    both = "Lestrade arrests the wrong player"
+                else:
+                    both = "Both accusers are right" if arrested else "Both accusers are wrong"
                 text = (f"{both}: the {TEAM_NAMES[team]} win on points "
                         f"({cops} to {robbers}).")
         winners = {s for s, role in enumerate(self.roles) if team_of(role) == team}
@@ -455,7 +461,7 @@ class Machinations(Game):
             range(self.players),
             roles=list(self.roles),
         )
-        self.finish(Outcome(frozenset(winners), tuple(self.roles), reason, text, team))
+        self.finish(Outcome(frozenset(winners), self.seat_teams(), reason, text, team))
 
     def seat_teams(self) -> tuple[str, ...]:
         return tuple(team_of(role) for role in self.roles)

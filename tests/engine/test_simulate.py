@@ -35,6 +35,14 @@ def test_time_bomb_results_add_up():
     assert result.win_rate("sherlock") == result.wins["sherlock"] / 200
 
 
+def test_machinations_results_count_teams_not_roles():
+    result = simulate("machinations", 6, 60, "smart", seed=2)
+    assert set(result.wins) <= {"cops", "robbers", "neutral"}
+    # Exactly one of Cops and Robbers wins each game (MM-36); Irene wins on top of it.
+    assert result.wins["cops"] + result.wins["robbers"] == 60
+    assert 0 < result.win_rate("cops") < 1
+
+
 def test_simulate_is_deterministic_and_seeded():
     first = simulate("timebomb", 6, 50, "smart", seed=3)
     again = simulate("timebomb", 6, 50, "smart", seed=3)

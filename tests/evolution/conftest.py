@@ -49,7 +49,7 @@ class Table:
         number = game.revealed_counts[game.defusing_index]
         game.defusing_wires.append(
             {"number": number, "round": game.round, "cut": 0, "cutter": 0, "target": 1,
-             "on": colour, "moved_apart": moved_apart}
+             "on": colour, "moved_apart": moved_apart, "set_apart": colour is None and not moved_apart}
         )
         if colour is not None:
             game.wire_on[colour] = number
@@ -94,3 +94,8 @@ class Table:
 @pytest.fixture
 def table() -> type[Table]:
     return Table
+
+
+def decisions(game: Evolution, seat: int) -> list[dict]:
+    """`seat`'s legal actions but claims, which are legal at any time (section 9)."""
+    return [a for a in game.legal_actions(seat) if a["type"] != "claim"]

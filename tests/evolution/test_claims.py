@@ -32,14 +32,21 @@ def test_a_claim_that_cannot_be_true_of_any_hand_is_refused(table, claim, messag
     assert game.claims[2] is None
 
 
-def test_no_claims_while_a_decision_is_pending_or_when_switched_off(table):
+def test_claims_at_any_time_a_decision_pending_too_but_not_when_switched_off(table):
     game = table.new(5)
     table.reveal(game, red=1)
     table.hold(game, 1, defusing=2)
     table.cut(game, 0, 1)
-    assert game.legal_actions(3) == []
+    assert game.pending is not None and game.pending["seat"] == 0
+    # Section 9: a claim may be made or changed at any time; the decision stays pending.
+    assert {a["type"] for a in game.legal_actions(3)} == {"claim"}
+    game.apply(3, {"type": "claim", "defusing": 0, "colour": ""})
+    assert game.claims[3]["defusing"] == 0 and game.pending is not None
+    assert "claim" in {a["type"] for a in game.legal_actions(0)}
+    game.apply(0, {"type": "claim", "defusing": 1, "colour": ""})
+    assert game.to_act() == {0} and game.pending is not None
     with pytest.raises(engine.IllegalAction, match="waiting for seat 0"):
-        game.apply(3, {"type": "claim", "defusing": 0, "colour": ""})
+        game.apply(3, {"type": "cut", "target": 1})
     off = table.new(5, claims=False)
     assert all(a["type"] == "cut" for a in off.legal_actions(0))
     with pytest.raises(engine.IllegalAction, match="switched off"):

@@ -101,14 +101,36 @@ def test_views_are_invariant_under_what_the_viewer_cannot_see(players, variante)
     assert differed > 100  # the resampling really changed hidden things
 
 
-def test_the_removed_pile_shows_only_once_the_game_is_over():
+def test_the_removed_pile_shows_only_once_the_game_is_over_but_always_to_the_referee():
     for seed in range(40):
         game = engine.new_game(GAME, 5, {"variante": True}, seed)
         rng = random.Random(seed)
         while game.outcome is None:
-            for viewer in (engine.SPECTATOR, engine.REFEREE, *range(5)):
+            for viewer in (engine.SPECTATOR, *range(5)):
                 assert "removed" not in game.view(viewer)
+            assert sum(game.view(engine.REFEREE)["removed"].values()) == 5
             (seat,) = game.to_act()
             game.apply(seat, rng.choice([a for a in game.legal_actions(seat) if a["type"] != "claim"]))
         for viewer in (engine.SPECTATOR, *range(5)):
             assert sum(game.view(viewer)["removed"].values()) == 5
+
+
+def test_set_apart_lists_only_the_wires_that_lie_apart(table):
+    game = table.new(5)
+    # A Defusing wire that waits for its colour does not lie apart.
+    table.reveal(game, red=1)
+    table.hold(game, 1, defusing=2)
+    table.cut(game, 0, 1)
+    assert game.pending is not None and game.view(engine.SPECTATOR)["set_apart"] == []
+    table.act(game, 0, "defuse", colour="red")
+    assert game.view(engine.SPECTATOR)["set_apart"] == []
+    # One that no colour can take does.
+    table.hold(game, 2, defusing=1)
+    table.cut(game, 1, 2)
+    assert game.pending is None and game.view(engine.SPECTATOR)["set_apart"] == [2]
+    # The last one wins the game; it lies nowhere apart.
+    game.revealed_counts[game.defusing_index] = game.defusing_total - 1
+    table.hold(game, 3, defusing=1)
+    table.cut(game, 2, 3)
+    view = game.view(engine.SPECTATOR)
+    assert view["outcome"]["reason"] == "defused" and view["set_apart"] == [2]

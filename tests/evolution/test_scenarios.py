@@ -8,6 +8,8 @@ import pytest
 
 import engine
 
+from .conftest import decisions
+
 A, B, C, D, E, F = range(6)
 
 
@@ -53,7 +55,7 @@ def test_scenario_3_assignment(table):
     table.reveal(game, yellow=1, green=2)
     table.hold(game, C, defusing=3)
     table.cut(game, B, C)
-    assert game.legal_actions(B) == [{"type": "defuse", "colour": "green"}]
+    assert decisions(game, B) == [{"type": "defuse", "colour": "green"}]
     table.act(game, B, "defuse", colour="green")
     assert game.view(A)["defused"] == {"green": 2}
     table.hold(game, D, green=3)

@@ -174,4 +174,5 @@ def visit(game: Holmes, seat: int, character: str, day: int = 3) -> None:
     game.actions_each = 3
     game.actions_done = 0 if seat == game.first else 1
     game.queue = [Pending("move", seat)]
+    game.reserved_this_action = False  # a new action, as `begin_turn` starts one
     act(game, seat, "move", **{"from": source, "to": character})

@@ -53,12 +53,40 @@ def test_ho41_the_reserve_card_starts_with_the_second_player_and_passes():
     assert game.areas[M].reserved == BULLET and game.line[0] == MAP
     assert game.reserve_holder == S and game.view(S)["reserve_card"] == S
     act(game, M, "place", character=WATSON)
-    # Claimed with Watson, instead of a line card, at the normal cost.
+    # Not in the action that reserved it (HO-41: "in a later action").
+    assert "take_reserved" not in types_of(game.legal_actions(M))
+    check_conservation(game)
+
+
+def test_ho41_a_reserved_clue_is_claimed_in_a_later_action_at_the_normal_cost():
+    game = reserve_game()
+    visit(game, M, WATSON)
+    act(game, M, "reserve", slot=0)
+    assert game.areas[M].reserved == BULLET
+    # Reserving refilled the line, but this action may take only line cards.
+    assert "take_reserved" not in types_of(game.legal_actions(M))
+    visit(game, M, WATSON)  # a later action
     assert {"type": "take_reserved"} in game.legal_actions(M)
+    im = game.areas[M].im
     act(game, M, "take_reserved")
     assert game.areas[M].reserved is None and game.areas[M].clues[BULLET] == 1
-    assert game.areas[M].im == 4
+    assert game.areas[M].im == im - 1  # Watson's Advice: pay 1 IM, take 1 clue
     check_conservation(game)
+
+
+def test_ho41_the_issues_repro_reserving_then_taking_at_once_is_refused():
+    game = engine.new_game("holmes", 2, {"reserve_card": True, "first_player": "chosen"}, 0)
+    act(game, 0, "choose_side", side="sherlock")
+    act(game, 0, "place", character=HUDSON)
+    while 0 in game.to_act():
+        legal = game.legal_actions(0)
+        game.apply(0, next(a for a in legal if a["type"] in ("use", "take", "end_action",
+                                                              "decline")))
+    act(game, 1, "place", character="lestrade")
+    act(game, 1, "reserve", slot=0)
+    assert {"type": "take_reserved"} not in game.legal_actions(1)
+    with pytest.raises(engine.IllegalAction):
+        act(game, 1, "take_reserved")
 
 
 def test_ho41_reserving_after_the_skill_at_the_end_of_the_action():

@@ -23,7 +23,8 @@ from engine.machinations.roles import (
     WATSON,
 )
 
-FIRST = {"first_proposer": 0}
+FIRST = {"first_proposer": 0, "accusation_trigger": "combined"}
+"""Seat 0 proposes first, and the accusations come after few heists (the combined trigger)."""
 
 
 def play(game, bots, seed):

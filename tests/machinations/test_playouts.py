@@ -39,7 +39,8 @@ def expected_winners(view: dict) -> set[int]:
         elif a and m:
             team, irene = points, False
         else:
-            team, irene = points, points == ROBBERS
+            accused = {roles[t] for t in (view["arrest"], view["murder"]) if t is not None}
+            team, irene = points, points == ROBBERS and not accused & {MORIARTY, SHERLOCK}
     return {s for s, r in enumerate(roles) if team_of(r) == team or (r == IRENE and irene)}
 
 

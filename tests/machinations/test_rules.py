@@ -31,7 +31,8 @@ from engine.machinations.roles import (
     team_of,
 )
 
-FIRST = {"first_proposer": 0}
+FIRST = {"first_proposer": 0, "accusation_trigger": "combined"}
+"""Seat 0 proposes first, and the accusations come after few heists (the combined trigger)."""
 
 
 def table_for(rig, n, **options):
@@ -486,10 +487,13 @@ def test_mm32_accusers_tie_when_both_are_right_or_both_wrong(rig):
     assert _eight_player_end(rig, robbers_ahead, MORIARTY, SHERLOCK) == (ROBBERS, False)
 
 
-def test_mm33_irene_wins_when_neither_leader_is_correctly_accused_and_robbers_lead(rig):
+def test_mm33_irene_loses_when_either_leader_is_accused_even_wrongly(rig):
     robbers_ahead = [ROBBERS, COPS, ROBBERS, ROBBERS]
-    # Lestrade arrests Sherlock, a wrong accusation of a leader: Irene still wins.
-    assert _eight_player_end(rig, robbers_ahead, SHERLOCK, MORIARTY) == (ROBBERS, True)
+    # Neither accuser is right, the Robbers lead: Irene wins only if no leader was a target.
+    assert _eight_player_end(rig, robbers_ahead, WATSON, MORAN) == (ROBBERS, True)
+    assert _eight_player_end(rig, robbers_ahead, SHERLOCK, WATSON) == (ROBBERS, False)
+    assert _eight_player_end(rig, robbers_ahead, WATSON, MORIARTY) == (ROBBERS, False)
+    assert _eight_player_end(rig, robbers_ahead, SHERLOCK, MORIARTY) == (ROBBERS, False)
 
 
 @pytest.mark.parametrize(
@@ -501,6 +505,7 @@ def test_mm33_irene_wins_when_neither_leader_is_correctly_accused_and_robbers_le
         ([ROBBERS, ROBBERS, ROBBERS, COPS], MORIARTY, SHERLOCK, False, False),  # A and M, R > C
         ([COPS, COPS, COPS, ROBBERS], MORAN, WATSON, True, False),  # neither, C > R
         ([ROBBERS, ROBBERS, ROBBERS, COPS], MORAN, WATSON, False, True),  # neither, R > C
+        ([ROBBERS, ROBBERS, ROBBERS, COPS], SHERLOCK, WATSON, False, False),  # a leader accused
     ],
 )
 def test_mm34_win_matrix(rig, heists, arrest, murder, cops_win, irene_wins):
@@ -541,14 +546,14 @@ def test_mm36_exactly_one_team_wins_and_equal_scores_would_go_to_the_cops(rig):
 
 def test_mm37_table_options_and_their_defaults():
     game = engine.new_game("machinations", 7)
-    assert game.options == {"accusation_trigger": "combined", "lestrade_reveals": True,
+    assert game.options == {"accusation_trigger": "either_team", "lestrade_reveals": True,
                             "first_proposer": "random"}
     for bad in ({"accusation_trigger": "team"}, {"lestrade_reveals": "yes"},
                 {"first_proposer": 7}):
         with pytest.raises(engine.InvalidSetup):
             engine.new_game("machinations", 7, bad)
-    either = engine.new_game("machinations", 7, {"accusation_trigger": "either_team"})
-    assert either.options["accusation_trigger"] == "either_team"
+    combined = engine.new_game("machinations", 7, {"accusation_trigger": "combined"})
+    assert combined.options["accusation_trigger"] == "combined"
 
 
 # -- 12. What each player may see ---------------------------------------------------------

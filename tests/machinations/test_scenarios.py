@@ -13,6 +13,7 @@ from engine.machinations.roles import (
     JACK,
     JUDGE,
     LESTRADE,
+    MORAN,
     MORIARTY,
     ROBBERS,
     SHERLOCK,
@@ -20,11 +21,13 @@ from engine.machinations.roles import (
 )
 
 FIRST = {"first_proposer": 0}
+COMBINED = {**FIRST, "accusation_trigger": "combined"}
+"""MM-T1, MM-T2 and MM-T7's combined lines are played with the combined trigger."""
 
 
 @pytest.mark.parametrize(("target", "winner"), [(JUDGE, ROBBERS), (MORIARTY, COPS)])
 def test_scenario_1_five_players_lestrade_misses_and_points_decide(rig, target, winner):
-    table = rig(COMPOSITIONS[5], FIRST)
+    table = rig(COMPOSITIONS[5], COMBINED)
     game = table.game
     table.heist_to(COPS)
     assert game.scores == {COPS: 1, ROBBERS: 0}
@@ -41,7 +44,7 @@ def test_scenario_1_five_players_lestrade_misses_and_points_decide(rig, target, 
 @pytest.mark.parametrize(("heists", "winner"), [([ROBBERS, COPS, COPS], COPS),
                                                 ([ROBBERS, COPS, ROBBERS], ROBBERS)])
 def test_scenario_2_six_players_both_accusers_right(rig, heists, winner):
-    table = rig(COMPOSITIONS[6], FIRST)
+    table = rig(COMPOSITIONS[6], COMBINED)
     game = table.game
     table.heist_to(heists[0])
     table.heist_to(heists[1])
@@ -131,7 +134,7 @@ def test_scenario_6_eligibility(rig):
 
 
 def test_scenario_7_trigger_at_the_threshold(rig):
-    eight = rig(COMPOSITIONS[8], FIRST)
+    eight = rig(COMPOSITIONS[8], COMBINED)
     for team in (COPS, ROBBERS, COPS):
         eight.heist_to(team)
     assert sum(eight.game.scores.values()) == 5 and eight.game.phase == "proposal"
@@ -145,23 +148,29 @@ def test_scenario_7_trigger_at_the_threshold(rig):
     either.heist_to(COPS)
     assert either.game.scores[COPS] == 5 and either.game.phase == "accusation"
 
-    combined = rig(COMPOSITIONS[7], FIRST)
+    combined = rig(COMPOSITIONS[7], COMBINED)
     for team in (COPS, ROBBERS, COPS):
         combined.heist_to(team)
     assert combined.game.phase == "accusation"
 
 
-@pytest.mark.parametrize(("arrest", "murder", "winner"), [(SHERLOCK, MORIARTY, ROBBERS),
-                                                          (MORIARTY, WATSON, COPS)])
-def test_scenario_8_irenes_corner_cases(rig, arrest, murder, winner):
-    table = rig(COMPOSITIONS[8], FIRST)
+@pytest.mark.parametrize(("arrest", "murder", "winner", "irene_wins"), [
+    (SHERLOCK, MORIARTY, ROBBERS, False),  # both leaders accused
+    (WATSON, MORAN, ROBBERS, True),  # no leader accused (8 players have no Mycroft)
+    (WATSON, MORIARTY, ROBBERS, False),  # Moriarty accused
+    (MORIARTY, WATSON, COPS, True),  # Lestrade right, Sherlock alive
+])
+def test_scenario_8_irenes_corner_cases(rig, arrest, murder, winner, irene_wins):
+    # C = 3, R = 4 at 8 players starts the accusations under the combined trigger only.
+    table = rig(COMPOSITIONS[8], COMBINED)
     for team in (COPS, ROBBERS, COPS, ROBBERS):
         table.heist_to(team)
     assert table.game.scores == {COPS: 3, ROBBERS: 4}
     table.accuse(table.seat(LESTRADE), table.seat(arrest))
     table.accuse(table.seat(JACK), table.seat(murder))
     outcome = table.game.outcome
-    assert outcome.winning_team == winner and table.seat(IRENE) in outcome.winners
+    assert outcome.winning_team == winner
+    assert (table.seat(IRENE) in outcome.winners) is irene_wins
 
 
 def test_scenario_9_rotation_and_information_exchange(rig):

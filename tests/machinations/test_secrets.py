@@ -11,7 +11,8 @@ import engine
 from engine.machinations.cards import ABET, CARDS, FOIL
 from engine.machinations.roles import COMPOSITIONS, COPS, JACK, LESTRADE
 
-FIRST = {"first_proposer": 0}
+FIRST = {"first_proposer": 0, "accusation_trigger": "combined"}
+"""Seat 0 proposes first, and the accusations come after few heists (the combined trigger)."""
 
 
 def clone(game):

@@ -154,7 +154,7 @@ async def test_owner_may_cover_an_away_players_seat_with_a_bot_who_gives_it_back
     await ann.send({"t": "add_bot", "table": table_id, "seat": 1})
     assert "no seat for a bot" in (await next_of(ann, "error"))["message"]  # Bob is here
     token = bob.token
-    await bob.close()
+    await bob.close()  # seat 1 cuts first: the game waits for Bob
     while (await next_of(ann, "lobby"))["seats"][1]["connected"]:
         pass
     await assert_only_the_table_host_may_cover(host, table_id)
@@ -162,19 +162,20 @@ async def test_owner_may_cover_an_away_players_seat_with_a_bot_who_gives_it_back
     while not (lobby := await next_of(ann, "lobby"))["seats"][1]["covered"]:
         pass
     assert lobby["seats"][1]["kind"] == "human" and lobby["seats"][1]["name"] == "Bob"
-    # The bot plays Bob's seat (seat 1 cuts first)...
+    # The bot plays Bob's seat...
     game = host.tables[table_id].game
     while not any(seat == 1 for seat, _ in game.history):
         await asyncio.sleep(0.005)
-    # ...until Bob comes back with his token: the seat is his again.
+    # ...until Bob comes back with his token: the seat is his again. Ann comes back too, on a
+    # fresh connection, so that both follow the game from now (it may even be over).
     bob = await connect(host, "Bob", token=token)
-    while (lobby := await next_of(ann, "lobby"))["seats"][1]["covered"]:
-        pass
-    assert lobby["seats"][1]["connected"] and bob.seat == 1
+    assert bob.seat == 1 and not host.tables[table_id].seats[1].covered
+    ann = await connect(host, "Ann", token=ann.token)
     finals = await asyncio.wait_for(asyncio.gather(play(ann, 5), play(bob, 6)), TIMEOUT)
     assert all(f["outcome"] is not None for f in finals)
     await ann.close()
     await bob.close()
+
 
 
 async def assert_only_the_table_host_may_cover(host, table_id):
