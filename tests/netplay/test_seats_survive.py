@@ -12,7 +12,7 @@ import textwrap
 from netplay.client import Connection
 from netplay.host import Host
 
-from .conftest import TIMEOUT, next_of, play
+from .conftest import TIMEOUT, next_of, play, until
 
 CLIENT_SCRIPT = textwrap.dedent(
     """
@@ -40,12 +40,10 @@ async def test_a_client_process_killed_and_started_again_takes_its_seat_back(hos
     kept = json.loads(await asyncio.wait_for(ann_process.stdout.readline(), TIMEOUT))
     assert kept["host"] == host.host_id
     seat = host.tables[table_id].seats[kept["seat"]]
-    while host.tables[table_id].phase != "playing":
-        await asyncio.sleep(0.005)
+    await until(lambda: host.tables[table_id].phase == "playing", "the game starts")
     ann_process.kill()  # the terminal dies: no goodbye
     await ann_process.wait()
-    while seat.client is not None:
-        await asyncio.sleep(0.005)
+    await until(lambda: seat.client is None, "the host sees Ann gone")
     # A new run of the app, holding the token it kept on disk, is Ann again.
     ann = await Connection.connect("127.0.0.1", host.address[1], name="Ann again",
                                    token=kept["token"])
@@ -70,17 +68,20 @@ async def test_the_turn_timer_covers_an_away_players_seat_until_they_return(host
                                    reconnect=False)
     lobby = await next_of(host_conn, "lobby", phase="playing")
     assert (lobby["turn_timer"], lobby["bot_level"]) == (0.2, "random")
+    # Holmes plays his own turns: a game waiting for him would never come to Ann's.
+    holmes_plays = asyncio.create_task(play(host_conn, 3))
     token, seat = ann.token, table.seats[ann.seat]
     await ann.close()
     # Ann is away; whenever the game waits for her, the timer runs, then a bot plays for her.
-    while not seat.covered:
-        await asyncio.sleep(0.01)
+    await until(lambda: seat.covered, "a bot covers Ann's seat")
     assert seat.kind == "human" and seat.bot == "random"
-    while table.game.outcome is None and not any(s == seat.seat for s, _ in table.game.history):
-        await asyncio.sleep(0.01)
+    await until(lambda: table.game.outcome is not None
+                or any(s == seat.seat for s, _ in table.game.history),
+                "the bot acts for Ann")
     # She comes back with her token: the seat is hers again.
     ann = await Connection.connect("127.0.0.1", host.address[1], name="Ann", token=token)
     assert ann.seat == seat.seat and not seat.covered
+    holmes_plays.cancel()
     await host_conn.close()
     await ann.close()
 
