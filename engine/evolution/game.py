@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from engine import catalogue
-from engine.core import REFEREE, IllegalAction
+from engine.core import IllegalAction
 from engine.timebomb.game import DEFUSING, MORIARTY, ROUNDS, SHERLOCK, TimeBomb
 
 YELLOW, BLUE, RED, PINK, GREEN, ORANGE = "yellow", "blue", "red", "pink", "green", "orange"
@@ -365,41 +365,38 @@ class Evolution(TimeBomb):
 
     # -- views (section 8) ----------------------------------------------------------------
 
-    def view(self, viewer: int, *, events: bool = True) -> dict[str, Any]:
-        view = super().view(viewer, events=events)
+    def public_view(self) -> dict[str, Any]:
         pending = self.pending
-        view.update(
-            {
-                "variante": self.variante,
-                "colours": list(self.colours),
-                "thresholds": dict(self.thresholds),
-                "removed_count": self.players,
-                "defusing_wires": [dict(w) for w in self.defusing_wires],
-                "defused": dict(self.wire_on),
-                # Only the wires that lie apart (EV section 8): not one waiting for its colour,
-                # nor the last one, which wins the game.
-                "set_apart": [w["number"] for w in self.defusing_wires if w["set_apart"]],
-                "moved_apart": [w["number"] for w in self.defusing_wires if w["moved_apart"]],
-                "last_reveal": self.last_reveal,
-                "designated": self.designated,
-                "number_cards": list(range(self.players))
-                if self.variante and RED in self.colours else [],
-                "draws": [dict(d) for d in self.draws],
-                "round4_length": self.round4_length
-                if self.round4_length is not None
-                else (self.orange_round4_length() if self.variante else self.players),
-                "round4_length_final": self.round4_length is not None or not self.variante,
-                "pending": None if pending is None else {
-                    "decision": pending["kind"],
-                    "seat": pending["seat"],
-                    "choices": list(pending["choices"]),
-                },
-            }
-        )
-        if self.outcome is not None or viewer == REFEREE:
-            # EV-24: the removed pile, hidden from every seat and spectator until the end; the
-            # referee sees everything.
-            view["removed"] = dict(zip(self.colours, self.removed[1:]))
-        return view
+        return {
+            **super().public_view(),
+            "variante": self.variante,
+            "colours": list(self.colours),
+            "thresholds": dict(self.thresholds),
+            "removed_count": self.players,
+            "defusing_wires": [dict(w) for w in self.defusing_wires],
+            "defused": dict(self.wire_on),
+            # Only the wires that lie apart (EV section 8): not one waiting for its colour,
+            # nor the last one, which wins the game.
+            "set_apart": [w["number"] for w in self.defusing_wires if w["set_apart"]],
+            "moved_apart": [w["number"] for w in self.defusing_wires if w["moved_apart"]],
+            "last_reveal": self.last_reveal,
+            "designated": self.designated,
+            "number_cards": list(range(self.players))
+            if self.variante and RED in self.colours else [],
+            "draws": [dict(d) for d in self.draws],
+            "round4_length": self.round4_length
+            if self.round4_length is not None
+            else (self.orange_round4_length() if self.variante else self.players),
+            "round4_length_final": self.round4_length is not None or not self.variante,
+            "pending": None if pending is None else {
+                "decision": pending["kind"],
+                "seat": pending["seat"],
+                "choices": list(pending["choices"]),
+            },
+        }
+
+    def reveal_view(self) -> dict[str, Any]:
+        # EV-24: the removed pile, hidden from every seat and spectator until the end.
+        return {**super().reveal_view(), "removed": dict(zip(self.colours, self.removed[1:]))}
 
 

@@ -14,7 +14,7 @@ import functools
 from typing import Any, ClassVar
 
 from engine import catalogue
-from engine.core import REFEREE, Event, Game, IllegalAction, Outcome
+from engine.core import Event, Game, IllegalAction, Outcome
 
 SHERLOCK = "sherlock"
 MORIARTY = "moriarty"
@@ -373,37 +373,35 @@ class TimeBomb(Game):
     def describe_counts(self, counts: tuple[int, ...]) -> str:
         return self._texts.describe(counts)
 
-    def view(self, viewer: int, *, events: bool = True) -> dict[str, Any]:
-        self.check_viewer(viewer)
-        view = self.base_view(viewer, events)
+    def public_view(self) -> dict[str, Any]:
         sherlocks, moriartys = self.ROLE_DECKS[self.players]
-        view.update(
-            {
-                "role_deck": {SHERLOCK: sherlocks, MORIARTY: moriartys},
-                "set_aside_count": sherlocks + moriartys - self.players,
-                "wire_kinds": list(self.kinds),
-                "wire_deck": self.counts_dict(self.build_wire_deck_public()),
-                "round": self.round,
-                "rounds": ROUNDS,
-                "cuts": self.cuts,
-                "round_length": self.round_length(),
-                "cutter": self.cutter,
-                "face_down": [sum(hand) for hand in self.hands],
-                "revealed": self.revealed_wires(),
-                "revealed_counts": self.counts_dict(self.revealed_counts),
-                "defusing_found": self.revealed_counts[self.defusing_index],
-                "defusing_total": self.defusing_total,
-                "claims": [None if c is None else dict(c) for c in self.claims],
-            }
-        )
-        if 0 <= viewer < self.players:
-            view["role"] = self.roles[viewer]
-            view["hand"] = self.counts_dict(self.hands[viewer])
-        if viewer == REFEREE or self.outcome is not None:
-            view["roles"] = list(self.roles)
-            view["set_aside"] = self.set_aside
-            view["hands"] = [self.counts_dict(hand) for hand in self.hands]
-        return view
+        return {
+            "role_deck": {SHERLOCK: sherlocks, MORIARTY: moriartys},
+            "set_aside_count": sherlocks + moriartys - self.players,
+            "wire_kinds": list(self.kinds),
+            "wire_deck": self.counts_dict(self.build_wire_deck_public()),
+            "round": self.round,
+            "rounds": ROUNDS,
+            "cuts": self.cuts,
+            "round_length": self.round_length(),
+            "cutter": self.cutter,
+            "face_down": [sum(hand) for hand in self.hands],
+            "revealed": self.revealed_wires(),
+            "revealed_counts": self.counts_dict(self.revealed_counts),
+            "defusing_found": self.revealed_counts[self.defusing_index],
+            "defusing_total": self.defusing_total,
+            "claims": [None if c is None else dict(c) for c in self.claims],
+        }
+
+    def seat_view(self, seat: int) -> dict[str, Any]:
+        return {"role": self.roles[seat], "hand": self.counts_dict(self.hands[seat])}
+
+    def reveal_view(self) -> dict[str, Any]:
+        return {
+            "roles": list(self.roles),
+            "set_aside": self.set_aside,
+            "hands": [self.counts_dict(hand) for hand in self.hands],
+        }
 
     def revealed_wires(self) -> list[dict[str, Any]]:
         """Every revealed wire, who held it, who cut it, round and cut: the public cut events."""
