@@ -57,10 +57,13 @@ PROPOSAL, VOTE, HEIST, ACCUSATION, OVER = "proposal", "vote", "heist", "accusati
 
 
 @functools.cache
-def all_crews(players: int) -> tuple[tuple[tuple[int, ...], int, int], ...]:
-    """Every crew of 2..N distinct seats (MM-12), as (seats, bitmask, size), smallest first."""
+def all_crews(players: int) -> tuple[tuple[dict[str, Any], int, int], ...]:
+    """Every crew of 2..N distinct seats (MM-12), smallest first, as (its proposal, bitmask,
+    size). The proposals are shared read-only action dicts (see `Game.legal_actions`): at 10
+    players a proposer may have 1,013 crews to choose from, and building them anew for every
+    proposal was most of a game's time."""
     return tuple(
-        (crew, sum(1 << s for s in crew), size)
+        ({"type": "propose", "name": "", "crew": list(crew)}, sum(1 << s for s in crew), size)
         for size in range(2, players + 1)
         for crew in itertools.combinations(range(players), size)
     )
@@ -102,7 +105,7 @@ class Machinations(Game):
         self.sizes: list[set[int]] = [set() for _ in range(n)]
         # blocked[s]: bitmask of the seats that have gone on a heist of size s (MM-22).
         self.blocked = [0] * (n + 1)
-        self._eligible: tuple[tuple[int, ...], ...] | None = None
+        self._eligible: tuple[dict[str, Any], ...] | None = None
         self.fall_used = False
         self.proposal: dict[str, Any] | None = None
         self.votes: dict[int, bool] = {}
@@ -193,8 +196,7 @@ class Machinations(Game):
             return []
         phase = self.phase
         if phase == PROPOSAL:
-            return [{"type": "propose", "name": "", "crew": list(crew)}
-                    for crew in self.eligible_crews()]
+            return list(self.eligible_proposals())
         if phase == VOTE:
             return [{"type": "vote", "approve": True}, {"type": "vote", "approve": False}]
         if phase == HEIST:
@@ -204,12 +206,14 @@ class Machinations(Game):
             return cards
         return [{"type": "accuse", "target": t} for t in range(self.players) if t != seat]
 
-    def eligible_crews(self) -> tuple[tuple[int, ...], ...]:
-        """Every crew MM-22 allows now; it changes only when a heist is performed."""
+    def eligible_proposals(self) -> tuple[dict[str, Any], ...]:
+        """A proposal of every crew MM-22 allows now; it changes only when a heist is
+        performed."""
         if self._eligible is None:
             blocked = self.blocked
             self._eligible = tuple(
-                crew for crew, mask, size in all_crews(self.players) if not mask & blocked[size]
+                proposal for proposal, mask, size in all_crews(self.players)
+                if not mask & blocked[size]
             )
         return self._eligible
 
