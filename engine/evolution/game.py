@@ -1,4 +1,4 @@
-"""Time Bomb Évolution and its Variante, 4-6 players, per shared/rules/timebomb-evolution.md (EV-n).
+"""Time Bomb Évolution and its Variante, 4-6 players, per ../shared/rules/timebomb-evolution.md.
 
 A small variant of `TimeBomb`, the way a chess variant overrides a few methods of the board:
 the wire kinds are Defusing plus N colours of bomb (EV-4, EV-5), a colour explodes on its
@@ -100,29 +100,11 @@ class Evolution(TimeBomb):
 
     # -- turns ----------------------------------------------------------------------------
 
-    def to_act(self) -> frozenset[int]:
-        if self.pending is not None and self.outcome is None:
-            return frozenset((self.pending["seat"],))
-        return super().to_act()
-
-    def may_act(self, seat: int) -> bool:
-        if self.pending is not None:
-            return seat == self.pending["seat"] and self.outcome is None
-        return super().may_act(seat)
-
-    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
-        if self.outcome is not None:
-            return []
-        if self.pending is not None:
-            # A claim may be made or changed at any time (section 9), a decision pending too.
-            claims = self.claim_actions(seat) if self.options["claims"] else []
-            if seat != self.pending["seat"]:
-                return claims
-            kind = self.pending["kind"]
-            if kind == DRAW_NUMBER:
-                return [{"type": DRAW_NUMBER}, *claims]
-            return [{"type": kind, "colour": c} for c in self.pending["choices"]] + claims
-        return super().legal_actions(seat)
+    def decision_actions(self, pending: dict[str, Any]) -> list[dict[str, Any]]:
+        kind = pending["kind"]
+        if kind == DRAW_NUMBER:
+            return [{"type": DRAW_NUMBER}]
+        return [{"type": kind, "colour": c} for c in pending["choices"]]
 
     def cut_targets(self, seat: int) -> list[int]:
         """EV-8, EV-12, EV-19: a designated player's wire, the drawer's own after a 0."""
@@ -131,9 +113,7 @@ class Evolution(TimeBomb):
         return super().cut_targets(seat)
 
     def check_cut(self, seat: int, target: int) -> None:
-        if self.pending is not None:
-            raise IllegalAction(self.waiting_text())
-        if self.designated is not None and 0 <= target < self.players:
+        if self.pending is None and self.designated is not None and 0 <= target < self.players:
             if target != self.designated:
                 raise IllegalAction(
                     f"the Number card designates seat {self.designated}: cut one of their wires"
