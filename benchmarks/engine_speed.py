@@ -42,6 +42,61 @@ def play_random_games(game_id: str, players: int, seconds: float, first_seed: in
             return games / (now - start)
 
 
+def play_bare_time_bomb(players: int, seconds: float, first_seed: int) -> float:
+    """The reference: random Time Bomb games as a bare Python loop, with none of the contract
+    (no views, events, history, legal lists or checks), only the rules' arithmetic: deal the
+    roles and the wires, cut a random wire of a random other player with wires, redeal the
+    face-down wires after each round, stop on the Bomb, the last Defusing wire or time.
+    Returns full games per second, like `play_random_games`."""
+    start = time.process_time()
+    deadline = start + seconds
+    seed = first_seed
+    games = 0
+    sherlocks, moriartys = {4: (3, 2), 5: (3, 2), 6: (4, 2), 7: (5, 3), 8: (5, 3)}[players]
+    while True:
+        for _ in range(50):
+            rng = random.Random(seed)
+            seed += 1
+            random_ = rng.random
+            roles = ["sherlock"] * sherlocks + ["moriarty"] * moriartys
+            rng.shuffle(roles)
+            roles = roles[:players]
+            pool = [4 * players - 1, players, 1]  # safe, defusing, bomb
+            found = 0
+            cutter = int(random_() * players)
+            over = False
+            for round_ in range(1, 5):
+                size = 6 - round_
+                wires = [0] * pool[0] + [1] * pool[1] + [2] * pool[2]
+                rng.shuffle(wires)
+                hands = [[0, 0, 0] for _ in range(players)]
+                for slot, kind in enumerate(wires):
+                    hands[slot // size][kind] += 1
+                for _ in range(players):
+                    targets = [t for t in range(players) if t != cutter and sum(hands[t])]
+                    target = targets[int(random_() * len(targets))]
+                    hand = hands[target]
+                    r = int(random_() * sum(hand))
+                    kind = 0 if r < hand[0] else (1 if r < hand[0] + hand[1] else 2)
+                    hand[kind] -= 1
+                    pool[kind] -= 1
+                    cutter = target
+                    if kind == 2:
+                        over = True
+                        break
+                    if kind == 1:
+                        found += 1
+                        if found == players:
+                            over = True
+                            break
+                if over:
+                    break
+            games += 1
+        now = time.process_time()
+        if now >= deadline:
+            return games / (now - start)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="length of one timed run")
@@ -63,6 +118,16 @@ def main(argv: list[str] | None = None) -> None:
             ]
             shown = " ".join(f"{r:,.0f}" for r in rates)
             print(f"{game_id:<16} {players:>7} {statistics.median(rates):>17,.0f}   {shown}")
+            if game_id == "timebomb" and players == 5:
+                # The bare loop runs between the same game's runs, so that a busy machine
+                # slows both alike; the ratio is the figure to compare.
+                bare = [play_bare_time_bomb(5, args.seconds, run * 1_000_000)
+                        for run in range(args.runs)]
+                ratio = statistics.median(rates) / statistics.median(bare)
+                print(f"{'bare loop':<16} {players:>7} {statistics.median(bare):>17,.0f}   "
+                      + " ".join(f"{r:,.0f}" for r in bare))
+                print(f"timebomb at 5 through the contract / bare loop: {ratio:.2f} "
+                      "(goal: at least 0.80)")
 
 
 if __name__ == "__main__":

@@ -41,7 +41,10 @@ Shapes the games rely on:
   message a player can read; the state is unchanged. `apply` keeps a copy of the action.
 - **Views** are built field by field for the viewer, never by copying the state and deleting
   secrets. A face-down card carries no identity that survives a shuffle or redeal. Every view
-  has `game`, `players`, `viewer`, `options`, `to_act`, `events` and `outcome`.
+  has `game`, `players`, `viewer`, `options`, `to_act`, `events` and `outcome`. `Game.view`
+  is one final method that composes them with the game's hooks: `public_view()` (given no
+  viewer, so it cannot tailor a secret), `seat_view(seat)` for a seated viewer,
+  `reveal_view()` once the game is over (and always for the referee) and `referee_view()`.
 - **Events** (`Game.events`) each name their audience: everyone, some seats, or the referee only.
   A view holds the events its viewer may see, as `{"type", "text", "seats", ...}`, where the
   text's `{0}`, `{1}`... stand for the players in `seats`. Public wording never depends on a

@@ -1,7 +1,8 @@
 """The game base class every Gaslight game subclasses, and the small value types of the contract.
 
 A game subclass declares its id, player range, options and action schemas, and implements
-`to_act`, `legal_actions`, `view` and one `act_<type>` method per action type. The base class
+`to_act`, `legal_actions`, the view hooks (`public_view`, and where the game has secrets
+`seat_view`, `reveal_view` and `referee_view`) and one `act_<type>` method per action type. The base class
 does the checks every game shares (is the game over, is this a seat, is the action a well-formed
 map of a known type with fields of the right types, is it this seat's turn), keeps the history
 of applied actions for replay, and keeps the event log with each event's audience.
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Mapping, final
 
 if TYPE_CHECKING:
     from engine.catalogue import GameInfo
@@ -254,6 +255,11 @@ class Game:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        if "view" in cls.__dict__:
+            # Views are composed in one place, so that no game can show a secret by a branch
+            # on the viewer gone wrong: a game supplies the hooks.
+            raise TypeError(f"{cls.__name__} overrides view(); supply public_view, seat_view, "
+                            "reveal_view or referee_view instead")
         info = cls.__dict__.get("INFO")
         if info is not None:
             cls.id, cls.title = info.id, info.title
@@ -292,11 +298,22 @@ class Game:
         treat them as read-only (build a new dict to change one; `apply` keeps a copy)."""
         raise NotImplementedError
 
-    def view(self, viewer: int, *, events: bool = True) -> dict[str, Any]:
-        """What `viewer` may see, built fresh field by field (an allow-list). Without
-        `events`, the view leaves out the event log, and the time to build it: the host sends
-        each client only the events it has not had (`events_since`)."""
+    def public_view(self) -> dict[str, Any]:
+        """The fields every viewer sees, built fresh field by field. It is given no viewer,
+        so it cannot show a secret to the wrong one."""
         raise NotImplementedError
+
+    def seat_view(self, seat: int) -> dict[str, Any]:
+        """What `seat` alone sees, added to (or replacing fields of) the public view."""
+        return {}
+
+    def reveal_view(self) -> dict[str, Any]:
+        """What the end of the game shows everyone; the referee sees it all along."""
+        return {}
+
+    def referee_view(self) -> dict[str, Any]:
+        """What only the referee ever sees, beyond `reveal_view` (a deck's order, say)."""
+        return {}
 
     def seat_teams(self) -> tuple[str, ...]:
         """Each seat's team or side. A secret in most games: for the simulator (which puts
@@ -406,8 +423,14 @@ class Game:
         caller keeps `len(game.events)` to ask for the next ones."""
         return [e.as_dict() for e in self.events[start:] if e.visible_to(viewer)]
 
-    def base_view(self, viewer: int, events: bool = True) -> dict[str, Any]:
-        """The fields every game's view starts with: all public by construction."""
+    @final
+    def view(self, viewer: int, *, events: bool = True) -> dict[str, Any]:
+        """What `viewer` may see, composed from the hooks above and nothing else: the public
+        fields, then the viewer's own seat's, then, for the referee or once the game is over,
+        what the end reveals. Without `events` the view leaves out the event log, and the time
+        to build it: the host sends each client only the events it has not had
+        (`events_since`)."""
+        self.check_viewer(viewer)
         view = {
             "game": self.id,
             "players": self.players,
@@ -418,6 +441,14 @@ class Game:
         }
         if events:
             view["events"] = self.visible_events(viewer)
+        view.update(self.public_view())
+        if viewer >= 0:
+            view.update(self.seat_view(viewer))
+        if viewer == REFEREE:
+            view.update(self.reveal_view())
+            view.update(self.referee_view())
+        elif self.outcome is not None:
+            view.update(self.reveal_view())
         return view
 
     def check_viewer(self, viewer: int) -> None:

@@ -1,4 +1,4 @@
-"""Time Bomb Évolution and its Variante, 4-6 players, per shared/rules/timebomb-evolution.md (EV-n).
+"""Time Bomb Évolution and its Variante, 4-6 players, per ../shared/rules/timebomb-evolution.md.
 
 A small variant of `TimeBomb`, the way a chess variant overrides a few methods of the board:
 the wire kinds are Defusing plus N colours of bomb (EV-4, EV-5), a colour explodes on its
@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from engine import catalogue
-from engine.core import REFEREE, IllegalAction
+from engine.core import IllegalAction
 from engine.timebomb.game import DEFUSING, MORIARTY, ROUNDS, SHERLOCK, TimeBomb
 
 YELLOW, BLUE, RED, PINK, GREEN, ORANGE = "yellow", "blue", "red", "pink", "green", "orange"
@@ -100,29 +100,11 @@ class Evolution(TimeBomb):
 
     # -- turns ----------------------------------------------------------------------------
 
-    def to_act(self) -> frozenset[int]:
-        if self.pending is not None and self.outcome is None:
-            return frozenset((self.pending["seat"],))
-        return super().to_act()
-
-    def may_act(self, seat: int) -> bool:
-        if self.pending is not None:
-            return seat == self.pending["seat"] and self.outcome is None
-        return super().may_act(seat)
-
-    def legal_actions(self, seat: int) -> list[dict[str, Any]]:
-        if self.outcome is not None:
-            return []
-        if self.pending is not None:
-            # A claim may be made or changed at any time (section 9), a decision pending too.
-            claims = self.claim_actions(seat) if self.options["claims"] else []
-            if seat != self.pending["seat"]:
-                return claims
-            kind = self.pending["kind"]
-            if kind == DRAW_NUMBER:
-                return [{"type": DRAW_NUMBER}, *claims]
-            return [{"type": kind, "colour": c} for c in self.pending["choices"]] + claims
-        return super().legal_actions(seat)
+    def decision_actions(self, pending: dict[str, Any]) -> list[dict[str, Any]]:
+        kind = pending["kind"]
+        if kind == DRAW_NUMBER:
+            return [{"type": DRAW_NUMBER}]
+        return [{"type": kind, "colour": c} for c in pending["choices"]]
 
     def cut_targets(self, seat: int) -> list[int]:
         """EV-8, EV-12, EV-19: a designated player's wire, the drawer's own after a 0."""
@@ -131,9 +113,7 @@ class Evolution(TimeBomb):
         return super().cut_targets(seat)
 
     def check_cut(self, seat: int, target: int) -> None:
-        if self.pending is not None:
-            raise IllegalAction(self.waiting_text())
-        if self.designated is not None and 0 <= target < self.players:
+        if self.pending is None and self.designated is not None and 0 <= target < self.players:
             if target != self.designated:
                 raise IllegalAction(
                     f"the Number card designates seat {self.designated}: cut one of their wires"
@@ -365,41 +345,38 @@ class Evolution(TimeBomb):
 
     # -- views (section 8) ----------------------------------------------------------------
 
-    def view(self, viewer: int, *, events: bool = True) -> dict[str, Any]:
-        view = super().view(viewer, events=events)
+    def public_view(self) -> dict[str, Any]:
         pending = self.pending
-        view.update(
-            {
-                "variante": self.variante,
-                "colours": list(self.colours),
-                "thresholds": dict(self.thresholds),
-                "removed_count": self.players,
-                "defusing_wires": [dict(w) for w in self.defusing_wires],
-                "defused": dict(self.wire_on),
-                # Only the wires that lie apart (EV section 8): not one waiting for its colour,
-                # nor the last one, which wins the game.
-                "set_apart": [w["number"] for w in self.defusing_wires if w["set_apart"]],
-                "moved_apart": [w["number"] for w in self.defusing_wires if w["moved_apart"]],
-                "last_reveal": self.last_reveal,
-                "designated": self.designated,
-                "number_cards": list(range(self.players))
-                if self.variante and RED in self.colours else [],
-                "draws": [dict(d) for d in self.draws],
-                "round4_length": self.round4_length
-                if self.round4_length is not None
-                else (self.orange_round4_length() if self.variante else self.players),
-                "round4_length_final": self.round4_length is not None or not self.variante,
-                "pending": None if pending is None else {
-                    "decision": pending["kind"],
-                    "seat": pending["seat"],
-                    "choices": list(pending["choices"]),
-                },
-            }
-        )
-        if self.outcome is not None or viewer == REFEREE:
-            # EV-24: the removed pile, hidden from every seat and spectator until the end; the
-            # referee sees everything.
-            view["removed"] = dict(zip(self.colours, self.removed[1:]))
-        return view
+        return {
+            **super().public_view(),
+            "variante": self.variante,
+            "colours": list(self.colours),
+            "thresholds": dict(self.thresholds),
+            "removed_count": self.players,
+            "defusing_wires": [dict(w) for w in self.defusing_wires],
+            "defused": dict(self.wire_on),
+            # Only the wires that lie apart (EV section 8): not one waiting for its colour,
+            # nor the last one, which wins the game.
+            "set_apart": [w["number"] for w in self.defusing_wires if w["set_apart"]],
+            "moved_apart": [w["number"] for w in self.defusing_wires if w["moved_apart"]],
+            "last_reveal": self.last_reveal,
+            "designated": self.designated,
+            "number_cards": list(range(self.players))
+            if self.variante and RED in self.colours else [],
+            "draws": [dict(d) for d in self.draws],
+            "round4_length": self.round4_length
+            if self.round4_length is not None
+            else (self.orange_round4_length() if self.variante else self.players),
+            "round4_length_final": self.round4_length is not None or not self.variante,
+            "pending": None if pending is None else {
+                "decision": pending["kind"],
+                "seat": pending["seat"],
+                "choices": list(pending["choices"]),
+            },
+        }
+
+    def reveal_view(self) -> dict[str, Any]:
+        # EV-24: the removed pile, hidden from every seat and spectator until the end.
+        return {**super().reveal_view(), "removed": dict(zip(self.colours, self.removed[1:]))}
 
 

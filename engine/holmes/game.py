@@ -1,4 +1,4 @@
-"""Holmes: Sherlock & Mycroft (Diego Ibáñez, Devir), 2 players, per shared/rules/holmes.md.
+"""Holmes: Sherlock & Mycroft (Diego Ibáñez, Devir), 2 players, per ../shared/rules/holmes.md.
 
 Players move action markers between characters and use their skills to gain investigation
 markers (IM) and clues over 7 days, then score type majorities (HO-39). The game waits on one
@@ -34,7 +34,7 @@ from engine.holmes.catalogue import (
     a_clue,
     clue_name,
 )
-from engine.holmes.pending import BOTH, Pending
+from engine.holmes.pending import BOTH, Pending, describe_pending
 from engine.holmes.days import DaysMixin
 from engine.holmes.skills import SkillsMixin
 
@@ -243,7 +243,7 @@ class Holmes(DaysMixin, SkillsMixin, Game):
         """Why `action` is not legal now, in words a player can read."""
         head = self.queue[0]
         kind = action["type"]
-        awaited = views.describe_pending(self, head)
+        awaited = describe_pending(self.day, head)
         if kind not in {a["type"] for a in self.legal_actions(seat)}:
             if kind == "reserve" and self.reserve_holder is not None:
                 if self.reserve_holder != seat:
@@ -391,9 +391,14 @@ class Holmes(DaysMixin, SkillsMixin, Game):
 
     # -- views ----------------------------------------------------------------------------
 
-    def view(self, viewer: int, *, events: bool = True) -> dict[str, Any]:
-        self.check_viewer(viewer)
-        return views.build_view(self, viewer, events)
+    def public_view(self) -> dict[str, Any]:
+        return views.public_view(self)
+
+    def seat_view(self, seat: int) -> dict[str, Any]:
+        return views.seat_view(self, seat)
+
+    def referee_view(self) -> dict[str, Any]:
+        return views.referee_view(self)
 
 
 for _kind in Holmes.ACTIONS:

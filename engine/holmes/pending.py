@@ -18,8 +18,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-BOTH = -1
-"""The seat of a decision both players take at once."""
+from engine.holmes.catalogue import character_name
+
+BOTH = 2
+"""The seat of a decision both players take at once: no seat, and no viewer either (not
+`SPECTATOR`, not `REFEREE`), so that no seat test can mistake it for one."""
 
 
 @dataclass(eq=False)
@@ -42,3 +45,29 @@ class Pending:
     @property
     def started(self) -> bool:
         return self.taken > 0
+
+
+def describe_pending(day: int, p: Pending) -> str:
+    """The decision awaited, in public words."""
+    kind = p.kind
+    if kind == "pick_start":
+        return "both players pick a Day-1 character"
+    if kind == "side":
+        return "the first player chooses Sherlock or Mycroft"
+    if kind == "move":
+        return "place a marker" if day == 1 else "move a standing marker"
+    if kind == "skill":
+        name = character_name(p.character)
+        return f"use {name}'s skill, continue it, or stop" if p.started else (
+            f"use or decline {name}'s skill")
+    if kind == "finish":
+        return "reserve a clue or end the action"
+    if kind == "assign":
+        return "assign a Wildcard or keep it aside"
+    if kind == "buy":
+        return "buy a hidden clue for 1 IM (Von Kramm) or decline"
+    if kind == "moran":
+        return "lay one standing marker down (Moran)"
+    if kind == "moriarty":
+        return "discard a visible clue or return 2 IM (Moriarty)"
+    return kind

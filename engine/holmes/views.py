@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.core import REFEREE
 from engine.holmes.catalogue import (
     DAYS,
     INITIAL,
@@ -18,64 +17,42 @@ from engine.holmes.catalogue import (
     VALUED,
     character_name,
 )
-from engine.holmes.pending import BOTH, Pending
+from engine.holmes.pending import BOTH, Pending, describe_pending
 
 if TYPE_CHECKING:
     from engine.holmes.game import Holmes
 
 
-def describe_pending(game: "Holmes", p: Pending) -> str:
-    """The decision awaited, in public words."""
-    kind = p.kind
-    if kind == "pick_start":
-        return "both players pick a Day-1 character"
-    if kind == "side":
-        return "the first player chooses Sherlock or Mycroft"
-    if kind == "move":
-        return "place a marker" if game.day == 1 else "move a standing marker"
-    if kind == "skill":
-        name = character_name(p.character)
-        return f"use {name}'s skill, continue it, or stop" if p.started else (
-            f"use or decline {name}'s skill")
-    if kind == "finish":
-        return "reserve a clue or end the action"
-    if kind == "assign":
-        return "assign a Wildcard or keep it aside"
-    if kind == "buy":
-        return "buy a hidden clue for 1 IM (Von Kramm) or decline"
-    if kind == "moran":
-        return "lay one standing marker down (Moran)"
-    if kind == "moriarty":
-        return "discard a visible clue or return 2 IM (Moriarty)"
-    return kind
-
-
-def pending_view(game: "Holmes", p: Pending, viewer: int) -> dict[str, Any]:
+def pending_view(game: "Holmes", p: Pending, seat: int | None = None,
+                 referee: bool = False) -> dict[str, Any]:
+    """The decision awaited, publicly; with `seat`, what that seat alone sees of it too (its
+    Langdale Pike draw, its Day-1 offer); for the `referee`, everything."""
     view: dict[str, Any] = {
         "kind": p.kind,
         "seat": None if p.seat == BOTH else p.seat,
         "character": p.character,
-        "text": describe_pending(game, p),
+        "text": describe_pending(game.day, p),
         "taken": p.taken,
     }
     if p.kind == "skill" and p.character == "langdale":
         view["drawn_count"] = len(p.drawn)
-        if viewer in (p.seat, REFEREE):
+        if referee or seat == p.seat:
             view["drawn"] = list(p.drawn)
     if p.kind == "assign":
         view["choices"] = game.assign_options(p)
     if p.kind == "pick_start":
         view["picked"] = sorted(p.picks)
-        if viewer == REFEREE:
+        if referee:
             view["offers"] = {str(s): list(c) for s, c in p.offers.items()}
             view["picks"] = {str(s): c for s, c in p.picks.items()}
-        elif viewer in p.offers:
-            view["offer"] = list(p.offers[viewer])
-            view["pick"] = p.picks.get(viewer)
+        elif seat in p.offers:
+            view["offer"] = list(p.offers[seat])
+            view["pick"] = p.picks.get(seat)
     return view
 
 
-def area_view(game: "Holmes", seat: int, viewer: int) -> dict[str, Any]:
+def area_view(game: "Holmes", seat: int, hidden_shown: bool) -> dict[str, Any]:
+    """A play area; its hidden clues only where `hidden_shown` (its owner, the referee)."""
     area = game.areas[seat]
     view = {
         "im": area.im,
@@ -86,15 +63,14 @@ def area_view(game: "Holmes", seat: int, viewer: int) -> dict[str, Any]:
         "reserved": area.reserved,
         "types": area.toby_count(),
     }
-    if viewer in (seat, REFEREE):
+    if hidden_shown:
         view["hidden"] = sorted(area.hidden)
     if game.revealed is not None:
         view["revealed"] = sorted(game.revealed[seat])
     return view
 
 
-def build_view(game: "Holmes", viewer: int, events: bool = True) -> dict[str, Any]:
-    view = game.base_view(viewer, events)
+def public_view(game: "Holmes") -> dict[str, Any]:
     characters = [
         {
             "id": c,
@@ -111,34 +87,45 @@ def build_view(game: "Holmes", viewer: int, events: bool = True) -> dict[str, An
         }
         for c in game.board
     ]
-    view.update(
-        {
-            "day": game.day,
-            "days": DAYS,
-            "first_player": game.first,
-            "sides": list(game.sides),
-            "active": game.active() if game.stage == "action" else None,
-            "actions_done": game.actions_done if game.stage == "action" else 0,
-            "actions_per_player": game.actions_each,
-            "moran_today": game.moran_today,
-            "characters": characters,
-            "unplaced_markers": [MARKERS - len(m) for m in game.markers],
-            "character_deck_count": len(game.char_deck),
-            "villains_drawn": list(game.villains_drawn),
-            "line": list(game.line),
-            "deck_count": len(game.deck),
-            "discard_count": len(game.discard),
-            "reserve": game.reserve,
-            "reserve_card": game.reserve_holder,
-            "areas": [area_view(game, s, viewer) for s in range(2)],
-            "pending": pending_view(game, game.queue[0], viewer) if game.queue else None,
-            "scores": None if game.scores is None else [s.as_dict() for s in game.scores],
-        }
-    )
-    if viewer == REFEREE:
-        view["referee"] = {
+    return {
+        "day": game.day,
+        "days": DAYS,
+        "first_player": game.first,
+        "sides": list(game.sides),
+        "active": game.active() if game.stage == "action" else None,
+        "actions_done": game.actions_done if game.stage == "action" else 0,
+        "actions_per_player": game.actions_each,
+        "moran_today": game.moran_today,
+        "characters": characters,
+        "unplaced_markers": [MARKERS - len(m) for m in game.markers],
+        "character_deck_count": len(game.char_deck),
+        "villains_drawn": list(game.villains_drawn),
+        "line": list(game.line),
+        "deck_count": len(game.deck),
+        "discard_count": len(game.discard),
+        "reserve": game.reserve,
+        "reserve_card": game.reserve_holder,
+        "areas": [area_view(game, s, False) for s in range(2)],
+        "pending": pending_view(game, game.queue[0]) if game.queue else None,
+        "scores": None if game.scores is None else [s.as_dict() for s in game.scores],
+    }
+
+
+def seat_view(game: "Holmes", seat: int) -> dict[str, Any]:
+    """The public areas and decision again, with what `seat` alone sees in them."""
+    return {
+        "areas": [area_view(game, s, s == seat) for s in range(2)],
+        "pending": pending_view(game, game.queue[0], seat) if game.queue else None,
+    }
+
+
+def referee_view(game: "Holmes") -> dict[str, Any]:
+    return {
+        "areas": [area_view(game, s, True) for s in range(2)],
+        "pending": pending_view(game, game.queue[0], referee=True) if game.queue else None,
+        "referee": {
             "deck": list(game.deck),
             "discard": list(game.discard),
             "character_deck": list(game.char_deck),
-        }
-    return view
+        },
+    }

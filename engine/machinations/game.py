@@ -1,4 +1,4 @@
-"""Moriarty's Machinations (Cortexabyte), 5-10 players, per shared/rules/machinations.md (MM-n).
+"""Moriarty's Machinations (Cortexabyte), 5-10 players, per ../shared/rules/machinations.md (MM-n).
 
 The Robbers run heists, the Cops foil them in secret, and when the score reaches the threshold
 Lestrade arrests and Jack the Ripper murders. Phases: "proposal" (the Proposer names a crew),
@@ -33,7 +33,7 @@ import unicodedata
 from typing import Any
 
 from engine import catalogue
-from engine.core import REFEREE, Game, IllegalAction, Outcome
+from engine.core import Game, IllegalAction, Outcome
 from engine.machinations.cards import ABET, CARD_NAMES, CARDS, FOIL, MAX_NAME, TAKE_THE_FALL
 from engine.machinations.roles import (
     COMPOSITIONS,
@@ -57,10 +57,13 @@ PROPOSAL, VOTE, HEIST, ACCUSATION, OVER = "proposal", "vote", "heist", "accusati
 
 
 @functools.cache
-def all_crews(players: int) -> tuple[tuple[tuple[int, ...], int, int], ...]:
-    """Every crew of 2..N distinct seats (MM-12), as (seats, bitmask, size), smallest first."""
+def all_crews(players: int) -> tuple[tuple[dict[str, Any], int, int], ...]:
+    """Every crew of 2..N distinct seats (MM-12), smallest first, as (its proposal, bitmask,
+    size). The proposals are shared read-only action dicts (see `Game.legal_actions`): at 10
+    players a proposer may have 1,013 crews to choose from, and building them anew for every
+    proposal was most of a game's time."""
     return tuple(
-        (crew, sum(1 << s for s in crew), size)
+        ({"type": "propose", "name": "", "crew": list(crew)}, sum(1 << s for s in crew), size)
         for size in range(2, players + 1)
         for crew in itertools.combinations(range(players), size)
     )
@@ -102,7 +105,7 @@ class Machinations(Game):
         self.sizes: list[set[int]] = [set() for _ in range(n)]
         # blocked[s]: bitmask of the seats that have gone on a heist of size s (MM-22).
         self.blocked = [0] * (n + 1)
-        self._eligible: tuple[tuple[int, ...], ...] | None = None
+        self._eligible: tuple[dict[str, Any], ...] | None = None
         self.fall_used = False
         self.proposal: dict[str, Any] | None = None
         self.votes: dict[int, bool] = {}
@@ -193,8 +196,7 @@ class Machinations(Game):
             return []
         phase = self.phase
         if phase == PROPOSAL:
-            return [{"type": "propose", "name": "", "crew": list(crew)}
-                    for crew in self.eligible_crews()]
+            return list(self.eligible_proposals())
         if phase == VOTE:
             return [{"type": "vote", "approve": True}, {"type": "vote", "approve": False}]
         if phase == HEIST:
@@ -204,12 +206,14 @@ class Machinations(Game):
             return cards
         return [{"type": "accuse", "target": t} for t in range(self.players) if t != seat]
 
-    def eligible_crews(self) -> tuple[tuple[int, ...], ...]:
-        """Every crew MM-22 allows now; it changes only when a heist is performed."""
+    def eligible_proposals(self) -> tuple[dict[str, Any], ...]:
+        """A proposal of every crew MM-22 allows now; it changes only when a heist is
+        performed."""
         if self._eligible is None:
             blocked = self.blocked
             self._eligible = tuple(
-                crew for crew, mask, size in all_crews(self.players) if not mask & blocked[size]
+                proposal for proposal, mask, size in all_crews(self.players)
+                if not mask & blocked[size]
             )
         return self._eligible
 
@@ -468,49 +472,56 @@ class Machinations(Game):
 
     # -- views (MM-38 to MM-40) -----------------------------------------------------------
 
-    def view(self, viewer: int, *, events: bool = True) -> dict[str, Any]:
-        self.check_viewer(viewer)
-        view = self.base_view(viewer, events)
+    def public_view(self) -> dict[str, Any]:
         n = self.players
-        over = self.outcome is not None
-        view.update(
-            {
-                "composition": list(COMPOSITIONS[n]),
-                "threshold": threshold(n),
-                "phase": self.phase,
-                "proposer": self.proposer,
-                "streak": self.streak,
-                "proposal": None if self.proposal is None else {
-                    **self.proposal, "crew": list(self.proposal["crew"])},
-                "voted": sorted(self.votes) if self.phase == VOTE else [],
-                "vote_history": [
-                    {**v, "crew": list(v["crew"]), "votes": list(v["votes"])}
-                    for v in self.vote_history
-                ],
-                "played": sorted(self.cards_in) if self.phase == HEIST else [],
-                "heists": [
-                    {**h, "crew": list(h["crew"]), "cards": dict(h["cards"])}
-                    for h in self.heists
-                ],
-                "scores": dict(self.scores),
-                "crew_sizes": [sorted(sizes) for sizes in self.sizes],
-                "revealed": [self.revealed.get(s) for s in range(n)],
-                "choosers": list(self.choosers),
-                "chosen": sorted(self.targets) if self.phase == ACCUSATION else [],
-                "arrest": self.arrest,
-                "murder": self.murder,
-                "roles": list(self.roles) if over or viewer == REFEREE else None,
-            }
-        )
-        if 0 <= viewer < n:
-            view["role"] = self.roles[viewer]
-            view["knowledge"] = [
-                {**e, "seats": list(e["seats"]), "roles": list(e["roles"])}
-                for e in self.knowledge[viewer]
-            ]
-            view["my_vote"] = self.votes.get(viewer)
-            view["my_card"] = self.cards_in.get(viewer)
-            view["my_cards"] = [dict(c) for c in self.own_cards[viewer]]
-            view["my_target"] = self.targets.get(viewer)
-            view["can_take_the_fall"] = self.may_take_the_fall(viewer)
-        return view
+        proposal = self.proposal
+        return {
+            "composition": list(COMPOSITIONS[n]),
+            "threshold": threshold(n),
+            "phase": self.phase,
+            "proposer": self.proposer,
+            "streak": self.streak,
+            "proposal": None if proposal is None else {
+                "proposer": proposal["proposer"],
+                "name": proposal["name"],
+                "crew": list(proposal["crew"]),
+            },
+            "voted": sorted(self.votes) if self.phase == VOTE else [],
+            "vote_history": [
+                {"proposer": v["proposer"], "name": v["name"], "crew": list(v["crew"]),
+                 "votes": list(v["votes"]), "approved": v["approved"]}
+                for v in self.vote_history
+            ],
+            "played": sorted(self.cards_in) if self.phase == HEIST else [],
+            "heists": [
+                {"number": h["number"], "proposer": h["proposer"], "name": h["name"],
+                 "crew": list(h["crew"]), "cards": dict(h["cards"]), "team": h["team"],
+                 "points": h["points"]}
+                for h in self.heists
+            ],
+            "scores": dict(self.scores),
+            "crew_sizes": [sorted(sizes) for sizes in self.sizes],
+            "revealed": [self.revealed.get(s) for s in range(n)],
+            "choosers": list(self.choosers),
+            "chosen": sorted(self.targets) if self.phase == ACCUSATION else [],
+            "arrest": self.arrest,
+            "murder": self.murder,
+            "roles": None,
+        }
+
+    def seat_view(self, seat: int) -> dict[str, Any]:
+        return {
+            "role": self.roles[seat],
+            "knowledge": [
+                {"form": k["form"], "seats": list(k["seats"]), "roles": list(k["roles"])}
+                for k in self.knowledge[seat]
+            ],
+            "my_vote": self.votes.get(seat),
+            "my_card": self.cards_in.get(seat),
+            "my_cards": [{"heist": c["heist"], "card": c["card"]} for c in self.own_cards[seat]],
+            "my_target": self.targets.get(seat),
+            "can_take_the_fall": self.may_take_the_fall(seat),
+        }
+
+    def reveal_view(self) -> dict[str, Any]:
+        return {"roles": list(self.roles)}

@@ -1,4 +1,4 @@
-"""Time Bomb (Yusuke Sato, IELLO), 4-8 players, per shared/rules/timebomb.md (rules TB-n).
+"""Time Bomb (Yusuke Sato, IELLO), 4-8 players, per ../shared/rules/timebomb.md (rules TB-n).
 
 Sherlock's team must reveal every Defusing wire; Moriarty's team wants the Bomb revealed or the
 four rounds to run out. Hands are kept as counts per wire kind, never as ordered rows: TB-5
@@ -14,7 +14,7 @@ import functools
 from typing import Any, ClassVar
 
 from engine import catalogue
-from engine.core import REFEREE, Event, Game, IllegalAction, Outcome
+from engine.core import Event, Game, IllegalAction, Outcome
 
 SHERLOCK = "sherlock"
 MORIARTY = "moriarty"
@@ -233,13 +233,19 @@ class TimeBomb(Game):
 
     # -- turns ----------------------------------------------------------------------------
 
+    pending: dict[str, Any] | None = None
+    """A decision the game waits for before a cut's last steps (a variant's bomb powers): its
+    `kind`, the `seat` that decides and its `choices`. Time Bomb itself opens none."""
+
     def to_act(self) -> frozenset[int]:
         if self.outcome is not None:
             return frozenset()
-        return self.only[self.cutter]
+        return self.only[self.cutter if self.pending is None else self.pending["seat"]]
 
     def may_act(self, seat: int) -> bool:
-        return seat == self.cutter and self.outcome is None
+        pending = self.pending
+        return self.outcome is None and seat == (
+            self.cutter if pending is None else pending["seat"])
 
     def cut_targets(self, seat: int) -> list[int]:
         """Hook: the seats whose wire `seat` may cut now (TB-7, TB-16)."""
@@ -249,14 +255,26 @@ class TimeBomb(Game):
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
         if self.outcome is not None:
             return []
-        if seat == self.cutter:
+        pending = self.pending
+        if pending is not None:
+            actions = self.decision_actions(pending) if seat == pending["seat"] else []
+        elif seat == self.cutter:
             cuts = _CUT_ACTIONS
             actions = [cuts[t] for t in self.cut_targets(seat)]
         else:
             actions = []
         if self.options["claims"]:
+            # A claim may be made or changed at any time, a decision pending too.
             actions += self.claim_actions(seat)
         return actions
+
+    def decision_actions(self, pending: dict[str, Any]) -> list[dict[str, Any]]:
+        """Hook: the actions that answer a pending decision."""
+        raise AssertionError("Time Bomb opens no decision")
+
+    def waiting_text(self) -> str:
+        """Hook: what a pending decision waits for, in words a player can read."""
+        raise AssertionError("Time Bomb opens no decision")
 
     def claim_actions(self, seat: int) -> list[dict[str, Any]]:
         # Shared read-only dicts (see Game.legal_actions): a cutter's legal list is mostly
@@ -303,7 +321,10 @@ class TimeBomb(Game):
             self.after_reveal(target)
 
     def check_cut(self, seat: int, target: int) -> None:
-        """TB-8 step 1: reject anything but another player's face-down wire."""
+        """TB-8 step 1: reject anything but another player's face-down wire, and any cut
+        while a decision is pending."""
+        if self.pending is not None:
+            raise IllegalAction(self.waiting_text())
         if not 0 <= target < self.players:
             raise IllegalAction(f"there is no seat {target} at this table")
         if target == seat:
@@ -373,37 +394,35 @@ class TimeBomb(Game):
     def describe_counts(self, counts: tuple[int, ...]) -> str:
         return self._texts.describe(counts)
 
-    def view(self, viewer: int, *, events: bool = True) -> dict[str, Any]:
-        self.check_viewer(viewer)
-        view = self.base_view(viewer, events)
+    def public_view(self) -> dict[str, Any]:
         sherlocks, moriartys = self.ROLE_DECKS[self.players]
-        view.update(
-            {
-                "role_deck": {SHERLOCK: sherlocks, MORIARTY: moriartys},
-                "set_aside_count": sherlocks + moriartys - self.players,
-                "wire_kinds": list(self.kinds),
-                "wire_deck": self.counts_dict(self.build_wire_deck_public()),
-                "round": self.round,
-                "rounds": ROUNDS,
-                "cuts": self.cuts,
-                "round_length": self.round_length(),
-                "cutter": self.cutter,
-                "face_down": [sum(hand) for hand in self.hands],
-                "revealed": self.revealed_wires(),
-                "revealed_counts": self.counts_dict(self.revealed_counts),
-                "defusing_found": self.revealed_counts[self.defusing_index],
-                "defusing_total": self.defusing_total,
-                "claims": [None if c is None else dict(c) for c in self.claims],
-            }
-        )
-        if 0 <= viewer < self.players:
-            view["role"] = self.roles[viewer]
-            view["hand"] = self.counts_dict(self.hands[viewer])
-        if viewer == REFEREE or self.outcome is not None:
-            view["roles"] = list(self.roles)
-            view["set_aside"] = self.set_aside
-            view["hands"] = [self.counts_dict(hand) for hand in self.hands]
-        return view
+        return {
+            "role_deck": {SHERLOCK: sherlocks, MORIARTY: moriartys},
+            "set_aside_count": sherlocks + moriartys - self.players,
+            "wire_kinds": list(self.kinds),
+            "wire_deck": self.counts_dict(self.build_wire_deck_public()),
+            "round": self.round,
+            "rounds": ROUNDS,
+            "cuts": self.cuts,
+            "round_length": self.round_length(),
+            "cutter": self.cutter,
+            "face_down": [sum(hand) for hand in self.hands],
+            "revealed": self.revealed_wires(),
+            "revealed_counts": self.counts_dict(self.revealed_counts),
+            "defusing_found": self.revealed_counts[self.defusing_index],
+            "defusing_total": self.defusing_total,
+            "claims": [None if c is None else dict(c) for c in self.claims],
+        }
+
+    def seat_view(self, seat: int) -> dict[str, Any]:
+        return {"role": self.roles[seat], "hand": self.counts_dict(self.hands[seat])}
+
+    def reveal_view(self) -> dict[str, Any]:
+        return {
+            "roles": list(self.roles),
+            "set_aside": self.set_aside,
+            "hands": [self.counts_dict(hand) for hand in self.hands],
+        }
 
     def revealed_wires(self) -> list[dict[str, Any]]:
         """Every revealed wire, who held it, who cut it, round and cut: the public cut events."""

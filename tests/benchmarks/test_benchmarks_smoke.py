@@ -52,3 +52,10 @@ def test_bot_decisions_prints_each_games_percentiles():
     out = run("bot_decisions.py", "--games", "1", "--runs", "1")
     for game_id in ("timebomb", "timebomb-evolution", "machinations", "holmes"):
         assert re.search(rf"^{re.escape(game_id)} +\d+ +\d+ +\d+\.\d\d +\d+\.\d\d", out, re.M)
+
+
+@pytest.mark.xdist_group("benchmarks")
+def test_random_sim_plays_every_combination_of_a_game():
+    out = run("random_sim.py", "--seeds", "1", "--game", "timebomb")
+    assert re.search(r"^timebomb +4 +first_player=random-claims=True +1 games", out, re.M)
+    assert out.splitlines()[-1].startswith("26 combinations, 1 seeds each, every invariant held")

@@ -68,3 +68,30 @@ def test_events_say_whether_they_are_private_and_come_apart_from_the_view(game_i
         half = len(game.events) // 2
         later = [e for e in game.events[half:] if e.visible_to(viewer)]
         assert game.events_since(viewer, half) == full["events"][len(full["events"]) - len(later):]
+
+
+def test_a_game_cannot_write_its_own_view():
+    """Views are composed in `Game.view` from the hooks; a game that overrides `view` itself
+    is refused when its class is made."""
+    with pytest.raises(TypeError, match="overrides view"):
+        class Leaky(engine.Game):
+            def view(self, viewer, *, events=True):
+                return {}
+
+
+@pytest.mark.parametrize("game_id", sorted(engine.GAMES))
+def test_a_seat_sees_the_public_view_plus_its_own_fields_only(game_id):
+    """Every field a seat's view adds to the spectator's, or changes, comes from its own
+    seat's hook: the public part is the same for every viewer."""
+    cls = engine.GAMES[game_id]
+    game = engine.new_game(game_id, cls.min_players, {}, 7)
+    rng = random.Random(7)
+    for _ in range(12):
+        seat = min(game.to_act())
+        game.apply(seat, cls.BOTS["random"](None, game.legal_actions(seat), rng))
+    public = game.view(engine.SPECTATOR)
+    for seat in range(game.players):
+        own = game.seat_view(seat)
+        view = game.view(seat)
+        assert {k: v for k, v in view.items() if k not in own and k not in ("viewer", "events")} \
+            == {k: v for k, v in public.items() if k not in own and k not in ("viewer", "events")}
