@@ -26,7 +26,7 @@ import sys
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import msgpack
 
@@ -170,7 +170,7 @@ def _wires_outcome(game: Game) -> None:
     assert (found == game.defusing_total) == (outcome.reason == "defused"), repr(game)
 
 
-def _redeal_wires(game: Game, viewer: int, rng: random.Random) -> None:
+def redeal_wires(game: Game, viewer: int, rng: random.Random) -> None:
     """Roles and face-down wires of the other seats (and Évolution's removed pile), dealt again
     with the same counts."""
     hidden = [s for s in range(game.players) if s != viewer]
@@ -237,20 +237,23 @@ def _machinations_outcome(game: Game) -> None:
     assert game.outcome.winning_team == team, repr(game)
 
 
-def _redeal_machinations(game: Game, viewer: int, rng: random.Random) -> None:
-    """The roles `viewer` cannot tell apart (MM-9), and the other seats' secret votes, cards
-    and accusations, chosen again."""
+def indistinguishable_roles(game: Game, seat: int, rng: random.Random,
+                           fixed: Iterable[int] = ()) -> list[str]:
+    """Another deal of Machinations roles that `seat` (or SPECTATOR) cannot tell from this
+    one (MM-9): its own role, the roles it was shown by identity and the seats in `fixed`
+    stay; a pair it was shown may swap; every other seat takes a random one of the rest."""
     roles = list(game.roles)
-    keep = set(game.revealed) | ({viewer} if viewer >= 0 else set())
+    keep = {*fixed}
     pairs = []
-    if viewer >= 0:
-        for entry in game.knowledge[viewer]:
+    if seat >= 0:
+        keep.add(seat)
+        for entry in game.knowledge[seat]:
             if entry["form"] == "id":
                 keep.update(entry["seats"])
             else:
                 pairs.append(entry["seats"])
     paired = {s for p in pairs for s in p}
-    free = [s for s in range(game.players) if s not in keep | paired]
+    free = [s for s in range(game.players) if s not in keep and s not in paired]
     moved = [roles[s] for s in free]
     rng.shuffle(moved)
     for s, role in zip(free, moved):
@@ -258,8 +261,14 @@ def _redeal_machinations(game: Game, viewer: int, rng: random.Random) -> None:
     for a, b in pairs:
         if a not in keep and b not in keep and rng.random() < 0.5:
             roles[a], roles[b] = roles[b], roles[a]
-    game.roles = roles
-    game.seat_of = {role: s for s, role in enumerate(roles)}
+    return roles
+
+
+def _redeal_machinations(game: Game, viewer: int, rng: random.Random) -> None:
+    """The roles `viewer` cannot tell apart (the revealed ones stay), and the other seats'
+    secret votes, cards and accusations, chosen again."""
+    game.roles = indistinguishable_roles(game, viewer, rng, game.revealed)
+    game.seat_of = {role: s for s, role in enumerate(game.roles)}
     for secret in (game.votes, game.cards_in, game.targets):
         others = [s for s in secret if s != viewer]
         values = [secret[s] for s in others]
@@ -284,8 +293,8 @@ def _redeal_holmes(game: Game, viewer: int, rng: random.Random) -> None:
 
 
 CHECKS: dict[str, GameChecks] = {
-    "timebomb": GameChecks(_wires_conserved, _wires_outcome, _redeal_wires),
-    "timebomb-evolution": GameChecks(_wires_conserved, _wires_outcome, _redeal_wires),
+    "timebomb": GameChecks(_wires_conserved, _wires_outcome, redeal_wires),
+    "timebomb-evolution": GameChecks(_wires_conserved, _wires_outcome, redeal_wires),
     "machinations": GameChecks(_machinations_conserved, _machinations_outcome,
                                _redeal_machinations),
     "holmes": GameChecks(holmes_conserved, _holmes_outcome, _redeal_holmes),

@@ -12,12 +12,17 @@ from __future__ import annotations
 
 import copy
 import random
+import sys
+from pathlib import Path
 
 import msgpack
 import pytest
 
 import engine
 from engine.evolution.bots import BOTS
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "engine"))
+from random_sim import redeal_wires  # noqa: E402
 
 GAME = "timebomb-evolution"
 
@@ -31,31 +36,7 @@ def copy_game(game):
 def resample_hidden(game, viewer: int, rng: random.Random):
     """A copy of `game` with everything `viewer` cannot see dealt again, consistently."""
     other = copy_game(game)
-    hidden_seats = [s for s in range(game.players) if s != viewer]
-    roles = [other.roles[s] for s in hidden_seats]
-    if other.set_aside is not None:
-        roles.append(other.set_aside)
-    rng.shuffle(roles)
-    for s, role in zip(hidden_seats, roles):
-        other.roles[s] = role
-    if other.set_aside is not None:
-        other.set_aside = roles[-1]
-    defusing = sum(other.hands[s][0] for s in hidden_seats)
-    colours = [k for s in hidden_seats for k, c in enumerate(other.hands[s]) if k for _ in range(c)]
-    colours += [k for k, c in enumerate(other.removed) for _ in range(c)]
-    rng.shuffle(colours)
-    other.removed = [0] * len(other.kinds)
-    for k in colours[: game.players]:
-        other.removed[k] += 1
-    wires = [0] * defusing + colours[game.players:]
-    rng.shuffle(wires)
-    for s in hidden_seats:
-        size = sum(other.hands[s])
-        other.hands[s] = [0] * len(other.kinds)
-        for k in wires[:size]:
-            other.hands[s][k] += 1
-        del wires[:size]
-    assert not wires
+    redeal_wires(other, viewer, rng)
     return other
 
 

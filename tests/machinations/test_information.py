@@ -4,6 +4,8 @@ information-set invariance of every seat's view."""
 from __future__ import annotations
 
 import random
+import sys
+from pathlib import Path
 
 import msgpack
 import pytest
@@ -24,6 +26,9 @@ from engine.machinations.roles import (
 )
 
 from .conftest import rigged_game
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "engine"))
+from random_sim import indistinguishable_roles  # noqa: E402
 
 PAIR_LW = ("pair", LESTRADE, WATSON)
 
@@ -77,30 +82,6 @@ def test_information_exchange_for_every_role(n):
             assert len(mine) == 2
 
 
-def indistinguishable_deal(game, seat, rng, fixed=()):
-    """Another deal that `seat` cannot tell from this one: its own role, the roles it was
-    shown by identity and the seats in `fixed` stay; a pair it was shown may swap; every
-    other seat takes a random one of the remaining roles."""
-    roles = list(game.roles)
-    keep = {seat, *fixed}
-    pairs = []
-    for entry in game.knowledge[seat]:
-        if entry["form"] == "id":
-            keep.update(entry["seats"])
-        else:
-            pairs.append(entry["seats"])
-    paired = {s for p in pairs for s in p}
-    free = [s for s in range(game.players) if s not in keep and s not in paired]
-    moved = [roles[s] for s in free]
-    rng.shuffle(moved)
-    for s, role in zip(free, moved):
-        roles[s] = role
-    for a, b in pairs:
-        if a not in keep and b not in keep and rng.random() < 0.5:
-            roles[a], roles[b] = roles[b], roles[a]
-    return roles
-
-
 def _pack(view):
     return msgpack.packb(view)
 
@@ -117,7 +98,7 @@ def test_view_is_identical_under_every_deal_the_seat_cannot_tell_apart(n, reveal
         public = [original.roles.index(JACK)] if n >= 6 else []
         if reveals:
             public.append(original.roles.index(LESTRADE))
-        other = rigged_game(indistinguishable_deal(original, seat, rng, public), options, seed)
+        other = rigged_game(indistinguishable_roles(original, seat, rng, public), options, seed)
         assert _pack(original.view(seat)) == _pack(other.view(seat))
         while original.outcome is None:
             actor = rng.choice(sorted(original.to_act()))
