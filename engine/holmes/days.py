@@ -22,7 +22,7 @@ from engine.holmes.catalogue import (
     character_name,
     clue_name,
 )
-from engine.holmes.pending import Pending
+from engine.holmes.pending import Pending, answers_decision
 from engine.holmes.scoring import Holding, score, winner
 
 Action = dict[str, Any]
@@ -31,14 +31,16 @@ Action = dict[str, Any]
 class DaysMixin:
     # -- villains' decisions ----------------------------------------------------------------
 
-    def do_lay_down(self, seat: int, action: Action) -> None:
+    @answers_decision
+    def act_lay_down(self, seat: int, action: Action) -> None:
         self.queue.pop(0)
         character = action["character"]
         self.markers[seat][character] = False
         self.log("lay_down", "{0} lays their marker on " + character_name(character)
                  + " down (Moran).", (seat,), character=character)
 
-    def do_return_im(self, seat: int, action: Action) -> None:
+    @answers_decision
+    def act_return_im(self, seat: int, action: Action) -> None:
         self.queue.pop(0)
         self.pay(seat, 2)
         self.log("moriarty_return", "{0} returns 2 IM (Moriarty).", (seat,), amount=2)
@@ -68,7 +70,7 @@ class DaysMixin:
         kind, seat = head.kind, head.seat
         if kind == "skill":
             if head.character == LANGDALE and len(head.drawn) == 1:
-                self.do_keep(seat, {"type": "keep", "index": 0})
+                self.keep_drawn(seat, 0)
                 return True
             if self.skill_steps(head):
                 return False

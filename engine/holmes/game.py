@@ -34,7 +34,7 @@ from engine.holmes.catalogue import (
     a_clue,
     clue_name,
 )
-from engine.holmes.pending import BOTH, Pending, describe_pending
+from engine.holmes.pending import BOTH, Pending, answers_decision, describe_pending
 from engine.holmes.days import DaysMixin
 from engine.holmes.skills import SkillsMixin
 
@@ -233,12 +233,6 @@ class Holmes(DaysMixin, SkillsMixin, Game):
 
     # -- applying -------------------------------------------------------------------------
 
-    def _dispatch(self, seat: int, action: Action) -> None:
-        if action not in self.legal_actions(seat):
-            raise IllegalAction(self.explain(seat, action))
-        getattr(self, "do_" + action["type"])(seat, action)
-        self.settle()
-
     def explain(self, seat: int, action: Action) -> str:
         """Why `action` is not legal now, in words a player can read."""
         head = self.queue[0]
@@ -272,7 +266,8 @@ class Holmes(DaysMixin, SkillsMixin, Game):
             return f"{character_name(target)} already holds one of your markers"
         return "you have no unplaced marker left"
 
-    def do_pick_start(self, seat: int, action: Action) -> None:
+    @answers_decision
+    def act_pick_start(self, seat: int, action: Action) -> None:
         head = self.queue[0]
         head.picks[seat] = action["character"]
         self.log("start_picked", "{0} has picked a Day-1 character.", (seat,))
@@ -286,7 +281,8 @@ class Holmes(DaysMixin, SkillsMixin, Game):
         self.stage = "side"
         self.queue.append(Pending("side", self.first))
 
-    def do_choose_side(self, seat: int, action: Action) -> None:
+    @answers_decision
+    def act_choose_side(self, seat: int, action: Action) -> None:
         self.queue.pop(0)
         self.sides[seat] = action["side"]
         self.sides[1 - seat] = SIDES[1] if action["side"] == SIDES[0] else SIDES[0]
@@ -298,14 +294,16 @@ class Holmes(DaysMixin, SkillsMixin, Game):
         self.log("day", "Day 1 begins.", day=1)
         self.begin_turn()
 
-    def do_place(self, seat: int, action: Action) -> None:
+    @answers_decision
+    def act_place(self, seat: int, action: Action) -> None:
         target = action["character"]
         self.markers[seat][target] = False
         self.log("place", "{0} places a marker on " + character_name(target) + ".", (seat,),
                  to=target)
         self.after_marker(seat, target)
 
-    def do_move(self, seat: int, action: Action) -> None:
+    @answers_decision
+    def act_move(self, seat: int, action: Action) -> None:
         source, target = action["from"], action["to"]
         del self.markers[seat][source]
         self.markers[seat][target] = False
@@ -318,10 +316,12 @@ class Holmes(DaysMixin, SkillsMixin, Game):
         self.queue.append(Pending("finish", seat))
         self.begin_skill(seat, target)
 
-    def do_end_action(self, seat: int, action: Action) -> None:
+    @answers_decision
+    def act_end_action(self, seat: int, action: Action) -> None:
         self.queue.pop(0)
 
-    def do_reserve(self, seat: int, action: Action) -> None:
+    @answers_decision
+    def act_reserve(self, seat: int, action: Action) -> None:
         slot = action["slot"]
         card = self.line[slot]
         self.line[slot] = None
@@ -332,7 +332,8 @@ class Holmes(DaysMixin, SkillsMixin, Game):
                  card=card)
         self.refill_line()
 
-    def do_assign(self, seat: int, action: Action) -> None:
+    @answers_decision
+    def act_assign(self, seat: int, action: Action) -> None:
         p = self.queue[0]
         clue = action["clue"]
         area = self.areas[seat]
@@ -344,7 +345,8 @@ class Holmes(DaysMixin, SkillsMixin, Game):
             p.wild_gained -= 1
         self.log("assign", "{0} puts a Wildcard on " + clue_name(clue) + ".", (seat,), clue=clue)
 
-    def do_keep_aside(self, seat: int, action: Action) -> None:
+    @answers_decision
+    def act_keep_aside(self, seat: int, action: Action) -> None:
         self.queue.pop(0)
         self.log("keep_aside", "{0} keeps their unassigned Wildcards aside.", (seat,))
 
@@ -400,6 +402,3 @@ class Holmes(DaysMixin, SkillsMixin, Game):
     def referee_view(self) -> dict[str, Any]:
         return views.referee_view(self)
 
-
-for _kind in Holmes.ACTIONS:
-    setattr(Holmes, "act_" + _kind, Holmes._dispatch)

@@ -16,7 +16,11 @@ Every skill, villain and Wildcard choice is a pending decision answered through 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from engine.core import IllegalAction
 
 from engine.holmes.catalogue import character_name
 
@@ -71,3 +75,19 @@ def describe_pending(day: int, p: Pending) -> str:
     if kind == "moriarty":
         return "discard a visible clue or return 2 IM (Moriarty)"
     return kind
+
+
+def answers_decision(act: Callable) -> Callable:
+    """Makes `act` an `act_<type>` method like every game's, which `Game.apply` calls after
+    the shared checks. Every Holmes action answers the decision at the head of the queue, so
+    it is first checked against the legal actions, which say exactly what that decision
+    allows; after it, the game settles whatever follows without a player."""
+
+    @functools.wraps(act)
+    def answer(game: Any, seat: int, action: dict[str, Any]) -> None:
+        if action not in game.legal_actions(seat):
+            raise IllegalAction(game.explain(seat, action))
+        act(game, seat, action)
+        game.settle()
+
+    return answer

@@ -33,7 +33,7 @@ from engine.holmes.catalogue import (
     a_clue,
     clue_name,
 )
-from engine.holmes.pending import Pending
+from engine.holmes.pending import Pending, answers_decision
 
 Action = dict[str, Any]
 
@@ -165,7 +165,8 @@ class SkillsMixin:
             return 2
         return 0
 
-    def do_take(self, seat: int, action: Action) -> None:
+    @answers_decision
+    def act_take(self, seat: int, action: Action) -> None:
         p = self.queue[0]
         slot = action["slot"]
         card = self.line[slot]
@@ -173,7 +174,8 @@ class SkillsMixin:
         p.touched_line = True
         self._take(seat, p, card, "from the line")
 
-    def do_take_reserved(self, seat: int, action: Action) -> None:
+    @answers_decision
+    def act_take_reserved(self, seat: int, action: Action) -> None:
         p = self.queue[0]
         area = self.areas[seat]
         card, area.reserved = area.reserved, None
@@ -194,7 +196,8 @@ class SkillsMixin:
             cost=cost,
         )
 
-    def do_use(self, seat: int, action: Action) -> None:
+    @answers_decision
+    def act_use(self, seat: int, action: Action) -> None:
         p = self.queue[0]
         if p.character == TOBY:
             wanted = self.areas[seat].toby_count()
@@ -210,7 +213,8 @@ class SkillsMixin:
             amount=gained,
         )
 
-    def do_steal(self, seat: int, action: Action) -> None:
+    @answers_decision
+    def act_steal(self, seat: int, action: Action) -> None:
         p = self.queue[0]
         card = action["card"]
         victim = 1 - seat
@@ -227,7 +231,8 @@ class SkillsMixin:
             cost=self.day,
         )
 
-    def do_draw(self, seat: int, action: Action) -> None:
+    @answers_decision
+    def act_draw(self, seat: int, action: Action) -> None:
         p = self.queue[0]
         count = action["count"]
         self.pay(seat, count)
@@ -247,9 +252,14 @@ class SkillsMixin:
             cards=list(p.drawn),
         )
 
-    def do_keep(self, seat: int, action: Action) -> None:
+    @answers_decision
+    def act_keep(self, seat: int, action: Action) -> None:
+        self.keep_drawn(seat, action["index"])
+
+    def keep_drawn(self, seat: int, index: int) -> None:
+        """Langdale Pike: keep one of the drawn clues, discard the rest face down."""
         p = self.queue[0]
-        kept = p.drawn.pop(action["index"])
+        kept = p.drawn.pop(index)
         rest, p.drawn = p.drawn, []
         self.discard.extend(rest)
         area = self.areas[seat]
@@ -270,7 +280,8 @@ class SkillsMixin:
             discarded=len(rest),
         )
 
-    def do_discard_line(self, seat: int, action: Action) -> None:
+    @answers_decision
+    def act_discard_line(self, seat: int, action: Action) -> None:
         p = self.queue[0]
         slot = action["slot"]
         card = self.line[slot]
@@ -285,7 +296,8 @@ class SkillsMixin:
             card=card,
         )
 
-    def do_discard(self, seat: int, action: Action) -> None:
+    @answers_decision
+    def act_discard(self, seat: int, action: Action) -> None:
         p = self.queue[0]
         card = action["card"]
         printed = self.areas[seat].remove_visible(card)
@@ -305,7 +317,8 @@ class SkillsMixin:
             amount=gained,
         )
 
-    def do_swap(self, seat: int, action: Action) -> None:
+    @answers_decision
+    def act_swap(self, seat: int, action: Action) -> None:
         p = self.queue[0]
         slot, give = action["slot"], action["give"]
         taken = self.line[slot]
@@ -322,7 +335,8 @@ class SkillsMixin:
             card=taken,
         )
 
-    def do_decline(self, seat: int, action: Action) -> None:
+    @answers_decision
+    def act_decline(self, seat: int, action: Action) -> None:
         p = self.queue.pop(0)
         if p.kind == "buy":
             self.log("no_buy", "{0} does not buy a card (Von Kramm).", (seat,))
@@ -334,10 +348,12 @@ class SkillsMixin:
                 character=p.character,
             )
 
-    def do_done(self, seat: int, action: Action) -> None:
+    @answers_decision
+    def act_done(self, seat: int, action: Action) -> None:
         self.complete_skill(self.queue[0])
 
-    def do_buy(self, seat: int, action: Action) -> None:
+    @answers_decision
+    def act_buy(self, seat: int, action: Action) -> None:
         self.queue.pop(0)
         self.pay(seat, 1)
         card = self.draw_card()
