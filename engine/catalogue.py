@@ -160,8 +160,7 @@ EVOLUTION: Final = GameInfo(
         Option("colours", "random", colour_choices,
                "The bomb colours in play, one per player.", label="Bomb colours",
                show=show_colours, canonical=in_box_order),
-        TIMEBOMB.options[0],
-        TIMEBOMB.options[1],
+        *TIMEBOMB.options,  # Time Bomb's own, which Évolution plays by too
     ),
     bot_levels=TIMEBOMB.bot_levels,
     summary="Time Bomb with coloured bombs; the Variante gives each colour a power.",
