@@ -211,7 +211,7 @@ async def machinations_shot(backend, pilot_settle) -> None:
             before = (len(table.view["events"]), table.view["phase"], model.my_choice)
             if model.crews:
                 for seat in min(model.crews, key=lambda c: (len(c), c)):
-                    await pilot.press(str(seat + 1))
+                    await pilot.press(str(seat + 1), "enter")
                 await pilot.press("s")
                 await pilot_settle(pilot, lambda: isinstance(app.screen, ProposeScreen))
                 await pilot.press(*"Crown Jewels", "enter")
@@ -222,9 +222,9 @@ async def machinations_shot(backend, pilot_settle) -> None:
             elif model.cards:
                 await pilot.press("p")
                 await pilot_settle(pilot, lambda: isinstance(app.screen, CardScreen))
-                await pilot.press("1")
+                await pilot.press("1", "enter")
             else:
-                await pilot.press(str(model.targets[0] + 1))
+                await pilot.press(str(model.targets[0] + 1), "enter")
                 await pilot_settle(pilot, lambda: isinstance(app.screen, AccuseScreen))
                 await pilot.press("y")
             await pilot_settle(pilot, lambda: table.view["outcome"] or (
@@ -233,7 +233,7 @@ async def machinations_shot(backend, pilot_settle) -> None:
         model = table.game_table.model
         if model.crews:  # show the crew picker with an eligible crew picked
             for seat in min(model.crews, key=lambda c: (len(c) != 3, c)):
-                await pilot.press(str(seat + 1))
+                await pilot.press(str(seat + 1), "enter")
         await pilot.pause(0.3)
         app.save_screenshot(str(OUT / "machinations-seat.svg"))
 

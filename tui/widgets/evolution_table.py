@@ -21,9 +21,12 @@ from textual.widgets import Static
 
 from tui.models.evolution import (
     COLOUR_STYLES,
+    QUESTIONS,
     EvolutionModel,
     build_model,
     colour_word,
+    describe_claim,
+    describe_decision,
 )
 from tui.models.timebomb import build_ending, team_label
 from tui.widgets.timebomb_table import TEAM_STYLES, TargetList, TimeBombTable
@@ -80,9 +83,8 @@ class EvolutionTable(TimeBombTable):
 
     # -- rendering --------------------------------------------------------------------------
 
-    def show(self, view, legal, seat, seats) -> None:
-        self.model = build_model(view, legal, seat, seats)
-        self.seats = seats
+    def redraw(self) -> None:
+        self.model = build_model(self.view, self.legal, self.seat, self.seats)
         self.refresh_secret()
         self.refresh_players()
         self.refresh_board()
@@ -191,11 +193,13 @@ class EvolutionTable(TimeBombTable):
         model = self.model
         return super().binding_state() + ((bool(model.decisions),) if model else ())
 
-    def status_line(self) -> str:
+    def turn_text(self) -> str:
         model = self.model
-        if model is not None and model.decisions and not model.over:
-            return f"{model.status_line()} · your choice"
-        return super().status_line()
+        if model is not None and model.pending_kind and not model.over:
+            if model.decisions:
+                return "your choice"
+            return f"{self.name_of(model.pending_seat)} chooses"
+        return super().turn_text()
 
     # -- acting -----------------------------------------------------------------------------
 
@@ -205,7 +209,7 @@ class EvolutionTable(TimeBombTable):
         return super().check_action(action, parameters)
 
     def action_decide(self) -> None:
-        from tui.screens.evolution_decision import DecisionScreen
+        from tui.screens.action_picker import ActionPicker
 
         model = self.model
         if model is None or not model.decisions or self.deciding:
@@ -214,23 +218,15 @@ class EvolutionTable(TimeBombTable):
 
         def chosen(action: dict | None) -> None:
             self.deciding = False
-            if action is not None:
-                self.post_message(self.ActionChosen(action))
+            self.send(action)
 
-        self.app.push_screen(DecisionScreen(model), chosen)
+        choices = [(describe_decision(c, model), c) for c in model.decisions]
+        question = QUESTIONS[model.decisions[0]["type"]]
+        self.app.push_screen(
+            ActionPicker(question, choices, later=True, decision=True), chosen)
 
-    def action_claim(self) -> None:
-        from tui.screens.evolution_decision import EvolutionClaimScreen
-
-        model = self.model
-        if model is None or not model.claims:
-            return
-
-        def chosen(action: dict | None) -> None:
-            if action is not None:
-                self.post_message(self.ActionChosen(action))
-
-        self.app.push_screen(EvolutionClaimScreen(list(model.claims)), chosen)
+    def claim_words(self, claim: dict) -> str:
+        return describe_claim(claim)
 
     # -- the end ----------------------------------------------------------------------------
 
