@@ -242,3 +242,23 @@ async def test_machinations_at_ten_players_keeps_the_record_in_view():
         await pilot.press("v")
         await pilot.pause()
         assert "a Approve · o Object" in screen_text(application)
+
+
+async def test_heist_card_dialog_a_digit_picks_and_enter_plays():
+    """The first legal card has the focus; 2 moves it to Foil; Enter plays Foil. An illegal
+    card's digit says why instead."""
+    from tui.screens.machinations_dialogs import CardScreen
+
+    chosen = []
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        await application.push_screen(CardScreen(("abet", "foil")), chosen.append)
+        await pilot.pause()
+        await pilot.press("3")
+        await pilot.pause()
+        assert any("cannot play" in n.message for n in application._notifications)
+        await pilot.press("2")
+        assert chosen == []
+        await pilot.press("enter")
+        await pilot.pause()
+    assert chosen == [{"type": "play", "card": "foil"}]

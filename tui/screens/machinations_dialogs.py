@@ -79,7 +79,7 @@ class CardScreen(SecretDialog):
             yield Static("←/→ or 1-3, then Enter · Esc: later", classes="hint")
 
     def on_mount(self) -> None:
-        self.query(Button).filter(":enabled").first().focus()
+        next(b for b in self.query(Button) if not b.disabled).focus()
 
     def action_card(self, index: int) -> None:
         """A digit picks a card, as Tab would; Enter plays it."""

@@ -131,7 +131,7 @@ class MachinationsTable(GameTable):
             f"{'now':<7} role")
         box = self.query_one("#mm-players-box")
         if model.crews:
-            title = "Players · pick a crew: ↑↓/digit, Enter; s proposes"
+            title = "Players · pick a crew, s proposes"
         elif model.targets:
             title = "Players · pick who you name, Enter"
         else:
