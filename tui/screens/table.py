@@ -199,6 +199,8 @@ class TableScreen(Screen):
         table = await self.ensure_game_table(str(view.get("game")))
         table.show(view, self.legal, None if self.spectator else self.seat, self.seats)
         self.query_one(ContentSwitcher).current = "game"
+        if self.focused is None:  # a dialog opened before the list had the keyboard
+            self.focus_game()
         self.show_log()
         bar = self.query_one(StatusBar)
         bar.set_turn(table.turn_text(), table.your_turn)
