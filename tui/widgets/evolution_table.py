@@ -56,9 +56,6 @@ def kind_text(kind: str) -> Text:
 
 class EvolutionTable(TimeBombTable):
     DEFAULT_CSS = """
-    EvolutionTable #ev-board { height: auto; border: round $secondary; border-title-align: left;
-                               padding: 0 1; }
-    EvolutionTable #ev-board.-decide { border: round $warning; }
     """
 
     BINDINGS = [Binding("d", "decide", "Decide")]
@@ -70,12 +67,12 @@ class EvolutionTable(TimeBombTable):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("", id="tb-secret")
-            with Vertical(id="tb-players-box"):
+            yield Static("", id="tb-secret", classes="panel -you")
+            with Vertical(id="tb-players-box", classes="panel -list"):
                 yield Static("", id="tb-players-head")
                 yield TargetList(id="tb-players")
-            yield Static("", id="ev-board")
-            yield Static("", id="tb-revealed")
+            yield Static("", id="ev-board", classes="panel")
+            yield Static("", id="tb-revealed", classes="panel")
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -122,7 +119,7 @@ class EvolutionTable(TimeBombTable):
         if model is None:
             return
         board = self.query_one("#ev-board", Static)
-        board.set_class(bool(model.decisions), "-decide")
+        board.set_class(bool(model.decisions), "-your-turn")
         board.border_title = "Bombs · Variante" if model.variante else "Bombs"
         board.update(self.board_text(model, board.content_size.width or 44))
 

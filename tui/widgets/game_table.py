@@ -30,6 +30,20 @@ class GameTable(Widget):
 
     can_focus = False
 
+    # Every game draws its table as panels: a rounded box titled on its top border. `-you`
+    # marks the viewer's own secrets, `-your-turn` where the game waits on them, `-list` a
+    # box around a list of players, which shows when it has the keyboard.
+    DEFAULT_CSS = """
+    GameTable { height: 1fr; }
+    GameTable .panel { height: auto; border: round $secondary; border-title-align: left;
+                       padding: 0 1; }
+    GameTable .panel.-you { border: round $primary; }
+    GameTable .panel.-hidden { color: $text-muted; }
+    GameTable .panel.-list { padding: 0; }
+    GameTable .panel.-list:focus-within { border: round $accent; }
+    GameTable .panel.-your-turn { border: round $warning; }
+    """
+
     BINDINGS = [
         Binding("h", "hide", "Hide", tooltip="Hide your secrets from onlookers, and the log's"),
         Binding("h", "unhide", "Show", tooltip="Show your secrets again"),

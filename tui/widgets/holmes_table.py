@@ -80,18 +80,13 @@ class HolmesTable(GameTable):
     beside your own play area, the line beside your opponent's."""
 
     DEFAULT_CSS = """
-    HolmesTable { height: 1fr; }
     HolmesTable #ho-track { height: auto; padding: 0 1; }
     HolmesTable #ho-prompt { height: auto; padding: 0 1; }
     HolmesTable #ho-prompt.-your-turn { background: $warning 20%; text-style: bold; }
     HolmesTable .ho-row { height: auto; }
     HolmesTable CharacterList { width: 24; }
-    HolmesTable #ho-line { width: 24; height: auto; border: round $secondary;
-                           border-title-align: left; padding: 0 1; }
-    HolmesTable .ho-area { width: 1fr; height: auto; border: round $secondary;
-                           border-title-align: left; padding: 0 0 0 1; }
-    HolmesTable .ho-area.-you { border: round $primary; }
-    HolmesTable .ho-area { border-subtitle-align: right; }
+    HolmesTable #ho-line { width: 24; }
+    HolmesTable .ho-area { width: 1fr; padding: 0 0 0 1; border-subtitle-align: right; }
     HolmesTable.-wide CharacterList { width: 34; }
     """
 
@@ -111,10 +106,10 @@ class HolmesTable(GameTable):
             yield Static("", id="ho-prompt")
             with Horizontal(classes="ho-row"):
                 yield CharacterList(id="ho-characters")
-                yield Static("", id="ho-area-a", classes="ho-area")
+                yield Static("", id="ho-area-a", classes="panel ho-area")
             with Horizontal(classes="ho-row"):
-                yield Static("", id="ho-line")
-                yield Static("", id="ho-area-b", classes="ho-area")
+                yield Static("", id="ho-line", classes="panel")
+                yield Static("", id="ho-area-b", classes="panel ho-area")
 
     def on_mount(self) -> None:
         self.query_one("#ho-line").border_title = "The line"

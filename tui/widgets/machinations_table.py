@@ -46,17 +46,9 @@ WIDE = 70
 
 class MachinationsTable(GameTable):
     DEFAULT_CSS = """
-    MachinationsTable { height: 1fr; }
-    MachinationsTable #mm-secret { height: auto; border: round $primary;
-                                   border-title-align: left; padding: 0 1; }
-    MachinationsTable #mm-secret.-hidden { color: $text-muted; }
-    MachinationsTable #mm-players-box { height: auto; border: round $secondary;
-                                        border-title-align: left; }
-    MachinationsTable #mm-players-box.-your-turn { border: round $warning; }
     MachinationsTable #mm-players-head { height: 1; color: $text-muted; }
     MachinationsTable PlayerList, MachinationsTable PlayerList:focus { border: none; }
-    MachinationsTable #mm-record { height: 1fr; min-height: 5; border: round $secondary;
-                                   border-title-align: left; padding: 0 1; }
+    MachinationsTable #mm-record { height: 1fr; min-height: 5; }
     """
 
     BINDINGS = [
@@ -73,11 +65,11 @@ class MachinationsTable(GameTable):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("", id="mm-secret")
-            with Vertical(id="mm-players-box"):
+            yield Static("", id="mm-secret", classes="panel -you")
+            with Vertical(id="mm-players-box", classes="panel -list"):
                 yield Static("", id="mm-players-head")
                 yield CrewList(id="mm-players")
-            with VerticalScroll(id="mm-record"):
+            with VerticalScroll(id="mm-record", classes="panel"):
                 yield Static("", id="mm-record-text")
 
     def on_mount(self) -> None:

@@ -42,18 +42,9 @@ class TargetList(PlayerList):
 
 class TimeBombTable(GameTable):
     DEFAULT_CSS = """
-    TimeBombTable { height: 1fr; }
-    TimeBombTable #tb-secret { height: auto; border: round $primary; border-title-align: left;
-                               padding: 0 1; }
-    TimeBombTable #tb-secret.-hidden { color: $text-muted; }
-    TimeBombTable #tb-players-box { height: auto; border: round $secondary;
-                                    border-title-align: left; }
-    TimeBombTable #tb-players-box.-your-turn { border: round $warning; }
-    TimeBombTable #tb-players-box:focus-within { border: round $accent; }
     TimeBombTable #tb-players-head { height: 1; color: $text-muted; }
     TimeBombTable TargetList, TimeBombTable TargetList:focus { border: none; }
-    TimeBombTable #tb-revealed { height: 1fr; min-height: 3; border: round $secondary;
-                                 border-title-align: left; padding: 0 1; }
+    TimeBombTable #tb-revealed { height: 1fr; min-height: 3; }
     """
 
     BINDINGS = [
@@ -68,11 +59,11 @@ class TimeBombTable(GameTable):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("", id="tb-secret")
-            with Vertical(id="tb-players-box"):
+            yield Static("", id="tb-secret", classes="panel -you")
+            with Vertical(id="tb-players-box", classes="panel -list"):
                 yield Static("", id="tb-players-head")
                 yield TargetList(id="tb-players")
-            yield Static("", id="tb-revealed")
+            yield Static("", id="tb-revealed", classes="panel")
 
     def on_mount(self) -> None:
         self.query_one("#tb-secret").border_title = "You"
