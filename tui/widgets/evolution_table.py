@@ -55,9 +55,6 @@ def kind_text(kind: str) -> Text:
 
 
 class EvolutionTable(TimeBombTable):
-    DEFAULT_CSS = """
-    """
-
     BINDINGS = [Binding("d", "decide", "Decide")]
 
     def __init__(self, **kwargs) -> None:

@@ -2,7 +2,8 @@
 
 What every game shares lives here, once: the view the table was last given, whose turn it is
 (from the view's `to_act`), hiding your secrets from onlookers with `h`, and whether you won.
-A game's subclass draws its own view in `redraw` and says its state in `status_line`.
+A game's subclass builds `self.model` from the view and draws it in `redraw`; the model's
+`status_line` fills the rest of the status bar.
 """
 
 from __future__ import annotations
@@ -68,6 +69,8 @@ class GameTable(Widget):
         self.legal: list[dict[str, Any]] = []
         self.seat: int | None = None
         self.seats: Sequence[SeatInfo] = ()
+        self.model: Any = None
+        """What the game's `redraw` built from the view: its own model, with a `status_line`."""
 
     def show(
         self,
@@ -127,7 +130,8 @@ class GameTable(Widget):
 
     def status_line(self) -> str:
         """The game's state in one short line for the status bar: round, score."""
-        return ""
+        status = getattr(self.model, "status_line", None)
+        return status() if status else ""
 
     def you_won(self) -> bool | None:
         """At the end: whether this seat is among the winners; None for a spectator."""

@@ -196,9 +196,6 @@ class HolmesTable(GameTable):
         else:
             prompt.update(f"Waiting for {model.waiting_for or 'the table'}: {model.prompt}")
 
-    def status_line(self) -> str:
-        return self.model.status_line() if self.model else ""
-
     # -- acting -----------------------------------------------------------------------------
 
     def binding_state(self) -> tuple:

@@ -185,9 +185,6 @@ class MachinationsTable(GameTable):
             model.can_vote, bool(model.cards), bool(model.crews), bool(self.crew),
             self.eligible_pick())
 
-    def status_line(self) -> str:
-        return self.model.status_line() if self.model else ""
-
     def turn_text(self) -> str:
         model = self.model
         if model is None or self.over:

@@ -162,9 +162,6 @@ class TimeBombTable(GameTable):
     def waiting_text(self, names: str) -> str:
         return f"✂ {names} cuts"
 
-    def status_line(self) -> str:
-        return self.model.status_line() if self.model else ""
-
     def refusal(self, seat: int | None) -> str:
         if seat is not None and seat == self.seat and self.your_turn:
             return "You cannot cut your own wires: pick another player."
