@@ -262,3 +262,33 @@ async def test_heist_card_dialog_a_digit_picks_and_enter_plays():
         await pilot.press("enter")
         await pilot.pause()
     assert chosen == [{"type": "play", "card": "foil"}]
+
+
+def test_names_are_cut_by_terminal_cells_so_columns_stay_in_line():
+    """An emoji or a CJK letter takes two cells: rows pad and cut by cells, not characters."""
+    from rich.cells import cell_len
+
+    from tui.widgets.player_list import fit_cells, name_cell
+
+    for name in ("Ann", "Ann 🎩 the Great", "福尔摩斯先生福尔摩斯先生", "🎩🎩🎩🎩🎩🎩🎩🎩🎩"):
+        assert cell_len(fit_cells(name, 10)) == 10
+        cell = name_cell(name, you=True, status="", width=14)
+        assert cell_len(cell) == 14 and cell.rstrip().endswith("(you)")
+    assert fit_cells("Ann 🎩 the Great", 8) == "Ann 🎩 …"
+
+
+async def test_the_log_wraps_again_after_a_resize():
+    game = tb.cutter_game()
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        await opened(application, pilot, game, game.cutter, lobby())
+        log = application.screen.query_one(EventLog)
+        narrow = len(log.lines)
+        await pilot.resize_terminal(160, 40)
+        await pilot.pause()
+        await pilot.pause()
+        assert len(log.lines) < narrow
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.pause()
+        assert len(log.lines) == narrow
