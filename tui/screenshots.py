@@ -4,7 +4,9 @@
 
 Fixed seeds make every run draw the same game: the lobby, a Time Bomb table mid-game from a
 seat, the same moment as a spectator sees it, and the end screen; a Holmes table against the
-bot on Day 2, and its dialog of legal choices; a Time Bomb Évolution table with the Variante.
+bot on Day 2, and its dialog of legal choices; a Time Bomb Évolution table with the Variante;
+a Machinations table. All at 80x24, the size most terminals open at, and the Holmes table
+once more at 120x40.
 """
 
 from __future__ import annotations
@@ -14,7 +16,9 @@ import os
 import tempfile
 from pathlib import Path
 
-SIZE = (100, 30)
+SIZE = (80, 24)
+"""The size most terminals open at: every shot but one is taken at it."""
+WIDE = (120, 40)
 SEED = 7
 HOST_PORT = 47420
 OUT = Path(__file__).resolve().parent.parent / "screenshots"
@@ -102,18 +106,18 @@ async def main() -> None:
     await evolution_screenshot(backend)
     await machinations_shot(backend(port=HOST_PORT + 4), pilot_settle=settle)
     for name in ("lobby", "table-seat", "table-spectator", "end", "holmes-table",
-                 "holmes-choice", "evolution-table", "machinations-seat"):
+                 "holmes-choice", "holmes-table-wide", "evolution-table", "machinations-seat"):
         print(OUT / f"{name}.svg")
 
 
 async def holmes_shots(backend) -> None:
     """Holmes against the smart bot, every choice the first one offered, until Day 2."""
     from tui.app import create_app
-    from tui.screens.holmes_choice import HolmesChoiceScreen
+    from tui.screens.action_picker import ActionPicker
     from tui.screens.table import TableScreen
 
     app = create_app(backend(port=HOST_PORT + 2), player_name="Ada")
-    async with app.run_test(size=(120, 40)) as pilot:
+    async with app.run_test(size=SIZE) as pilot:
         ticket = await app.backend.play_bots("Ada", game="holmes", players=2)
         app.screen.go(ticket)
         await settle(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view)
@@ -130,22 +134,26 @@ async def holmes_shots(backend) -> None:
                 break
             before = len(table.view["events"])
             await pilot.press("c")
-            await settle(pilot, lambda: isinstance(app.screen, HolmesChoiceScreen))
+            await settle(pilot, lambda: isinstance(app.screen, ActionPicker))
             await pilot.press("enter")
             await settle(pilot, lambda: len(table.view["events"]) > before)
         await pilot.pause(0.3)
         app.save_screenshot(str(OUT / "holmes-table.svg"))
         await pilot.press("c")
-        await settle(pilot, lambda: isinstance(app.screen, HolmesChoiceScreen))
+        await settle(pilot, lambda: isinstance(app.screen, ActionPicker))
         await pilot.pause(0.3)
         app.save_screenshot(str(OUT / "holmes-choice.svg"))
+        await pilot.press("escape")
+        await pilot.resize_terminal(*WIDE)
+        await pilot.pause(0.3)
+        app.save_screenshot(str(OUT / "holmes-table-wide.svg"))
 
 
 
 async def evolution_screenshot(backend) -> None:
     """Time Bomb Évolution with the Variante against bots, from a seat, once a Defusing wire
     lies on a colour or a Number card has been drawn: the bombs board at work."""
-    from tui.screens.evolution_decision import DecisionScreen
+    from tui.screens.action_picker import ActionPicker
     from tui.screens.table import TableScreen
     from tui.screens.timebomb_cut import CutScreen
 
@@ -167,21 +175,34 @@ async def evolution_screenshot(backend) -> None:
                                             and view["pending"] is None))
 
         while not shows_enough():
-            await settle(pilot, lambda: shows_enough() or isinstance(app.screen, DecisionScreen)
+            await settle(pilot, lambda: shows_enough() or isinstance(app.screen, ActionPicker)
                          or (app.screen is table and table.game_table.model is not None
                              and table.game_table.model.your_turn))
             if shows_enough():
                 break
             events = len(table.view["events"])
-            if isinstance(app.screen, DecisionScreen):
+            if isinstance(app.screen, ActionPicker):
                 await pilot.press("enter")
             else:
-                await pilot.press("enter")
-                await settle(pilot, lambda: isinstance(app.screen, CutScreen))
-                await pilot.press("enter")
+                await cut_or_decide(pilot, table, CutScreen, ActionPicker)
             await settle(pilot, lambda: len(table.view["events"]) > events)
         await pilot.pause(0.3)
         app.save_screenshot(str(OUT / "evolution-table.svg"))
+
+
+async def cut_or_decide(pilot, table, cut_screen, picker) -> None:
+    """Enter on the first target, then Enter in whichever dialog opens: the wires, or a
+    decision of the player's that opened first. Enter again if a bot's move came between."""
+    app = pilot.app
+    for _ in range(5):
+        await pilot.press("enter")
+        try:
+            await settle(pilot, lambda: isinstance(app.screen, (cut_screen, picker)), 3)
+        except TimeoutError:
+            continue
+        await pilot.press("enter")
+        return
+    raise TimeoutError("no dialog opened at my turn")
 
 
 async def machinations_shot(backend, pilot_settle) -> None:
@@ -211,7 +232,7 @@ async def machinations_shot(backend, pilot_settle) -> None:
             before = (len(table.view["events"]), table.view["phase"], model.my_choice)
             if model.crews:
                 for seat in min(model.crews, key=lambda c: (len(c), c)):
-                    await pilot.press(str(seat + 1))
+                    await pilot.press(str(seat + 1), "enter")
                 await pilot.press("s")
                 await pilot_settle(pilot, lambda: isinstance(app.screen, ProposeScreen))
                 await pilot.press(*"Crown Jewels", "enter")
@@ -222,9 +243,9 @@ async def machinations_shot(backend, pilot_settle) -> None:
             elif model.cards:
                 await pilot.press("p")
                 await pilot_settle(pilot, lambda: isinstance(app.screen, CardScreen))
-                await pilot.press("1")
+                await pilot.press("1", "enter")
             else:
-                await pilot.press(str(model.targets[0] + 1))
+                await pilot.press(str(model.targets[0] + 1), "enter")
                 await pilot_settle(pilot, lambda: isinstance(app.screen, AccuseScreen))
                 await pilot.press("y")
             await pilot_settle(pilot, lambda: table.view["outcome"] or (
@@ -233,7 +254,7 @@ async def machinations_shot(backend, pilot_settle) -> None:
         model = table.game_table.model
         if model.crews:  # show the crew picker with an eligible crew picked
             for seat in min(model.crews, key=lambda c: (len(c) != 3, c)):
-                await pilot.press(str(seat + 1))
+                await pilot.press(str(seat + 1), "enter")
         await pilot.pause(0.3)
         app.save_screenshot(str(OUT / "machinations-seat.svg"))
 

@@ -14,7 +14,7 @@ from tui.app import create_app
 from tui.models.evolution import build_model, claim_text, describe_decision
 from tui.models.seats import seat_infos
 from tui.screens.end import EndScreen
-from tui.screens.evolution_decision import DecisionScreen, EvolutionClaimScreen
+from tui.screens.action_picker import ActionPicker
 from tui.screens.table import TableScreen
 from tui.screens.timebomb_cut import CutScreen
 
@@ -173,6 +173,11 @@ async def test_every_fact_is_on_screen_at_80x24():
 # -- a Variante game against bots, to the end --------------------------------------------------
 
 
+def is_decision(screen) -> bool:
+    """The dialog of a Variante decision, which opens by itself, not a claim the test asked."""
+    return isinstance(screen, ActionPicker) and screen.has_class("-decision")
+
+
 def table_screen(application) -> TableScreen | None:
     return next((s for s in application.screen_stack if isinstance(s, TableScreen)), None)
 
@@ -191,7 +196,7 @@ async def test_play_the_variante_against_bots_to_the_end(app_factory, waiter):
         while not isinstance(application.screen, EndScreen):
             await waiter.until(
                 pilot,
-                lambda: isinstance(application.screen, (EndScreen, DecisionScreen))
+                lambda: isinstance(application.screen, EndScreen) or is_decision(application.screen)
                 or (application.screen is table and table.game_table.model
                     and table.game_table.model.your_turn),
                 "my turn, my decision or the end",
@@ -200,20 +205,20 @@ async def test_play_the_variante_against_bots_to_the_end(app_factory, waiter):
             if isinstance(screen, EndScreen):
                 break
             actions = len(table.view["events"])
-            if isinstance(screen, DecisionScreen):
+            if is_decision(screen):
                 await pilot.press("enter")
                 decided += 1
             elif not claimed and table.game_table.model.claims:
                 await pilot.press("c")
                 await waiter.until(
-                    pilot, lambda: isinstance(application.screen, EvolutionClaimScreen), "claims")
+                    pilot, lambda: isinstance(application.screen, ActionPicker), "claims")
                 await pilot.press("down", "enter")
                 claimed += 1
             else:
                 await pilot.press("enter")
                 await waiter.until(
                     pilot, lambda: isinstance(application.screen, CutScreen), "the wire picker")
-                await pilot.press("1")
+                await pilot.press("1", "enter")
                 cuts += 1
             await waiter.until(
                 pilot,

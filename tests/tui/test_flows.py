@@ -6,7 +6,7 @@ from screen_text import screen_text
 
 from tui.screens.end import EndScreen
 from tui.screens.table import TableScreen
-from tui.screens.timebomb_claim import ClaimScreen
+from tui.screens.action_picker import ActionPicker
 from tui.screens.timebomb_cut import CutScreen
 from tui.widgets.player_list import PlayerList
 
@@ -28,7 +28,7 @@ async def test_play_against_bots_until_the_end_then_play_again(app_factory, wait
         if not table.view["outcome"]:
             # A claim, from its dialog; then the first cut by mouse: a player, then a wire.
             await pilot.press("c")
-            await waiter.until(pilot, lambda: isinstance(app.screen, ClaimScreen), "claims")
+            await waiter.until(pilot, lambda: isinstance(app.screen, ActionPicker), "claims")
             await pilot.press("down", "enter")
             await waiter.until(
                 pilot, lambda: table.view["claims"][table.seat] is not None, "my claim"
@@ -59,7 +59,7 @@ async def test_play_against_bots_until_the_end_then_play_again(app_factory, wait
             await pilot.press("enter")
             await waiter.until(pilot, lambda: isinstance(app.screen, CutScreen), "the wire picker")
             before = len(table.view["revealed"])
-            await pilot.press("1")
+            await pilot.press("1", "enter")  # a digit picks a wire, Enter cuts it
             await waiter.until(
                 pilot,
                 lambda: len(table.view["revealed"]) > before or table.view["outcome"],

@@ -11,7 +11,7 @@ from tui.app import create_app
 from tui.models.holmes import build_model, describe_action
 from tui.models.seats import SeatInfo
 from tui.screens.end import EndScreen
-from tui.screens.holmes_choice import HolmesChoiceScreen
+from tui.screens.action_picker import ActionPicker
 from tui.screens.table import TableScreen
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
@@ -99,17 +99,36 @@ def table_run(game, seat, *keys):
     return run_before
 
 
+def my_turn(first_step: int) -> engine.Game:
+    """The first position from `first_step` actions on where the game waits on seat 0."""
+    games = (holmes_game(n) for n in range(first_step, first_step + 40))
+    return next(g for g in games if 0 in g.to_act())
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_holmes_table_mid_game(snap_compare, size):
     """Day 2 after a few moves: markers, the line, both areas, your turn."""
-    assert snap_compare(app(), terminal_size=size, run_before=table_run(holmes_game(14), 0))
+    assert snap_compare(app(), terminal_size=size, run_before=table_run(my_turn(14), 0))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_holmes_table_late_in_the_game(snap_compare, size):
+    """Day 7: every character in play; your own area stays in view beside them."""
+    assert snap_compare(app(), terminal_size=size, run_before=table_run(my_turn(88), 0))
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_holmes_choice_dialog_lists_only_legal_moves(snap_compare, size):
-    """Enter opens the dialog of legal moves."""
+    """Enter opens the dialog of legal moves, its hint in view."""
     assert snap_compare(app(), terminal_size=size,
-                        run_before=table_run(holmes_game(14), 0, "enter"))
+                        run_before=table_run(my_turn(14), 0, "enter"))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_holmes_end_screen_explains_the_scores(snap_compare, size):
+    """The end: who won, each side's points by majority, set and penalty."""
+    assert snap_compare(app(), terminal_size=size,
+                        run_before=table_run(holmes_game(1000), 0))
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -147,7 +166,7 @@ async def test_play_a_full_game_of_holmes_against_the_bot(app_factory, waiter):
                 break
             before = len(table.view["events"])
             await pilot.press("c")
-            await waiter.until(pilot, lambda: isinstance(app.screen, HolmesChoiceScreen),
+            await waiter.until(pilot, lambda: isinstance(app.screen, ActionPicker),
                                "the choice dialog")
             # The last choice: a move, or declining a skill, keeps the game short.
             await pilot.press("end", "enter")

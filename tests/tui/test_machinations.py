@@ -19,7 +19,7 @@ from tui.screens.machinations_dialogs import AccuseScreen, CardScreen, ProposeSc
 from tui.screens.table import TableScreen
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
-NAMES = ["Ada", "Basil", "Cyril", "Dora", "Edith", "Fred", "Gwen"]
+NAMES = ["Ada", "Basil", "Cyril", "Dora", "Edith", "Fred", "Gwen", "Hugo", "Iris", "Jules"]
 
 
 def seats(n: int = 7) -> list[SeatInfo]:
@@ -76,14 +76,16 @@ def test_model_offers_only_eligible_crews_and_lists_the_record():
         assert all(not (len(c) == 2 and seat in c) for c in model.crews)
     assert model.pickable_for_crew(frozenset()) == {s for c in legal for s in c}
     assert len(model.heists) == len(game.heists) and len(model.votes) == len(game.vote_history)
-    assert model.role == game.roles[0] and model.knowledge
+    assert model.role == game.roles[0]
+    known = {s for e in game.view(0)["knowledge"] for s in e["seats"]}
+    assert {row.seat for row in model.players if row.known} == known
 
 
 def test_model_of_a_spectator_holds_no_secret():
     game = proposing_at_0()
     model = build_model(game.view(engine.SPECTATOR), [], None, seats())
     assert model.spectator and model.role is None and not model.your_turn
-    assert all(row.role == "" for row in model.players)
+    assert all(row.role is None and not row.known for row in model.players)
 
 
 # -- snapshots -----------------------------------------------------------------------------------
@@ -93,7 +95,34 @@ def test_model_of_a_spectator_holds_no_secret():
 def test_proposer_picks_a_crew(snap_compare, size):
     """The Proposer's table: role, players with used sizes, a crew being picked, the record."""
     game = proposing_at_0()
-    assert snap_compare(app(), terminal_size=size, run_before=table_run(game, 0, "1", "3", "4"))
+    assert snap_compare(app(), terminal_size=size, run_before=table_run(game, 0, "1", "enter", "3", "enter", "4", "enter"))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_propose_dialog_names_the_heist(snap_compare, size):
+    """s with an eligible crew picked: the crew and a box for the heist's name."""
+    game = proposing_at_0()
+    crew = min(a["crew"] for a in game.legal_actions(0) if len(a["crew"]) == 3)
+    keys = [k for seat in crew for k in (str(seat + 1), "enter")]
+    assert snap_compare(app(), terminal_size=size, run_before=table_run(game, 0, *keys, "s"))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_ten_players_with_roles_revealed(snap_compare, size):
+    """Ten players late in the game: every row, the record still readable."""
+    game = game_until(lambda g: g.phase == "vote" and len(g.heists) >= 4 and 0 not in g.votes,
+                      n=10, seed=5)
+    assert snap_compare(app(), terminal_size=size, run_before=table_run(game, 0))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_accusation_dialog(snap_compare, size):
+    """An accuser picks a player, then Enter: the secret accusation to confirm."""
+    game = game_until(lambda g: g.phase == "accusation")
+    seat = min(game.to_act())
+    target = next(a["target"] for a in game.legal_actions(seat) if a["type"] == "accuse")
+    assert snap_compare(app(), terminal_size=size,
+                        run_before=table_run(game, seat, str(target + 1), "enter"))
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -162,8 +191,8 @@ async def test_play_seven_players_against_bots_to_the_end(app_factory, waiter):
             before = len(table.view["events"]), table.view["phase"], model.my_choice
             if model.crews:
                 crew = min(model.crews, key=lambda c: (len(c), c))
-                for seat in crew:
-                    await pilot.press(str(seat + 1))
+                for seat in crew:  # a digit picks the row, Enter adds it to the crew
+                    await pilot.press(str(seat + 1), "enter")
                 await pilot.press("s")
                 await waiter.until(pilot, lambda: isinstance(app_.screen, ProposeScreen), "name")
                 await pilot.press(*"Bank", "enter")
@@ -174,9 +203,9 @@ async def test_play_seven_players_against_bots_to_the_end(app_factory, waiter):
             elif model.cards:
                 await pilot.press("p")
                 await waiter.until(pilot, lambda: isinstance(app_.screen, CardScreen), "cards")
-                await pilot.press("1")
+                await pilot.press("1", "enter")
             elif model.targets:
-                await pilot.press(str(model.targets[0] + 1))
+                await pilot.press(str(model.targets[0] + 1), "enter")
                 await waiter.until(pilot, lambda: isinstance(app_.screen, AccuseScreen), "accuse")
                 await pilot.press("y")
             await waiter.until(

@@ -55,9 +55,16 @@ def test_lobby_asks_the_name_on_first_start(snap_compare, size):
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_host_form_offers_the_games_declared_options(snap_compare, size):
-    """n opens the host form: game, name, players, bots and Time Bomb's options."""
-    assert snap_compare(app(), terminal_size=size, press=["n"])
+@pytest.mark.parametrize("game", ["timebomb", "timebomb-evolution", "machinations", "holmes"])
+def test_host_form_offers_the_games_declared_options(snap_compare, size, game):
+    """The host form: game, name, players, bots and the game's options, buttons in view."""
+    from tui.screens.host_table import HostTableScreen
+
+    async def run_before(pilot):
+        await pilot.app.push_screen(HostTableScreen("Ada", game))
+        await pilot.pause()
+
+    assert snap_compare(app(), terminal_size=size, run_before=run_before)
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -23,6 +23,12 @@ COLOUR_STYLES = {
     "orange": "bold dark_orange",
 }
 DECISIONS = ("defuse", "move_apart", "draw_number")
+QUESTIONS = {
+    "defuse": "Your Defusing wire defuses a colour. Which one?",
+    "move_apart": "The Blue bomb moves a Defusing wire apart. Which one?",
+    "draw_number": "You revealed a Red bomb: draw a Number card. It names whose wire is cut next.",
+}
+"""What each decision asks its player, over the choices the engine offers."""
 
 
 def colour_word(colour: str) -> str:

@@ -10,8 +10,14 @@ from engine.machinations.cards import CARD_NAMES, CARDS
 from engine.machinations.roles import COPS, ROBBERS, TEAM_NAMES, role_name, team_of
 from tui.models.seats import SeatInfo
 
-PHASE_WORDS = {"proposal": "proposal", "vote": "vote", "heist": "heist",
-               "accusation": "accusations", "over": "game over"}
+SHORT_ROLE_NAMES = {"sherlock": "Sherlock", "moriarty": "Moriarty", "lestrade": "Lestrade",
+                    "moran": "Moran", "judge": "Judge Grede", "jack": "Jack", "irene": "Irene",
+                    "watson": "Watson", "brutus": "Brutus", "mycroft": "Mycroft"}
+"""Each role in a word or two, for the players' rows of a narrow terminal."""
+
+YOUR_TURN = {"proposal": "your proposal", "vote": "your vote", "heist": "your heist card",
+             "accusation": "your accusation"}
+OTHERS_TURN = {"vote": "voting", "heist": "heist", "accusation": "accusations"}
 
 
 @dataclass(frozen=True)
@@ -22,8 +28,14 @@ class PlayerRow:
     proposer: bool
     sizes: tuple[int, ...]
     waiting: str  # "voted", "played", "chose", "…" (still to choose) or ""
-    role: str  # a revealed role's name, or ""
+    role: str | None  # a revealed role, or None
     status: str
+    known: tuple[str, ...] = ()
+    """The roles this seat may have, as the viewer learned at the start: one, or a pair."""
+
+    @property
+    def sizes_text(self) -> str:
+        return ",".join(map(str, self.sizes)) or "-"
 
 
 @dataclass(frozen=True)
@@ -37,7 +49,6 @@ class MachinationsModel:
     streak: int
     scores: tuple[int, int]  # Cops, Robbers
     role: str | None
-    knowledge: tuple[str, ...]
     proposal: str
     heists: tuple[str, ...]
     votes: tuple[str, ...]
@@ -56,8 +67,7 @@ class MachinationsModel:
     def status_line(self) -> str:
         cops, robbers = self.scores
         return (f"Cops {cops} · Robbers {robbers} · goal {self.threshold} · "
-                f"{PHASE_WORDS.get(self.phase, self.phase)} · fails {self.streak}/"
-                f"{len(self.players)}")
+                f"failed {self.streak}/{len(self.players)}")
 
     def pickable_for_crew(self, chosen: frozenset[int]) -> frozenset[int]:
         """Seats that can be added to `chosen` on the way to some eligible crew, or removed."""
@@ -71,20 +81,9 @@ def _names(seats: Sequence[SeatInfo], players: int) -> list[str]:
     return names + [f"Seat {s + 1}" for s in range(len(names), players)]
 
 
-def knowledge_lines(entries: Sequence[Mapping[str, Any]], names: Sequence[str]) -> tuple[str, ...]:
-    lines = []
-    for entry in entries:
-        roles = [role_name(r) for r in entry["roles"]]
-        who = [names[s] for s in entry["seats"]]
-        if entry["form"] == "id":
-            lines.append(f"{who[0]} is {roles[0]}")
-        else:
-            lines.append(f"{who[0]} and {who[1]}: one is {roles[0]}, one is {roles[1]}")
-    return tuple(lines) or ("You learned nothing at the start.",)
-
-
 def cards_text(cards: Mapping[str, int]) -> str:
-    return ", ".join(f"{cards.get(c, 0)} {CARD_NAMES[c]}" for c in CARDS)
+    """The cards a heist drew, the kinds nobody played left out: `2 Abet, 1 Foil`."""
+    return ", ".join(f"{cards[c]} {CARD_NAMES[c]}" for c in CARDS if cards.get(c)) or "no card"
 
 
 def build_model(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], seat: int | None,
@@ -100,6 +99,10 @@ def build_model(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], sea
     elif phase == "accusation":
         waiting = {s: ("chose" if s in view["chosen"] else "…") for s in view["choosers"]}
     revealed = view.get("roles") or view["revealed"]
+    known: dict[int, tuple[str, ...]] = {}
+    for entry in view.get("knowledge", ()):
+        for s in entry["seats"]:
+            known[s] = tuple(entry["roles"])
     rows = tuple(
         PlayerRow(
             seat=s,
@@ -108,13 +111,15 @@ def build_model(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], sea
             proposer=s == view["proposer"] and phase in ("proposal", "vote"),
             sizes=tuple(view["crew_sizes"][s]),
             waiting=waiting.get(s, ""),
-            role=role_name(revealed[s]) if revealed[s] else "",
+            role=revealed[s] or None,
             status=seats[s].status if s < len(seats) else "",
+            known=known.get(s, ()),
         )
         for s in range(n)
     )
     heists = tuple(
-        f"#{h['number']} {h['name'] or 'heist'}: {', '.join(names[s] for s in h['crew'])} · "
+        f"#{h['number']} {h['name'] or ''}{': ' if h['name'] else ''}"
+        f"{', '.join(names[s] for s in h['crew'])} · "
         f"{cards_text(h['cards'])} → {TEAM_NAMES[h['team']]} +{h['points']}"
         for h in view["heists"]
     )
@@ -149,7 +154,6 @@ def build_model(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], sea
         streak=view["streak"],
         scores=(view["scores"][COPS], view["scores"][ROBBERS]),
         role=view.get("role"),
-        knowledge=knowledge_lines(view.get("knowledge", ()), names),
         proposal=proposal,
         heists=heists,
         votes=votes,

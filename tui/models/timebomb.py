@@ -172,7 +172,6 @@ class Ending:
     reason: str
     rows: tuple[EndRow, ...]
     set_aside: str | None
-    you_won: bool | None
     last_cut: str
     """The cut that ended the game, in words."""
 
@@ -217,6 +216,5 @@ def build_ending(view: Mapping[str, Any], seat: int | None, seats: Sequence[Seat
         reason=str(outcome.get("text") or REASONS.get(outcome.get("reason"), "")),
         rows=rows,
         set_aside=team_label(set_aside) if set_aside else None,
-        you_won=None if seat is None else seat in winners,
         last_cut=last_cut,
     )

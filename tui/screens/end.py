@@ -7,7 +7,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Button, Footer
+from textual.widgets import Button, Footer, Static
 
 
 class EndScreen(Screen[str | None]):
@@ -16,6 +16,10 @@ class EndScreen(Screen[str | None]):
     EndScreen #end-body { width: 100%; max-width: 100; height: 1fr; padding: 1 2; }
     EndScreen #end-buttons { height: auto; width: auto; margin: 1 0 0 0; }
     EndScreen #end-buttons Button { margin: 0 2 0 0; }
+    EndScreen #end-you { width: 100%; content-align: center middle; text-style: bold;
+                         height: 1; margin: 0 0 1 0; }
+    EndScreen #end-you.-won { background: $success 30%; }
+    EndScreen #end-you.-lost { background: $error 20%; }
     """
 
     BINDINGS = [
@@ -24,13 +28,22 @@ class EndScreen(Screen[str | None]):
         Binding("escape", "table", "Look at the table"),
     ]
 
-    def __init__(self, body: Widget, *, can_play_again: bool) -> None:
+    def __init__(
+        self, body: Widget, *, can_play_again: bool, you_won: bool | None = None
+    ) -> None:
         super().__init__()
         self.body = body
         self.can_play_again = can_play_again
+        self.you_won = you_won
+        """None for a spectator, who neither won nor lost."""
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="end-body"):
+            if self.you_won is not None:
+                yield Static(
+                    "★ You won" if self.you_won else "You lost", id="end-you",
+                    classes="-won" if self.you_won else "-lost",
+                )
             yield self.body
             with Horizontal(id="end-buttons"):
                 if self.can_play_again:

@@ -10,6 +10,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
+from textual.widgets._select import SelectOverlay
 
 
 @dataclass(frozen=True)
@@ -21,28 +22,29 @@ class TableRequest:
     bots: int
 
 
-def option_label(value: Any) -> str:
-    if value is True:
-        return "yes"
-    if value is False:
-        return "no"
-    if isinstance(value, int):
-        return f"seat {value + 1}"
-    return str(value)
+FIELD_HELP = {
+    "host-game": "The game to play at this table.",
+    "host-name": "How the table is listed in other players' lobbies.",
+    "host-players": "The seats at the table, people and bots together.",
+    "host-bots": "Bots take this many seats at once; the rest wait for people to join.",
+    "host-go": "Open the table and sit at it; start when everyone is there.",
+}
+"""What each fixed field is for; each option brings its own help from the catalogue."""
 
 
 class HostTableScreen(ModalScreen[TableRequest | None]):
     DEFAULT_CSS = """
     HostTableScreen { align: center middle; }
-    HostTableScreen > Vertical { width: 70; height: auto; max-height: 100%;
+    HostTableScreen > Vertical { width: 70; max-width: 100%; height: auto; max-height: 100%;
                                  border: thick $accent; background: $surface; padding: 0 1; }
-    HostTableScreen .row { height: 1; margin: 0 0 1 0; }
-    HostTableScreen .row Label { width: 16; }
+    HostTableScreen #host-intro { margin: 0 0 1 0; }
+    HostTableScreen .row { height: 1; }
+    HostTableScreen .row Label { width: 20; }
     HostTableScreen .row Select, HostTableScreen .row Input { width: 1fr; }
     HostTableScreen #host-options { height: auto; }
+    HostTableScreen #host-help { color: $text-muted; height: 3; margin: 1 0 0 0; }
     HostTableScreen #host-buttons { height: 1; margin: 0; }
     HostTableScreen #host-buttons Button { margin: 0 2 0 0; }
-    HostTableScreen #host-help { color: $text-muted; height: auto; }
     """
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
@@ -54,6 +56,7 @@ class HostTableScreen(ModalScreen[TableRequest | None]):
         self.games = CATALOGUE
         self.player_name = player_name
         self.game_id = default_game if default_game in CATALOGUE else next(iter(CATALOGUE))
+        self.helps: dict[str, str] = dict(FIELD_HELP)
 
     @property
     def game(self):
@@ -62,7 +65,8 @@ class HostTableScreen(ModalScreen[TableRequest | None]):
     def compose(self) -> ComposeResult:
         game = self.game
         with Vertical():
-            yield Static("Host a table on this computer; it is announced on the LAN.")
+            yield Static("Host a table on this computer; it is announced on the LAN.",
+                         id="host-intro")
             with Horizontal(classes="row"):
                 yield Label("Game")
                 yield Select(
@@ -111,18 +115,28 @@ class HostTableScreen(ModalScreen[TableRequest | None]):
         bots.value = keep
         box = self.query_one("#host-options", Vertical)
         await box.remove_children()
-        helps = []
+        self.helps = dict(FIELD_HELP)
         for option in self.game.describe_options(players):
             select = Select(
-                [(option_label(v), i) for i, v in enumerate(option["choices"])],
+                list(zip(option["choice_labels"], range(len(option["choices"])))),
                 value=option["choices"].index(option["default"]),
                 allow_blank=False, compact=True, id=f"opt-{option['name']}",
             )
-            label = option["name"].replace("_", " ").capitalize()
-            await box.mount(Horizontal(Label(label), select, classes="row"))
-            if option["help"]:
-                helps.append(f"{label}: {option['help']}")
-        self.query_one("#host-help", Static).update("\n".join(helps))
+            await box.mount(Horizontal(Label(option["label"]), select, classes="row"))
+            self.helps[select.id] = option["help"]
+        self.show_help()
+
+    def on_descendant_focus(self) -> None:
+        self.show_help()
+
+    def show_help(self) -> None:
+        """One field's help at a time, the focused one's: all of them would push the buttons
+        off an 80x24 terminal."""
+        focused = self.focused
+        field = focused.id if focused is not None else None
+        if isinstance(focused, SelectOverlay):
+            field = focused.parent.id if focused.parent else None
+        self.query_one("#host-help", Static).update(self.helps.get(field, "") or "")
 
     async def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "host-game" and event.value != self.game_id:

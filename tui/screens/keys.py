@@ -9,7 +9,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 GENERAL_KEYS = [
-    ("1-9", "At a table: pick the player in that seat"),
+    ("1-9, 0", "At a table: pick the player in seat 1-9 (0: 10); Enter acts"),
     ("ctrl+p", "Command palette: every command by name"),
     ("tab / shift+tab", "Move between parts of the screen"),
     ("ctrl+q", "Quit Gaslight"),

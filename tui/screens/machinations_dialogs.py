@@ -15,8 +15,9 @@ from engine.machinations.cards import CARD_NAMES, CARDS, MAX_NAME
 
 DIALOG_CSS = """
 {name} {{ align: center middle; }}
-{name} > Vertical {{ width: auto; max-width: 76; height: auto; border: thick $accent;
+{name} > Vertical {{ width: 64; max-width: 100%; height: auto; border: thick $accent;
                      background: $surface; padding: 1 2; }}
+{name} Input {{ width: 1fr; }}
 {name} Horizontal {{ height: auto; width: auto; }}
 {name} Button {{ margin: 0 1 0 0; }}
 {name} .hint {{ color: $text-muted; margin: 1 0 0 0; }}
@@ -60,6 +61,8 @@ class CardScreen(SecretDialog):
 
     DEFAULT_CSS = DIALOG_CSS.format(name="CardScreen")
     BINDINGS = [*SecretDialog.BINDINGS,
+                Binding("left", "app.focus_previous", show=False),
+                Binding("right", "app.focus_next", show=False),
                 *(Binding(str(i + 1), f"card({i})", show=False) for i in range(3))]
 
     def __init__(self, legal_cards: tuple[str, ...]) -> None:
@@ -73,18 +76,23 @@ class CardScreen(SecretDialog):
                 for i, card in enumerate(CARDS):
                     yield Button(f"{i + 1} {CARD_NAMES[card]}", id=f"card-{card}",
                                  disabled=card not in self.legal_cards)
-            yield Static("1-3 or click · Esc later", classes="hint")
+            yield Static("←/→ or 1-3, then Enter · Esc: later", classes="hint")
+
+    def on_mount(self) -> None:
+        next(b for b in self.query(Button) if not b.disabled).focus()
 
     def action_card(self, index: int) -> None:
+        """A digit picks a card, as Tab would; Enter plays it."""
         card = CARDS[index]
         if card in self.legal_cards:
-            self.dismiss({"type": "play", "card": card})
+            self.query_one(f"#card-{card}", Button).focus()
         else:
-            self.app.bell()
+            self.notify(f"You cannot play {CARD_NAMES[card]} on this heist.",
+                        severity="warning", timeout=3)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self.action_card(CARDS.index(event.button.id.removeprefix("card-")))
+        self.dismiss({"type": "play", "card": event.button.id.removeprefix("card-")})
 
 
 class ProposeScreen(SecretDialog):

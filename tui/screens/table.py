@@ -71,7 +71,7 @@ class TableScreen(Screen):
             with Vertical(id="table-side"):
                 yield EventLog(id="log")
                 yield ChatPanel(spectator=self.spectator, id="chat")
-        yield Footer()
+        yield Footer(compact=True)  # a table offers many keys: let 80 columns show them all
 
     def on_mount(self) -> None:
         self.query_one(StatusBar).set_game(f"joining {self.ticket.address}…")
@@ -176,9 +176,9 @@ class TableScreen(Screen):
         phase = lobby.get("phase")
         if phase == "waiting":
             self.query_one(ContentSwitcher).current = "waiting"
-            self.query_one(StatusBar).set_game(
-                "waiting for players" + (" · you host" if self.is_host else "")
-            )
+            bar = self.query_one(StatusBar)
+            bar.set_turn("")
+            bar.set_game("waiting for players" + (" · you host" if self.is_host else ""))
             self.close_end_screen()
         elif self.view is not None:
             await self.render_state()
@@ -199,8 +199,12 @@ class TableScreen(Screen):
         table = await self.ensure_game_table(str(view.get("game")))
         table.show(view, self.legal, None if self.spectator else self.seat, self.seats)
         self.query_one(ContentSwitcher).current = "game"
+        if self.focused is None:  # a dialog opened before the list had the keyboard
+            self.focus_game()
         self.show_log()
-        self.query_one(StatusBar).set_game(table.status_line())
+        bar = self.query_one(StatusBar)
+        bar.set_turn(table.turn_text(), table.your_turn)
+        bar.set_game(table.status_line())
         if view.get("outcome") is not None:
             if not self.ended:
                 self.ended = True
@@ -214,9 +218,9 @@ class TableScreen(Screen):
         """The log, with this seat's private events masked while its secrets are hidden."""
         if self.view is None:
             return
-        hidden = self.game_table.private_events() if self.game_table else frozenset()
+        hidden = self.game_table is not None and self.game_table.secret_hidden
         self.query_one(EventLog).show_events(
-            self.view.get("events", []), names_of(self.seats), hidden
+            self.view.get("events", []), names_of(self.seats), hide_private=hidden
         )
 
     def on_game_table_secrets_toggled(self, event: GameTable.SecretsToggled) -> None:
@@ -338,7 +342,9 @@ class TableScreen(Screen):
         body = type(self.game_table).ending(
             self.view, None if self.spectator else self.seat, self.seats
         )
-        self.end_screen = EndScreen(body, can_play_again=not self.spectator)
+        self.end_screen = EndScreen(
+            body, can_play_again=not self.spectator, you_won=self.game_table.you_won()
+        )
         self.app.push_screen(self.end_screen, self.end_chosen)
 
     def close_end_screen(self) -> None:

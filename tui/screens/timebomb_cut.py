@@ -41,8 +41,12 @@ class CutScreen(ModalScreen[bool]):
             yield Static("←/→ or a digit, then Enter · Esc to cancel", id="cut-hint")
 
     def action_wire(self, n: int) -> None:
+        """A digit picks a wire, as an arrow would; Enter cuts it."""
         if 1 <= n <= self.face_down:
-            self.dismiss(True)
+            self.query_one(f"#wire-{n}", Button).focus()
+        else:
+            self.notify(f"{self.target_name} has {self.face_down} face-down wires.",
+                        severity="warning", timeout=3)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -43,7 +43,8 @@ class ChatPanel(Vertical):
         yield Input(placeholder=self.placeholder(), id="chat-input", max_length=MAX_CHAT)
 
     def placeholder(self) -> str:
-        return "say something to the spectators…" if self.spectator else "say something…"
+        # The panel's title already says "Spectator chat"; 80 columns leave 28 for this.
+        return "say something…"
 
     def on_mount(self) -> None:
         self.border_title = "Spectator chat" if self.spectator else "Chat"

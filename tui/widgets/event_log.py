@@ -8,6 +8,8 @@ from textual.widgets import RichLog
 
 from tui.models.seats import event_text
 
+HIDDEN = "(hidden: press h to show)"
+
 
 class EventLog(RichLog):
     DEFAULT_CSS = """
@@ -19,31 +21,51 @@ class EventLog(RichLog):
         super().__init__(wrap=True, markup=False, highlight=False, min_width=1, **kwargs)
         self.border_title = "Log"
         self.shown: list[dict[str, Any]] = []
-        self.masked: frozenset[str] = frozenset()
+        self.hide_private = False
+        self.names: Sequence[str] = ()
+        self.entries: list[dict[str, Any] | str] = []
+        """What the log holds, in order: events, and the client's own notes as strings. A
+        RichLog wraps lines as it writes them, so a resize writes them all again."""
+        self.written_width = 0
 
     def show_events(
         self,
         events: Sequence[dict[str, Any]],
         names: Sequence[str],
-        masked: frozenset[str] = frozenset(),
+        hide_private: bool = False,
     ) -> None:
         """Append the events not shown yet; start over when a new game replaced the old, or
-        when the event types to mask (secrets hidden from onlookers) changed."""
-        if (
-            masked != self.masked
-            or len(events) < len(self.shown)
-            or events[: len(self.shown)] != self.shown
-        ):
-            self.clear()
-            self.shown = []
-            self.masked = masked
+        when the player hid or showed their secrets (the events only they may see)."""
+        self.names = names
+        if len(events) < len(self.shown) or events[: len(self.shown)] != self.shown:
+            self.shown, self.entries = [], []
+            self.rewrite()
+        if hide_private != self.hide_private:
+            self.hide_private = hide_private
+            self.rewrite()
         for event in events[len(self.shown) :]:
-            if event.get("type") in masked:
-                self.write("(hidden: press h to show)")
-            else:
-                self.write(event_text(event, names))
+            self.entries.append(event)
+            self.write(self.line(event))
         self.shown = list(events)
 
     def note(self, text: str) -> None:
         """A line from the client itself (connection lost, an error), not from the game."""
-        self.write("» " + text)
+        self.entries.append("» " + text)
+        self.write(self.entries[-1])
+
+    def line(self, entry: dict[str, Any] | str) -> str:
+        if isinstance(entry, str):
+            return entry
+        if self.hide_private and entry.get("private"):
+            return HIDDEN
+        return event_text(entry, self.names)
+
+    def rewrite(self) -> None:
+        self.clear()
+        self.written_width = self.scrollable_content_region.width
+        for entry in self.entries:
+            self.write(self.line(entry))
+
+    def on_resize(self) -> None:
+        if self.entries and self.scrollable_content_region.width != self.written_width:
+            self.rewrite()

@@ -21,9 +21,12 @@ from textual.widgets import Static
 
 from tui.models.evolution import (
     COLOUR_STYLES,
+    QUESTIONS,
     EvolutionModel,
     build_model,
     colour_word,
+    describe_claim,
+    describe_decision,
 )
 from tui.models.timebomb import build_ending, team_label
 from tui.widgets.timebomb_table import TEAM_STYLES, TargetList, TimeBombTable
@@ -52,12 +55,6 @@ def kind_text(kind: str) -> Text:
 
 
 class EvolutionTable(TimeBombTable):
-    DEFAULT_CSS = """
-    EvolutionTable #ev-board { height: auto; border: round $secondary; border-title-align: left;
-                               padding: 0 1; }
-    EvolutionTable #ev-board.-decide { border: round $warning; }
-    """
-
     BINDINGS = [Binding("d", "decide", "Decide")]
 
     def __init__(self, **kwargs) -> None:
@@ -67,12 +64,12 @@ class EvolutionTable(TimeBombTable):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("", id="tb-secret")
-            with Vertical(id="tb-players-box"):
+            yield Static("", id="tb-secret", classes="panel -you")
+            with Vertical(id="tb-players-box", classes="panel -list"):
                 yield Static("", id="tb-players-head")
                 yield TargetList(id="tb-players")
-            yield Static("", id="ev-board")
-            yield Static("", id="tb-revealed")
+            yield Static("", id="ev-board", classes="panel")
+            yield Static("", id="tb-revealed", classes="panel")
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -80,9 +77,8 @@ class EvolutionTable(TimeBombTable):
 
     # -- rendering --------------------------------------------------------------------------
 
-    def show(self, view, legal, seat, seats) -> None:
-        self.model = build_model(view, legal, seat, seats)
-        self.seats = seats
+    def redraw(self) -> None:
+        self.model = build_model(self.view, self.legal, self.seat, self.seats)
         self.refresh_secret()
         self.refresh_players()
         self.refresh_board()
@@ -120,7 +116,7 @@ class EvolutionTable(TimeBombTable):
         if model is None:
             return
         board = self.query_one("#ev-board", Static)
-        board.set_class(bool(model.decisions), "-decide")
+        board.set_class(bool(model.decisions), "-your-turn")
         board.border_title = "Bombs · Variante" if model.variante else "Bombs"
         board.update(self.board_text(model, board.content_size.width or 44))
 
@@ -191,11 +187,13 @@ class EvolutionTable(TimeBombTable):
         model = self.model
         return super().binding_state() + ((bool(model.decisions),) if model else ())
 
-    def status_line(self) -> str:
+    def turn_text(self) -> str:
         model = self.model
-        if model is not None and model.decisions and not model.over:
-            return f"{model.status_line()} · your choice"
-        return super().status_line()
+        if model is not None and model.pending_kind and not model.over:
+            if model.decisions:
+                return "your choice"
+            return f"{self.name_of(model.pending_seat)} chooses"
+        return super().turn_text()
 
     # -- acting -----------------------------------------------------------------------------
 
@@ -205,7 +203,7 @@ class EvolutionTable(TimeBombTable):
         return super().check_action(action, parameters)
 
     def action_decide(self) -> None:
-        from tui.screens.evolution_decision import DecisionScreen
+        from tui.screens.action_picker import ActionPicker
 
         model = self.model
         if model is None or not model.decisions or self.deciding:
@@ -214,23 +212,15 @@ class EvolutionTable(TimeBombTable):
 
         def chosen(action: dict | None) -> None:
             self.deciding = False
-            if action is not None:
-                self.post_message(self.ActionChosen(action))
+            self.send(action)
 
-        self.app.push_screen(DecisionScreen(model), chosen)
+        choices = [(describe_decision(c, model), c) for c in model.decisions]
+        question = QUESTIONS[model.decisions[0]["type"]]
+        self.app.push_screen(
+            ActionPicker(question, choices, later=True, decision=True), chosen)
 
-    def action_claim(self) -> None:
-        from tui.screens.evolution_decision import EvolutionClaimScreen
-
-        model = self.model
-        if model is None or not model.claims:
-            return
-
-        def chosen(action: dict | None) -> None:
-            if action is not None:
-                self.post_message(self.ActionChosen(action))
-
-        self.app.push_screen(EvolutionClaimScreen(list(model.claims)), chosen)
+    def claim_words(self, claim: dict) -> str:
+        return describe_claim(claim)
 
     # -- the end ----------------------------------------------------------------------------
 

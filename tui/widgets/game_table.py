@@ -1,4 +1,10 @@
-"""The base of every game's table widget, and the fallback for games without one yet."""
+"""The base of every game's table widget, and the fallback for games without one yet.
+
+What every game shares lives here, once: the view the table was last given, whose turn it is
+(from the view's `to_act`), hiding your secrets from onlookers with `h`, and whether you won.
+A game's subclass builds `self.model` from the view and draws it in `redraw`; the model's
+`status_line` fills the rest of the status bar.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +12,9 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.message import Message
+from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -23,6 +31,31 @@ class GameTable(Widget):
 
     can_focus = False
 
+    # Every game draws its table as panels: a rounded box titled on its top border. `-you`
+    # marks the viewer's own secrets, `-your-turn` where the game waits on them, `-list` a
+    # box around a list of players, which shows when it has the keyboard.
+    DEFAULT_CSS = """
+    GameTable { height: 1fr; }
+    GameTable .panel { height: auto; border: round $secondary; border-title-align: left;
+                       padding: 0 1; }
+    GameTable .panel.-you { border: round $primary; }
+    GameTable .panel.-hidden { color: $text-muted; }
+    GameTable .panel.-list { padding: 0; }
+    GameTable .panel.-list:focus-within { border: round $accent; }
+    GameTable .panel.-your-turn { border: round $warning; }
+    """
+
+    BINDINGS = [
+        Binding("h", "hide", "Hide", tooltip="Hide your secrets from onlookers, and the log's"),
+        Binding("h", "unhide", "Show", tooltip="Show your secrets again"),
+    ]
+
+    YOUR_TURN = "your turn"
+    """The status bar's words when the game waits on this seat."""
+
+    secret_hidden: reactive[bool] = reactive(False)
+    """The player hid their secrets from onlookers: the table and the log mask them."""
+
     @dataclass
     class ActionChosen(Message):
         action: dict[str, Any]
@@ -30,9 +63,14 @@ class GameTable(Widget):
     class SecretsToggled(Message):
         """The player hid or showed their secrets: the log must mask or unmask its events."""
 
-    def private_events(self) -> frozenset[str]:
-        """Event types the log must mask now, because the player hid their secrets."""
-        return frozenset()
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.view: dict[str, Any] | None = None
+        self.legal: list[dict[str, Any]] = []
+        self.seat: int | None = None
+        self.seats: Sequence[SeatInfo] = ()
+        self.model: Any = None
+        """What the game's `redraw` built from the view: its own model, with a `status_line`."""
 
     def show(
         self,
@@ -41,15 +79,112 @@ class GameTable(Widget):
         seat: int | None,
         seats: Sequence[SeatInfo],
     ) -> None:
+        """A new view from the host: keep it, then let the game draw it."""
+        self.view, self.legal, self.seat, self.seats = view, legal, seat, seats
+        self.redraw()
+
+    def redraw(self) -> None:
+        """Draw `self.view` for `self.seat`; called on every view and when secrets are hidden."""
         raise NotImplementedError
+
+    # -- what every game shares ---------------------------------------------------------------
+
+    def send(self, action: dict[str, Any] | None) -> None:
+        """A dialog's answer: the action to send, or None when the player cancelled."""
+        if action is not None:
+            self.post_message(self.ActionChosen(action))
+
+    @property
+    def over(self) -> bool:
+        return self.view is not None and self.view.get("outcome") is not None
+
+    @property
+    def your_turn(self) -> bool:
+        """The game waits on this seat (claims and other free actions do not count)."""
+        return (
+            self.view is not None and not self.over and self.seat is not None
+            and self.seat in self.view.get("to_act", ())
+        )
+
+    def name_of(self, seat: int) -> str:
+        return self.seats[seat].name if 0 <= seat < len(self.seats) else f"Seat {seat + 1}"
+
+    def turn_text(self) -> str:
+        """Whose turn it is, for the status bar: the same rule in every game."""
+        if self.view is None:
+            return ""
+        if self.over:
+            return "game over"
+        if self.your_turn:
+            return self.YOUR_TURN
+        waiting = list(self.view.get("to_act", ()))
+        if not waiting:
+            return ""
+        if len(waiting) > 2:
+            return f"waiting for {len(waiting)} players"
+        return self.waiting_text(" and ".join(self.name_of(s) for s in waiting))
+
+    def waiting_text(self, names: str) -> str:
+        """The status bar's words while the game waits on others, named in `names`."""
+        return f"waiting for {names}"
+
+    def status_line(self) -> str:
+        """The game's state in one short line for the status bar: round, score."""
+        status = getattr(self.model, "status_line", None)
+        return status() if status else ""
+
+    def you_won(self) -> bool | None:
+        """At the end: whether this seat is among the winners; None for a spectator."""
+        if not self.over or self.seat is None:
+            return None
+        return self.seat in self.view["outcome"].get("winners", ())
+
+    def refusal(self, seat: int | None) -> str:
+        """Why picking `seat` (None: no row) does nothing now, for a short notice."""
+        if self.seat is None:
+            return "You are watching: spectators cannot act."
+        if self.over:
+            return "The game is over."
+        if not self.your_turn:
+            return f"Not your turn: {self.turn_text()}."
+        if seat is None:
+            return "Pick a player first: arrows or a digit, then Enter."
+        if self.view is not None and seat >= int(self.view.get("players", 0)):
+            return f"There is no seat {seat + 1} at this table."
+        if seat == self.seat:
+            return "You cannot pick yourself now."
+        return f"You cannot pick {self.name_of(seat)} now."
+
+    def on_player_list_refused(self, event: Message) -> None:
+        event.stop()
+        self.notify(self.refusal(event.seat), severity="warning", timeout=3)
+
+    @property
+    def can_hide(self) -> bool:
+        """Only a seat has secrets to hide."""
+        return self.view is not None and self.seat is not None
 
     def binding_state(self) -> tuple:
         """What this table's `check_action` depends on: the footer is redrawn when it changes."""
-        return ()
+        return (self.can_hide, self.secret_hidden)
 
-    def status_line(self) -> str:
-        """The game's state in one line for the status bar: round, turn, score."""
-        return ""
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "hide":
+            return self.can_hide and not self.secret_hidden
+        if action == "unhide":
+            return self.can_hide and self.secret_hidden
+        return True
+
+    def action_hide(self) -> None:
+        self.secret_hidden = True
+
+    def action_unhide(self) -> None:
+        self.secret_hidden = False
+
+    def watch_secret_hidden(self) -> None:
+        if self.view is not None:
+            self.redraw()
+        self.post_message(self.SecretsToggled())
 
     @classmethod
     def ending(
@@ -66,7 +201,7 @@ class UnsupportedTable(GameTable):
     def compose(self) -> ComposeResult:
         yield Static("This client cannot draw this game's table yet.", id="unsupported")
 
-    def show(self, view, legal, seat, seats) -> None:
+    def redraw(self) -> None:
         self.query_one("#unsupported", Static).update(
-            f"This client cannot draw the table of {view.get('game')!r} yet."
+            f"This client cannot draw the table of {self.view.get('game')!r} yet."
         )

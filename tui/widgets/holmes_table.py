@@ -13,23 +13,25 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from engine.holmes.catalogue import CLUE_NAMES, COPIES, MAP
+from engine.holmes.catalogue import (
+    CLUE_NAMES,
+    COPIES,
+    MAP,
+    UNASSIGNED_PENALTY,
+    UNCLAIMED_RESERVED_PENALTY,
+)
 from tui.models.holmes import AreaModel, HolmesModel, build_model, clue_word
 from tui.widgets.game_table import GameTable
-
-PRIVATE_EVENTS = frozenset({"rumours_private", "hidden_gain", "start_offer"})
-"""The events only this seat sees: its Langdale Pike draw, hidden clues, alternative start."""
 
 
 def area_text(area: AreaModel, hide_secrets: bool) -> Text:
     text = Text()
     text.append(f"IM {area.im}", style="bold")
-    text.append(f" · score now ~{area.estimate}\n")
+    text.append(f" · ~{area.estimate} points\n")
     if not area.types and not area.free_wildcards:
         text.append("no visible clues\n", style="italic")
     for clue, count, wild in area.types:
@@ -39,7 +41,7 @@ def area_text(area: AreaModel, hide_secrets: bool) -> Text:
             text.append(" +W", style="bold")
         text.append("\n")
     if area.free_wildcards:
-        text.append(f"free Wildcards {area.free_wildcards} (-3 each if unplaced)\n")
+        text.append(f"free Wildcards {area.free_wildcards} (-{UNASSIGNED_PENALTY})\n")
     if area.reserved:
         text.append(f"reserved: {clue_word(area.reserved)}\n")
     text.append(f"hidden clues: {area.hidden_count}")
@@ -74,28 +76,25 @@ class CharacterList(OptionList):
 
 
 class HolmesTable(GameTable):
+    """Top to bottom, most urgent first: the day, what the game waits for, the characters
+    beside your own play area, the line beside your opponent's."""
+
     DEFAULT_CSS = """
-    HolmesTable { height: 1fr; }
-    HolmesTable #ho-track { height: auto; border: round $secondary; border-title-align: left;
-                            padding: 0 1; }
-    HolmesTable #ho-middle { height: auto; }
-    HolmesTable #ho-line { width: 21; height: auto; border: round $secondary;
-                           border-title-align: left; padding: 0 1; }
-    HolmesTable #ho-areas { height: auto; }
-    HolmesTable .ho-area { width: 1fr; height: auto; border: round $secondary;
-                           border-title-align: left; padding: 0 1; }
-    HolmesTable .ho-area.-you { border: round $primary; }
+    HolmesTable #ho-track { height: auto; padding: 0 1; }
     HolmesTable #ho-prompt { height: auto; padding: 0 1; }
     HolmesTable #ho-prompt.-your-turn { background: $warning 20%; text-style: bold; }
+    HolmesTable .ho-row { height: auto; }
+    HolmesTable CharacterList { width: 24; }
+    HolmesTable #ho-line { width: 24; }
+    HolmesTable .ho-area { width: 1fr; padding: 0 0 0 1; border-subtitle-align: right; }
+    HolmesTable.-wide CharacterList { width: 34; }
     """
 
-    BINDINGS = [
-        Binding("c", "choose", "Choose"),
-        Binding("h", "hide", "Hide clues"),
-        Binding("h", "unhide", "Show clues"),
-    ]
+    BINDINGS = [Binding("c", "choose", "Choose")]
 
-    secret_hidden: reactive[bool] = reactive(False)
+    SHORT = 30
+    """Below this many rows the characters list scrolls within a few rows, so that both play
+    areas stay on screen."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -105,26 +104,29 @@ class HolmesTable(GameTable):
         with VerticalScroll():
             yield Static("", id="ho-track")
             yield Static("", id="ho-prompt")
-            with Horizontal(id="ho-middle"):
+            with Horizontal(classes="ho-row"):
                 yield CharacterList(id="ho-characters")
-                yield Static("", id="ho-line")
-            with Horizontal(id="ho-areas"):
-                yield Static("", id="ho-area-0", classes="ho-area")
-                yield Static("", id="ho-area-1", classes="ho-area")
+                yield Static("", id="ho-area-a", classes="panel ho-area")
+            with Horizontal(classes="ho-row"):
+                yield Static("", id="ho-line", classes="panel")
+                yield Static("", id="ho-area-b", classes="panel ho-area")
 
     def on_mount(self) -> None:
         self.query_one("#ho-line").border_title = "The line"
 
     # -- rendering --------------------------------------------------------------------------
 
-    def show(self, view, legal, seat, seats) -> None:
-        self.model = build_model(view, legal, seat, seats)
+    def redraw(self) -> None:
+        self.model = build_model(self.view, self.legal, self.seat, self.seats)
         self.refresh_all()
 
     def refresh_all(self) -> None:
         model = self.model
         if model is None:
             return
+        self.set_class(self.size.width >= 70, "-wide")
+        characters = self.query_one(CharacterList)
+        characters.styles.max_height = 9 if 0 < self.screen.size.height < self.SHORT else None
         self.refresh_track(model)
         self.refresh_characters(model)
         self.refresh_line(model)
@@ -132,41 +134,41 @@ class HolmesTable(GameTable):
         self.refresh_prompt(model)
 
     def refresh_track(self, model: HolmesModel) -> None:
+        # Only the days so far: later arrivals are unknown. A narrow table leaves the arrivals
+        # to the characters list (the status bar has the day), keeping the rows for the areas.
         track = self.query_one("#ho-track", Static)
-        track.border_title = f"Day {model.day} of {model.days}"
-        text = Text()
-        for day, names in model.day_track:
-            style = "bold reverse" if day == model.day else ("" if day < model.day else "dim")
-            text.append(f"{day}", style=style)
-            text.append(" " + (", ".join(names) if names else "·") + "  ")
+        wide = self.has_class("-wide")
+        track.display = wide or bool(model.villains)
+        text = Text(f"Day {model.day} of {model.days}", style="bold")
+        arrived = [(day, names) for day, names in model.day_track if names and day <= model.day]
+        if arrived and wide:
+            text.append(" · arrived: " + "; ".join(f"{', '.join(names)} ({day})"
+                                                   for day, names in arrived))
         if model.villains:
             text.append(" · villains: " + ", ".join(model.villains), style="bold")
         track.update(text)
 
     def refresh_characters(self, model: HolmesModel) -> None:
-        wide = self.size.width >= 66
+        wide = self.has_class("-wide")
         rows = []
         for row in model.characters:
             text = Text()
-            text.append(f"{(row.name if wide else row.short)[:18]:<{18 if wide else 10}}",
+            text.append(f"{(row.name if wide else row.short)[:18]:<{19 if wide else 10}}",
                         style="strike" if row.spent else "")
-            text.append(f" {row.markers[0]:<3}{row.markers[1]:<3}")
+            text.append(f"{row.markers[0]:<3}{row.markers[1]:<3}")
             if row.spent:
                 text.append(" spent", style="bold")
-            elif wide:
-                text.append(f" {row.skill}", style="italic")
             rows.append((row.id, text))
         characters = self.query_one(CharacterList)
         characters.set_rows(rows)
-        letters = " · ".join(f"{a.side[:1]} {a.name}" for a in model.areas)
         characters.border_title = "Characters"
-        characters.border_subtitle = f"▲ standing ▬ lying · {letters}"
+        characters.border_subtitle = "▲ standing ▬ lying"
 
     def refresh_line(self, model: HolmesModel) -> None:
         text = Text()
         for slot, card in enumerate(model.line, start=1):
             text.append(f"{slot} {clue_word(card)}\n")
-        text.append(f"deck {model.deck_count}\ndiscard {model.discard_count}\n")
+        text.append(f"deck {model.deck_count} · discard {model.discard_count}\n")
         text.append(f"IM reserve {model.reserve}\n")
         text.append(f"characters left {model.character_deck_count}")
         if model.reserve_card:
@@ -174,10 +176,13 @@ class HolmesTable(GameTable):
         self.query_one("#ho-line", Static).update(text)
 
     def refresh_areas(self, model: HolmesModel) -> None:
-        for area in model.areas:
-            box = self.query_one(f"#ho-area-{area.seat}", Static)
-            you = " (you)" if area.you else ""
-            box.border_title = f"{area.name}{you} · {area.side}"
+        # Your own area beside the characters, where the eye starts; a spectator's in seat order.
+        first = next((a for a in model.areas if a.you), model.areas[0])
+        second = next(a for a in model.areas if a is not first)
+        for box_id, area in (("#ho-area-a", first), ("#ho-area-b", second)):
+            box = self.query_one(box_id, Static)
+            box.border_title = area.name + (" (you)" if area.you else "")
+            box.border_subtitle = area.side
             box.set_class(area.you, "-you")
             box.update(area_text(area, self.secret_hidden and area.you))
 
@@ -188,51 +193,25 @@ class HolmesTable(GameTable):
             prompt.update(model.outcome_text)
         elif model.your_turn:
             prompt.update(f"Your turn: {model.prompt} · c or Enter to choose")
-        elif model.spectator:
-            prompt.update(f"Waiting for {model.waiting_for}: {model.prompt}")
         else:
             prompt.update(f"Waiting for {model.waiting_for or 'the table'}: {model.prompt}")
 
-    def watch_secret_hidden(self) -> None:
-        if self.model is not None:
-            self.refresh_areas(self.model)
-        self.post_message(self.SecretsToggled())
-
-    def binding_state(self) -> tuple:
-        model = self.model
-        if model is None:
-            return ()
-        return (model.your_turn, model.spectator, self.secret_hidden)
-
-    def private_events(self) -> frozenset[str]:
-        return PRIVATE_EVENTS if self.secret_hidden else frozenset()
-
-    def status_line(self) -> str:
-        model = self.model
-        if model is None:
-            return ""
-        turn = "game over" if model.over else ("your turn" if model.your_turn
-                                                else f"waiting for {model.waiting_for}")
-        return f"{model.status_line()} · {turn}"
-
     # -- acting -----------------------------------------------------------------------------
 
+    def binding_state(self) -> tuple:
+        return super().binding_state() + (bool(self.model and self.model.choices),)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        model = self.model
         if action == "choose":
-            return bool(model and model.your_turn)
-        if action == "hide":
-            return bool(model and not model.spectator and not self.secret_hidden)
-        if action == "unhide":
-            return bool(model and not model.spectator and self.secret_hidden)
-        return True
+            return bool(self.model and self.model.choices)
+        return super().check_action(action, parameters)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Enter on a character: the moves to it, or else every choice there is now."""
         event.stop()
         model = self.model
         if model is None or not model.choices:
-            self.app.bell()
+            self.notify(self.refusal(None), severity="warning", timeout=3)
             return
         target = event.option.id
         moves = [c for c in model.choices
@@ -241,26 +220,17 @@ class HolmesTable(GameTable):
         self.action_choose(moves or None)
 
     def action_choose(self, only: Sequence | None = None) -> None:
-        from tui.screens.holmes_choice import HolmesChoiceScreen
+        from tui.screens.action_picker import ActionPicker
 
         model = self.model
         if model is None or not model.choices:
             return
-
-        def chosen(action: dict | None) -> None:
-            if action is not None:
-                self.post_message(self.ActionChosen(action))
-
-        self.app.push_screen(HolmesChoiceScreen(model.prompt, only or model.choices), chosen)
+        question = model.prompt[:1].upper() + model.prompt[1:] + ":"
+        choices = [(c.label, c.action) for c in (only or model.choices)]
+        self.app.push_screen(ActionPicker(question, choices, later=True), self.send)
 
     def on_resize(self) -> None:
         self.refresh_all()
-
-    def action_hide(self) -> None:
-        self.secret_hidden = True
-
-    def action_unhide(self) -> None:
-        self.secret_hidden = False
 
     # -- the end ----------------------------------------------------------------------------
 
@@ -269,13 +239,32 @@ class HolmesTable(GameTable):
         model = build_model(view, [], seat, seats)
         text = Text(model.outcome_text + "\n", style="bold")
         for area, score in zip(model.areas, view.get("scores") or []):
-            text.append(f"\n{area.name} ({area.side}): {score['total']} points, IM {area.im}\n")
+            total = score["total"]
+            text.append(f"\n{area.name} ({area.side}): {total} point{'' if total == 1 else 's'}, "
+                        f"IM {area.im}\n")
             for clue, points in score["majorities"].items():
                 text.append(f"  {CLUE_NAMES[clue]} majority +{points}\n")
             for clue in score["complete_sets"]:
                 text.append(f"  all {CLUE_NAMES[clue]}s +3\n")
             if score["maps"]:
                 text.append(f"  Map Fragments {score['maps']:+d}\n")
-            if score["penalties"]:
-                text.append(f"  penalties -{score['penalties']}\n")
+            for line in penalty_lines(area, score["penalties"]):
+                text.append(f"  {line}\n")
         return Static(text)
+
+
+def penalty_lines(area: AreaModel, penalties: int) -> list[str]:
+    """Each penalty and what it is for, from what the end view shows of the area."""
+    lines = []
+    if area.free_wildcards:
+        n = area.free_wildcards
+        lines.append(f"-{UNASSIGNED_PENALTY * n} for {n} Wildcard{'s' * (n > 1)} never put "
+                     "on a clue")
+    if area.reserved:
+        lines.append(f"-{UNCLAIMED_RESERVED_PENALTY} for the reserved "
+                     f"{clue_word(area.reserved)} never taken")
+    accounted = UNASSIGNED_PENALTY * area.free_wildcards + (
+        UNCLAIMED_RESERVED_PENALTY if area.reserved else 0)
+    if accounted != penalties and penalties:  # the view left something out: say the sum
+        lines = [f"-{penalties} in penalties"]
+    return lines

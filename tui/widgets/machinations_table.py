@@ -8,50 +8,55 @@ an eligible crew. Votes, heist cards and accusations are secret dialogs.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
-from engine.machinations.roles import role_name
-from tui.models.machinations import MachinationsModel, build_model
-from tui.models.seats import SeatInfo
+from engine.machinations.roles import TEAM_NAMES, role_name, team_of
+from tui.models.machinations import (
+    OTHERS_TURN,
+    SHORT_ROLE_NAMES,
+    YOUR_TURN,
+    MachinationsModel,
+    PlayerRow,
+    build_model,
+)
 from tui.widgets.game_table import GameTable
-from tui.widgets.player_list import PlayerEntry, PlayerList
+from tui.widgets.player_list import PlayerEntry, PlayerList, fit_cells, name_cell
 
-PRIVATE_EVENTS = frozenset({"role", "knowledge"})
+class CrewList(PlayerList):
+    """The players, where Enter adds the highlighted one to your crew (or takes them off), or
+    names them in an accusation."""
+
+    BINDINGS = [
+        Binding("enter", "select", "Pick", tooltip="Add or remove the highlighted player from "
+                "your crew, or name them in your accusation"),
+        Binding("enter", "refuse", show=False),
+    ]
+
+
+WIDE = 70
+"""From this row width on, the players' rows have room for full role names."""
 
 
 class MachinationsTable(GameTable):
     DEFAULT_CSS = """
-    MachinationsTable { height: 1fr; }
-    MachinationsTable #mm-secret { height: auto; border: round $primary;
-                                   border-title-align: left; padding: 0 1; }
-    MachinationsTable #mm-secret.-hidden { color: $text-muted; }
-    MachinationsTable #mm-players-box { height: auto; border: round $secondary;
-                                        border-title-align: left; }
-    MachinationsTable #mm-players-box.-your-turn { border: round $warning; }
     MachinationsTable #mm-players-head { height: 1; color: $text-muted; }
     MachinationsTable PlayerList, MachinationsTable PlayerList:focus { border: none; }
-    MachinationsTable #mm-record { height: 1fr; min-height: 3; border: round $secondary;
-                                   border-title-align: left; padding: 0 1; }
+    MachinationsTable #mm-record { height: 1fr; min-height: 5; }
     """
 
     BINDINGS = [
         Binding("v", "vote", "Vote", tooltip="Vote on the proposed crew, in secret"),
         Binding("p", "play", "Play card", tooltip="Play your heist card, face down"),
         Binding("s", "propose", "Propose", tooltip="Propose the crew you picked"),
-        Binding("x", "clear_crew", "Clear crew", tooltip="Start the crew again"),
-        Binding("h", "hide", "Hide role", tooltip="Hide your role and what you learned"),
-        Binding("h", "unhide", "Show role", tooltip="Show your role and what you learned"),
+        Binding("x", "clear_crew", "Clear", tooltip="Start the crew again"),
     ]
-
-    secret_hidden: reactive[bool] = reactive(False)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -60,11 +65,11 @@ class MachinationsTable(GameTable):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("", id="mm-secret")
-            with Vertical(id="mm-players-box"):
+            yield Static("", id="mm-secret", classes="panel -you")
+            with Vertical(id="mm-players-box", classes="panel -list"):
                 yield Static("", id="mm-players-head")
-                yield PlayerList(id="mm-players")
-            with VerticalScroll(id="mm-record"):
+                yield CrewList(id="mm-players")
+            with VerticalScroll(id="mm-record", classes="panel"):
                 yield Static("", id="mm-record-text")
 
     def on_mount(self) -> None:
@@ -74,16 +79,17 @@ class MachinationsTable(GameTable):
 
     # -- rendering --------------------------------------------------------------------------
 
-    def show(self, view, legal, seat, seats: Sequence[SeatInfo]) -> None:
-        self.model = build_model(view, legal, seat, seats)
+    def redraw(self) -> None:
+        self.model = build_model(self.view, self.legal, self.seat, self.seats)
         if not self.model.crews:
             self.crew = frozenset()
-        self.refresh_all()
-
-    def refresh_all(self) -> None:
         self.refresh_secret()
         self.refresh_players()
         self.refresh_record()
+
+    def on_resize(self) -> None:
+        if self.model is not None:
+            self.refresh_players()
 
     def refresh_secret(self) -> None:
         model = self.model
@@ -100,48 +106,61 @@ class MachinationsTable(GameTable):
             return
         text = Text("Role: ")
         text.append(role_name(model.role) if model.role else "?", style="bold")
-        for line in model.knowledge:
-            text.append("\n· " + line)
+        if model.role:
+            text.append(f" ({TEAM_NAMES[team_of(model.role)]})")
+        if any(row.known for row in model.players):
+            text.append(" · what you learned: ◇ below")
         secret.update(text)
 
     def refresh_players(self) -> None:
         model = self.model
         if model is None:
             return
+        wide = self.size.width - 2 >= WIDE
+        name_width, sizes_width = (18, 12) if wide else (13, 8)
         self.query_one("#mm-players-head", Static).update(
-            f"    {'Player':<18} {'crew sizes':<12} {'now':<7} role")
+            f"  {'Player':<{name_width}} {'crew sizes' if wide else 'sizes':<{sizes_width}} "
+            f"{'now':<7} role")
         box = self.query_one("#mm-players-box")
         if model.crews:
-            title = "Players · pick your crew, s to propose"
+            title = "Players · pick a crew, s proposes"
         elif model.targets:
-            title = "Players · pick who you name"
+            title = "Players · pick who you name, Enter"
         else:
             title = "Players"
         box.border_title = title
         box.set_class(model.your_turn, "-your-turn")
         pickable = model.pickable_for_crew(self.crew) if model.crews else frozenset(model.targets)
         self.query_one(PlayerList).set_entries(
-            PlayerEntry(row.seat, self.row_text(row), row.seat in pickable)
+            PlayerEntry(row.seat, self.row_text(row, name_width, sizes_width, wide),
+                        row.seat in pickable)
             for row in model.players
         )
 
-    def row_text(self, row) -> Text:
+    def row_text(self, row: PlayerRow, name_width: int, sizes_width: int, wide: bool) -> Text:
         text = Text()
         mark = "■ " if row.seat in self.crew else ("★ " if row.proposer else "  ")
         text.append(mark, style="bold")
-        suffix = " (you)" if row.you else (f" · {row.status}" if row.status else "")
-        name = row.name[: 18 - len(suffix)] + suffix
-        text.append(f"{name:<18} ", style="bold" if row.you else "")
-        text.append(f"{','.join(map(str, row.sizes)) or '-':<12} {row.waiting:<7} {row.role}")
+        text.append(name_cell(row.name, row.you, row.status, name_width),
+                    style="bold" if row.you else "")
+        text.append(f" {fit_cells(row.sizes_text, sizes_width)} {row.waiting:<7} ")
+        role_width = max(4, self.size.width - 2 - text.cell_len)
+        if row.role:
+            text.append(fit_cells(self.role_word(row.role, wide), role_width), style="bold")
+        elif row.known and not self.secret_hidden:
+            known = "/".join(self.role_word(r, False) for r in row.known)
+            text.append(fit_cells("◇ " + known, role_width), style="italic")
         return text
+
+    @staticmethod
+    def role_word(role: str, wide: bool) -> str:
+        return role_name(role) if wide else SHORT_ROLE_NAMES.get(role, role_name(role))
 
     def refresh_record(self) -> None:
         model = self.model
         if model is None:
             return
-        cops, robbers = model.scores
-        text = Text(f"Cops {cops} · Robbers {robbers} · goal {model.threshold} · Proposer "
-                    f"{model.proposer} · failed in a row {model.streak}/{len(model.players)}\n")
+        text = Text()
         if model.proposal:
             text.append(model.proposal + "\n", style="bold")
         if model.my_choice:
@@ -150,34 +169,44 @@ class MachinationsTable(GameTable):
             names = [model.players[s].name for s in sorted(self.crew)]
             ok = "eligible" if tuple(sorted(self.crew)) in model.crews else "not a legal crew yet"
             text.append(f"Your crew: {', '.join(names)} ({ok})\n")
-        text.append("Heists\n", style="underline")
-        text.append("\n".join(model.heists) or "none yet")
-        text.append("\nVotes\n", style="underline")
-        text.append("\n".join(reversed(model.votes)) or "none yet")
-        text.append("\nRoles in play\n", style="underline")
-        text.append(model.composition)
+        text.append("Heists", style="underline")
+        text.append("\n" + ("\n".join(reversed(model.heists)) or "none yet"))
+        text.append("\nVotes", style="underline")
+        text.append("\n" + ("\n".join(reversed(model.votes)) or "none yet"))
+        text.append("\nRoles in play", style="underline")
+        text.append("\n" + model.composition)
         self.query_one("#mm-record-text", Static).update(text)
-
-    def watch_secret_hidden(self) -> None:
-        self.refresh_secret()
-        self.post_message(self.SecretsToggled())
 
     def binding_state(self) -> tuple:
         model = self.model
         if model is None:
-            return ()
-        return (model.can_vote, bool(model.cards), bool(model.crews), bool(self.crew),
-                self.eligible_pick(), model.spectator, self.secret_hidden)
+            return super().binding_state()
+        return super().binding_state() + (
+            model.can_vote, bool(model.cards), bool(model.crews), bool(self.crew),
+            self.eligible_pick())
 
-    def private_events(self) -> frozenset[str]:
-        return PRIVATE_EVENTS if self.secret_hidden else frozenset()
-
-    def status_line(self) -> str:
+    def turn_text(self) -> str:
         model = self.model
-        if model is None:
-            return ""
-        turn = "your turn" if model.your_turn else f"Proposer {model.proposer}"
-        return f"{model.status_line()} · {'game over' if model.over else turn}"
+        if model is None or self.over:
+            return super().turn_text()
+        if self.your_turn:
+            return YOUR_TURN.get(model.phase, self.YOUR_TURN)
+        if model.phase == "proposal":
+            return f"{model.proposer} proposes"
+        waiting = super().turn_text()
+        return f"{OTHERS_TURN.get(model.phase, model.phase)}: {waiting}" if waiting else ""
+
+    def refusal(self, seat: int | None) -> str:
+        model = self.model
+        if model is not None and self.your_turn and not (model.crews or model.targets):
+            if model.can_vote:
+                return "Your vote first: press v."
+            if model.cards:
+                return "Your heist card first: press p."
+        if model is not None and model.crews and seat is not None and seat < len(model.players):
+            return (f"{model.players[seat].name} cannot join this crew: no eligible crew of "
+                    "this size has them with the players you picked.")
+        return super().refusal(seat)
 
     # -- acting -----------------------------------------------------------------------------
 
@@ -187,8 +216,10 @@ class MachinationsTable(GameTable):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         model = self.model
+        if model is None and action in ("vote", "play", "propose", "clear_crew"):
+            return False
         if model is None:
-            return action not in ("vote", "play", "propose", "clear_crew", "hide", "unhide")
+            return super().check_action(action, parameters)
         if action == "vote":
             return model.can_vote
         if action == "play":
@@ -197,11 +228,7 @@ class MachinationsTable(GameTable):
             return self.eligible_pick()
         if action == "clear_crew":
             return bool(model.crews and self.crew)
-        if action == "hide":
-            return not model.spectator and not self.secret_hidden
-        if action == "unhide":
-            return not model.spectator and self.secret_hidden
-        return True
+        return super().check_action(action, parameters)
 
     def on_player_list_picked(self, event: PlayerList.Picked) -> None:
         event.stop()
@@ -220,10 +247,6 @@ class MachinationsTable(GameTable):
             verb = "Murder" if model.role == "jack" else "Arrest"
             name = model.players[event.seat].name
             self.app.push_screen(AccuseScreen(event.seat, name, verb), self.send)
-
-    def send(self, action: dict | None) -> None:
-        if action is not None:
-            self.post_message(self.ActionChosen(action))
 
     def action_vote(self) -> None:
         from tui.screens.machinations_dialogs import VoteScreen
@@ -257,20 +280,22 @@ class MachinationsTable(GameTable):
         update = getattr(self.screen, "update_bindings", None)
         (update or self.refresh_bindings)()
 
-    def action_hide(self) -> None:
-        self.secret_hidden = True
-
-    def action_unhide(self) -> None:
-        self.secret_hidden = False
-
     @classmethod
     def ending(cls, view, seat, seats) -> Widget:
+        from rich.table import Table
+
         outcome = view.get("outcome") or {}
-        names = [s.name for s in seats]
         roles = view.get("roles") or []
-        lines = [str(outcome.get("text", "The game is over.")), ""]
         winners = set(outcome.get("winners", ()))
+        table = Table(expand=True, box=None, padding=(0, 1), header_style="bold")
+        for column in ("", "Player", "Role", "Team"):
+            table.add_column(column)
         for s, role in enumerate(roles):
-            name = names[s] if s < len(names) else f"Seat {s + 1}"
-            lines.append(f"{name:<18} {role_name(role):<26} {'won' if s in winners else 'lost'}")
-        return Static("\n".join(lines))
+            won = s in winners
+            table.add_row(Text("★ won" if won else "  lost", style="bold" if won else "dim"),
+                          seats[s].name if s < len(seats) else f"Seat {s + 1}",
+                          role_name(role), TEAM_NAMES[team_of(role)])
+        text = Text(str(outcome.get("text", "The game is over.")) + "\n", style="bold")
+        body = Vertical(Static(text), Static(table))
+        body.styles.height = "auto"
+        return body

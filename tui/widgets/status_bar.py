@@ -1,4 +1,8 @@
-"""The table's top line: where you are, the game's state, and the connection."""
+"""The table's top line: whose turn it is, the game's state, the game and the connection.
+
+Whose turn comes first, so that it survives the narrowest terminal; the game's title gives
+way below 100 columns (the player knows which game they sit at).
+"""
 
 from __future__ import annotations
 
@@ -8,21 +12,38 @@ from textual.widgets import Static
 
 from tui.widgets.connection_indicator import ConnectionIndicator
 
+WIDE = 100
+"""From this many columns on, the game's title has room in the status bar."""
+
 
 class StatusBar(Horizontal):
     DEFAULT_CSS = """
     StatusBar { height: 1; background: $panel; dock: top; }
     StatusBar #status-title { width: auto; padding: 0 1; text-style: bold; }
-    StatusBar #status-game { width: 1fr; padding: 0 1; }
+    StatusBar #status-turn { width: auto; padding: 0 1; text-style: bold; }
+    StatusBar #status-turn.-yours { background: $warning; color: $text; }
+    StatusBar #status-game { width: 1fr; padding: 0 1; text-wrap: nowrap;
+                             text-overflow: ellipsis; }
+    StatusBar.-narrow #status-title { display: none; }
     """
 
     def compose(self) -> ComposeResult:
         yield Static("Gaslight", id="status-title")
+        yield Static("", id="status-turn")
         yield Static("", id="status-game")
         yield ConnectionIndicator()
 
+    def on_resize(self) -> None:
+        self.set_class(self.size.width < WIDE, "-narrow")
+
     def set_title(self, text: str) -> None:
         self.query_one("#status-title", Static).update(text)
+
+    def set_turn(self, text: str, yours: bool = False) -> None:
+        turn = self.query_one("#status-turn", Static)
+        turn.update(text)
+        turn.display = bool(text)
+        turn.set_class(yours, "-yours")
 
     def set_game(self, text: str) -> None:
         self.query_one("#status-game", Static).update(text)

@@ -18,7 +18,6 @@ class TimeBombEnding(Vertical):
                                       height: 3; border: heavy $accent; }
     TimeBombEnding #ending-reason { content-align: center middle; height: 1; }
     TimeBombEnding #ending-last-cut { content-align: center middle; height: 1; }
-    TimeBombEnding #ending-you { content-align: center middle; height: 1; text-style: italic; }
     TimeBombEnding #ending-table { height: auto; margin: 1 0 0 0; }
     """
 
@@ -32,8 +31,6 @@ class TimeBombEnding(Vertical):
         yield Static(ending.reason, id="ending-reason")
         if ending.last_cut:
             yield Static(ending.last_cut, id="ending-last-cut")
-        if ending.you_won is not None:
-            yield Static("You won." if ending.you_won else "You lost.", id="ending-you")
         table = Table(expand=True, box=None, padding=(0, 1), header_style="bold")
         table.add_column("")
         table.add_column("Player")

@@ -6,31 +6,27 @@ player, then one of their face-down wires (the wire's position carries no inform
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
-from tui.models.seats import SeatInfo
 from tui.models.timebomb import (
     TimeBombModel,
     build_ending,
     build_model,
     counts_text,
+    describe_claim,
     team_label,
     wire_symbol,
     wire_word,
 )
 from tui.widgets.game_table import GameTable
-from tui.widgets.player_list import PlayerEntry, PlayerList
-
-PRIVATE_EVENTS = frozenset({"role", "hand"})
-"""The events only this seat sees: its role and each new hand."""
+from tui.widgets.player_list import PlayerEntry, PlayerList, name_cell
 
 TEAM_STYLES = {"sherlock": "bold dodger_blue1", "moriarty": "bold red1"}
 
@@ -39,51 +35,35 @@ class TargetList(PlayerList):
     """The players, where Enter means cutting a wire of the highlighted one."""
 
     BINDINGS = [
-        Binding("enter", "select", "Cut", tooltip="Cut a wire of the highlighted player")
+        Binding("enter", "select", "Cut", tooltip="Cut a wire of the highlighted player"),
+        Binding("enter", "refuse", show=False),
     ]
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "select":
-            return any(entry.pickable for entry in self.entries)
-        return True
 
 
 class TimeBombTable(GameTable):
     DEFAULT_CSS = """
-    TimeBombTable { height: 1fr; }
-    TimeBombTable #tb-secret { height: auto; border: round $primary; border-title-align: left;
-                               padding: 0 1; }
-    TimeBombTable #tb-secret.-hidden { color: $text-muted; }
-    TimeBombTable #tb-players-box { height: auto; border: round $secondary;
-                                    border-title-align: left; }
-    TimeBombTable #tb-players-box.-your-turn { border: round $warning; }
-    TimeBombTable #tb-players-box:focus-within { border: round $accent; }
     TimeBombTable #tb-players-head { height: 1; color: $text-muted; }
     TimeBombTable TargetList, TimeBombTable TargetList:focus { border: none; }
-    TimeBombTable #tb-revealed { height: 1fr; min-height: 3; border: round $secondary;
-                                 border-title-align: left; padding: 0 1; }
+    TimeBombTable #tb-revealed { height: 1fr; min-height: 3; }
     """
 
     BINDINGS = [
         Binding("c", "claim", "Claim", tooltip="Claim in public what you hold (a bluff is fine)"),
-        Binding("h", "hide", "Hide role", tooltip="Hide your role and wires from onlookers"),
-        Binding("h", "unhide", "Show role", tooltip="Show your role and wires again"),
     ]
 
-    secret_hidden: reactive[bool] = reactive(False)
+    YOUR_TURN = "✂ your cut"
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.model: TimeBombModel | None = None
-        self.seats: Sequence[SeatInfo] = ()
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("", id="tb-secret")
-            with Vertical(id="tb-players-box"):
+            yield Static("", id="tb-secret", classes="panel -you")
+            with Vertical(id="tb-players-box", classes="panel -list"):
                 yield Static("", id="tb-players-head")
                 yield TargetList(id="tb-players")
-            yield Static("", id="tb-revealed")
+            yield Static("", id="tb-revealed", classes="panel")
 
     def on_mount(self) -> None:
         self.query_one("#tb-secret").border_title = "You"
@@ -92,9 +72,8 @@ class TimeBombTable(GameTable):
 
     # -- rendering --------------------------------------------------------------------------
 
-    def show(self, view, legal, seat, seats) -> None:
-        self.model = build_model(view, legal, seat, seats)
-        self.seats = seats
+    def redraw(self) -> None:
+        self.model = build_model(self.view, self.legal, self.seat, self.seats)
         self.refresh_secret()
         self.refresh_players()
         self.refresh_revealed()
@@ -142,9 +121,8 @@ class TimeBombTable(GameTable):
     def row_text(self, row, width: int, wide: bool) -> Text:
         text = Text()
         text.append("✂ " if row.cutter else "  ", style="bold")
-        suffix = " (you)" if row.you else (f" · {row.status}" if row.status else "")
-        name = row.name[: width - len(suffix)] + suffix
-        text.append(f"{name:<{width}}", style="bold" if row.you else "")
+        text.append(name_cell(row.name, row.you, row.status, width),
+                    style="bold" if row.you else "")
         if wide:  # room to lay the wires out, as on the table
             text.append(f"  {'▮' * row.face_down:<5} {row.face_down:>2}        ")
         else:
@@ -175,31 +153,19 @@ class TimeBombTable(GameTable):
             )
         self.query_one("#tb-revealed", Static).update(text)
 
-    def watch_secret_hidden(self) -> None:
-        self.refresh_secret()
-        self.post_message(self.SecretsToggled())
-
     def binding_state(self) -> tuple:
         model = self.model
         if model is None:
-            return ()
-        return (model.your_turn, bool(model.claims), model.spectator, self.secret_hidden)
+            return super().binding_state()
+        return super().binding_state() + (model.your_turn, bool(model.claims))
 
-    def private_events(self) -> frozenset[str]:
-        return PRIVATE_EVENTS if self.secret_hidden else frozenset()
+    def waiting_text(self, names: str) -> str:
+        return f"✂ {names} cuts"
 
-    def status_line(self) -> str:
-        model = self.model
-        if model is None:
-            return ""
-        cutter = next((p for p in model.players if p.cutter), None)
-        if model.over:
-            turn = "game over"
-        elif model.your_turn:
-            turn = "✂ your cut"
-        else:
-            turn = f"✂ {cutter.name}" if cutter else ""
-        return f"{model.status_line()} · {turn}"
+    def refusal(self, seat: int | None) -> str:
+        if seat is not None and seat == self.seat and self.your_turn:
+            return "You cannot cut your own wires: pick another player."
+        return super().refusal(seat)
 
     # -- acting -----------------------------------------------------------------------------
 
@@ -207,11 +173,7 @@ class TimeBombTable(GameTable):
         model = self.model
         if action == "claim":
             return bool(model and model.claims and not model.spectator)
-        if action == "hide":
-            return bool(model and not model.spectator and not self.secret_hidden)
-        if action == "unhide":
-            return bool(model and not model.spectator and self.secret_hidden)
-        return True
+        return super().check_action(action, parameters)
 
     def on_player_list_picked(self, event: PlayerList.Picked) -> None:
         event.stop()
@@ -232,23 +194,19 @@ class TimeBombTable(GameTable):
         self.app.push_screen(CutScreen(row.name, row.face_down), chosen)
 
     def action_claim(self) -> None:
-        from tui.screens.timebomb_claim import ClaimScreen
+        from tui.screens.action_picker import ActionPicker
 
         model = self.model
         if model is None or not model.claims:
             return
+        self.app.push_screen(
+            ActionPicker("Claim, in public, what you hold. Nobody checks it: you may bluff.",
+                         [(f"I hold {self.claim_words(c)}", c) for c in model.claims]),
+            self.send,
+        )
 
-        def chosen(action: dict | None) -> None:
-            if action is not None:
-                self.post_message(self.ActionChosen(action))
-
-        self.app.push_screen(ClaimScreen(list(model.claims)), chosen)
-
-    def action_hide(self) -> None:
-        self.secret_hidden = True
-
-    def action_unhide(self) -> None:
-        self.secret_hidden = False
+    def claim_words(self, claim: dict) -> str:
+        return describe_claim(claim)
 
     # -- the end ----------------------------------------------------------------------------
 

@@ -1,0 +1,294 @@
+"""What every game's table shares, checked in every game at 80x24: whose turn the status bar
+says, digits that pick and Enter that acts, a word for a key that does nothing, `h` hiding the
+events only this seat may see, and "You won" or "You lost" at the end."""
+
+from __future__ import annotations
+
+import engine
+import pytest
+import test_evolution as ev
+import test_holmes_table as ho
+import test_machinations as mm
+import test_snapshots as tb
+from offline import lobby, offline_backend, open_table
+from screen_text import screen_text
+
+from tui.app import create_app
+from tui.screens.end import EndScreen
+from tui.screens.host_table import HostTableScreen
+from tui.screens.timebomb_cut import CutScreen
+from tui.widgets.event_log import HIDDEN, EventLog
+
+
+def holmes_at_my_turn() -> engine.Game:
+    return next(g for n in range(14, 60) if 0 in (g := ho.holmes_game(n)).to_act())
+
+
+def mm_lobby(game):
+    return mm.lobby(game.players)
+
+
+def ev_lobby(game):
+    return lobby(players=game.players, game=ev.GAME)
+
+
+def holmes_lobby(game):
+    return ho.holmes_lobby()
+
+
+def tb_lobby(game):
+    return lobby()
+
+
+POSITIONS = {
+    "timebomb": (tb.cutter_game, tb_lobby),
+    "timebomb-evolution": (ev.arranged_game, ev_lobby),
+    "machinations": (mm.proposing_at_0, mm_lobby),
+    "holmes": (holmes_at_my_turn, holmes_lobby),
+}
+ENDINGS = {
+    "timebomb": (tb.finished_game, tb_lobby),
+    "timebomb-evolution": (lambda: ev.variante_game(200), ev_lobby),
+    "machinations": (lambda: mm.game_until(lambda g: False), mm_lobby),
+    "holmes": (lambda: ho.holmes_game(1000), holmes_lobby),
+}
+
+
+def app():
+    return create_app(offline_backend(), player_name="Ada")
+
+
+async def opened(application, pilot, game, seat, lobby_message):
+    screen = await open_table(application, game, seat, lobby_message)
+    await pilot.pause()
+    await pilot.pause()
+    return screen
+
+
+def status_bar(application) -> str:
+    return screen_text(application).splitlines()[0]
+
+
+@pytest.mark.parametrize(
+    "game_id, seat_of, mine, theirs",
+    [
+        ("timebomb", lambda g: g.cutter, "✂ your cut", "✂ {} cuts"),
+        ("timebomb-evolution", lambda g: 0, "✂ your cut", "✂ {} cuts"),
+        ("machinations", lambda g: 0, "your proposal", "{} proposes"),
+        ("holmes", lambda g: 0, "your turn", "waiting for {}"),
+    ],
+)
+async def test_the_status_bar_says_whose_turn_it_is(game_id, seat_of, mine, theirs):
+    """From the seat the game waits on, and as a spectator, who is named."""
+    build, lobby_of = POSITIONS[game_id]
+    game = build()
+    seat = seat_of(game)
+    assert seat in game.to_act()
+    for viewer, expected in ((seat, mine), (None, theirs.format(lobby_of(game)["seats"][seat]["name"]))):
+        application = app()
+        async with application.run_test(size=(80, 24)) as pilot:
+            await opened(application, pilot, game, viewer, lobby_of(game))
+            assert status_bar(application).strip().startswith(expected), status_bar(application)
+
+
+async def test_machinations_status_bar_says_your_vote():
+    game = mm.game_until(lambda g: g.phase == "vote" and 0 not in g.votes and g.heists)
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        await opened(application, pilot, game, 0, mm.lobby(7))
+        assert status_bar(application).strip().startswith("your vote")
+
+
+async def test_evolution_status_bar_names_who_must_choose():
+    game = ev.variante_game(12)
+    decider = game.pending["seat"]
+    other = (decider + 1) % game.players
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        await opened(application, pilot, game, other, ev_lobby(game))
+        name = ev_lobby(game)["seats"][decider]["name"]
+        assert status_bar(application).strip().startswith(f"{name} chooses")
+
+
+async def test_a_digit_picks_a_player_and_enter_acts():
+    """Machinations: 1 then Enter adds the first player to the crew, once; the same again
+    takes them off. Time Bomb: a digit only moves the cursor; Enter offers the wires."""
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        await opened(application, pilot, mm.proposing_at_0(), 0, mm.lobby(7))
+        table = application.screen.game_table
+        await pilot.press("2")
+        assert table.crew == frozenset()
+        await pilot.press("enter")
+        assert table.crew == {1}
+        await pilot.press("2", "enter")
+        assert table.crew == frozenset()
+    game = tb.cutter_game()
+    target = next(a["target"] for a in game.legal_actions(game.cutter) if a["type"] == "cut")
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        await opened(application, pilot, game, game.cutter, lobby())
+        await pilot.press(str(target + 1))
+        await pilot.pause()
+        assert not isinstance(application.screen, CutScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(application.screen, CutScreen)
+        assert application.screen.target_name == lobby()["seats"][target]["name"]
+
+
+async def test_a_key_that_does_nothing_says_why():
+    """Your own row, a spectator's Enter: a short notice instead of silence."""
+    game = tb.cutter_game()
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        await opened(application, pilot, game, game.cutter, lobby())
+        await pilot.press(str(game.cutter + 1))
+        await pilot.pause()
+        messages = [n.message for n in application._notifications]
+        assert any("cannot cut your own wires" in m for m in messages), messages
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        await opened(application, pilot, game, None, lobby())
+        await pilot.press("enter")
+        await pilot.pause()
+        messages = [n.message for n in application._notifications]
+        assert any("spectators cannot act" in m for m in messages), messages
+
+
+def holmes_with_a_secret() -> engine.Game:
+    """Holmes only has private events once a seat holds a hidden clue."""
+    games = (ho.holmes_game(n) for n in range(14, 100))
+    return next(g for g in games if any(e["private"] for e in g.view(0)["events"]))
+
+
+@pytest.mark.parametrize("game_id", list(POSITIONS))
+async def test_h_hides_the_events_only_this_seat_sees(game_id):
+    """The engine marks each private event; `h` masks exactly those in the log."""
+    build, lobby_of = POSITIONS[game_id]
+    game = holmes_with_a_secret() if game_id == "holmes" else build()
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        await opened(application, pilot, game, 0, lobby_of(game))
+        log = application.screen.query_one(EventLog)
+        events = game.view(0)["events"]
+        private = [e for e in events if e["private"]]
+        assert private, "a seat always has a private event: its role, hand or clues"
+        await pilot.press("h")
+        await pilot.pause()
+        assert [log.line(e) == HIDDEN for e in events] == [e["private"] for e in events]
+        await pilot.press("h")
+        await pilot.pause()
+        assert not any(log.line(e) == HIDDEN for e in events)
+
+
+@pytest.mark.parametrize("game_id", list(ENDINGS))
+async def test_the_end_screen_says_whether_you_won(game_id):
+    build, lobby_of = ENDINGS[game_id]
+    game = build()
+    assert game.outcome is not None
+    for seat in (0, 1, None):
+        application = app()
+        async with application.run_test(size=(80, 24)) as pilot:
+            await opened(application, pilot, game, seat, lobby_of(game))
+            assert isinstance(application.screen, EndScreen)
+            text = screen_text(application)
+            if seat is None:
+                assert "You won" not in text and "You lost" not in text
+            else:
+                expected = "You won" if seat in game.outcome.winners else "You lost"
+                assert expected in text
+
+
+# -- 80x24: what must be on screen without scrolling ----------------------------------------
+
+
+@pytest.mark.parametrize("game_id", ["timebomb", "timebomb-evolution", "machinations", "holmes"])
+async def test_the_host_form_shows_its_buttons_at_80x24(game_id):
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        await application.push_screen(HostTableScreen("Ada", game_id))
+        await pilot.pause()
+        text = screen_text(application)
+        assert "Host " in text and "Cancel" in text
+        from engine.catalogue import CATALOGUE
+
+        for option in CATALOGUE[game_id].options:
+            assert f"{option.title} " in text, option.title
+        assert "[" not in text and "random_one" not in text
+
+
+async def test_holmes_shows_your_own_area_at_80x24():
+    game = next(g for n in range(88, 100) if 0 in (g := ho.holmes_game(n)).to_act())
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        await opened(application, pilot, game, 0, ho.holmes_lobby())
+        text = screen_text(application)
+        assert "Ada (you)" in text and "Your turn" in text
+        await pilot.press("c")
+        await pilot.pause()
+        assert "↑/↓ then Enter" in screen_text(application)
+
+
+async def test_machinations_at_ten_players_keeps_the_record_in_view():
+    game = mm.game_until(lambda g: g.phase == "vote" and len(g.heists) >= 4 and 0 not in g.votes,
+                         n=10, seed=5)
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        await opened(application, pilot, game, 0, mm.lobby(10))
+        text = screen_text(application)
+        assert all(name in text for name in mm.NAMES[:10])
+        assert "Heists" in text and "proposes" in text
+        await pilot.press("v")
+        await pilot.pause()
+        assert "a Approve · o Object" in screen_text(application)
+
+
+async def test_heist_card_dialog_a_digit_picks_and_enter_plays():
+    """The first legal card has the focus; 2 moves it to Foil; Enter plays Foil. An illegal
+    card's digit says why instead."""
+    from tui.screens.machinations_dialogs import CardScreen
+
+    chosen = []
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        await application.push_screen(CardScreen(("abet", "foil")), chosen.append)
+        await pilot.pause()
+        await pilot.press("3")
+        await pilot.pause()
+        assert any("cannot play" in n.message for n in application._notifications)
+        await pilot.press("2")
+        assert chosen == []
+        await pilot.press("enter")
+        await pilot.pause()
+    assert chosen == [{"type": "play", "card": "foil"}]
+
+
+def test_names_are_cut_by_terminal_cells_so_columns_stay_in_line():
+    """An emoji or a CJK letter takes two cells: rows pad and cut by cells, not characters."""
+    from rich.cells import cell_len
+
+    from tui.widgets.player_list import fit_cells, name_cell
+
+    for name in ("Ann", "Ann 🎩 the Great", "福尔摩斯先生福尔摩斯先生", "🎩🎩🎩🎩🎩🎩🎩🎩🎩"):
+        assert cell_len(fit_cells(name, 10)) == 10
+        cell = name_cell(name, you=True, status="", width=14)
+        assert cell_len(cell) == 14 and cell.rstrip().endswith("(you)")
+    assert fit_cells("Ann 🎩 the Great", 8) == "Ann 🎩 …"
+
+
+async def test_the_log_wraps_again_after_a_resize():
+    game = tb.cutter_game()
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        await opened(application, pilot, game, game.cutter, lobby())
+        log = application.screen.query_one(EventLog)
+        narrow = len(log.lines)
+        await pilot.resize_terminal(160, 40)
+        await pilot.pause()
+        await pilot.pause()
+        assert len(log.lines) < narrow
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.pause()
+        assert len(log.lines) == narrow

@@ -1,0 +1,60 @@
+"""Pick one of the legal actions a game offers, each in words: a claim, a Variante decision, a
+Holmes move or a skill's next step. Only what the engine offers is listed, so the client never
+needs the rules to offer the right choices. Returns the chosen action, or None."""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+
+class ActionPicker(ModalScreen[dict[str, Any] | None]):
+    DEFAULT_CSS = """
+    ActionPicker { align: center middle; }
+    ActionPicker > Vertical { width: 66; max-width: 100%; height: auto; max-height: 100%;
+                              border: thick $accent; background: $surface; padding: 0 1; }
+    ActionPicker.-decision > Vertical { border: thick $warning; }
+    ActionPicker #picker-question { height: auto; dock: top; padding: 1 0 0 0; }
+    ActionPicker #picker-hint { height: 1; dock: bottom; color: $text-muted; }
+    ActionPicker OptionList { height: auto; max-height: 100%; margin: 1 0; }
+    """
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(
+        self,
+        question: str,
+        choices: Sequence[tuple[str, dict[str, Any]]],
+        *,
+        later: bool = False,
+        decision: bool = False,
+    ) -> None:
+        """`choices` are (words, action) pairs; `later`: Esc only puts the choice off (the game
+        waits for it), so the hint says how to come back."""
+        super().__init__(classes="-decision" if decision else "")
+        self.question = question
+        self.choices = tuple(choices)
+        self.later = later
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.question, id="picker-question")
+            yield OptionList(
+                *(Option(words, id=str(i)) for i, (words, _) in enumerate(self.choices)),
+                id="picker-options",
+            )
+            esc = "Esc: look at the table first" if self.later else "Esc: cancel"
+            yield Static(f"↑/↓ then Enter · {esc}", id="picker-hint")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(dict(self.choices[int(event.option.id)][1]))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
