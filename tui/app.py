@@ -69,11 +69,11 @@ class GaslightApp(App):
 
         yield from super().get_system_commands(screen)
         if isinstance(screen, LobbyScreen):
-            yield SystemCommand("Play against bots", "A local Time Bomb game, bots in every other seat", screen.action_bots)
+            yield SystemCommand("Play against bots", "Any game on this computer, bots in every other seat", screen.action_bots)
             yield SystemCommand("Host a table", "Host a game on this computer for the LAN", screen.action_host)
             yield SystemCommand("Join by address", "Find the tables of a host by HOST:PORT", screen.action_address)
             yield SystemCommand("Change name", "The name the other players see", self.ask_name)
-            yield SystemCommand("Rules of Time Bomb", "Read the rules", screen.action_rules)
+            yield SystemCommand("Rules", "The rules of the game in focus", screen.action_rules)
         if isinstance(screen, TableScreen):
             yield SystemCommand("Rules of this game", "Read the rules", screen.action_rules)
             yield SystemCommand("Chat", "Say something to the table", screen.action_chat)

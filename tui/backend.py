@@ -167,6 +167,7 @@ class Backend:
         name: str,
         bots: int,
         advertise: bool,
+        bot_level: str | None = None,
     ) -> Ticket:
         """Start a host in this process on a free port and create one table on it."""
         from netplay.host import Host
@@ -183,7 +184,7 @@ class Backend:
         _, port = await host.start(bind, 0 if self.hosts else self.port)
         self.hosts.append(host)
         table = host.create_table(
-            game, players, options, name=name, bots=bots, seed=self.seed
+            game, players, options, name=name, bots=bots, seed=self.seed, bot_level=bot_level
         )
         if self.seed is not None:
             # Screenshots and tests replay the same game: the bots' choices must repeat too.
@@ -194,16 +195,24 @@ class Backend:
             share = str(Address((addresses or [LOCAL])[0], port))
         return Ticket(Address(LOCAL, port), table, share=share, private=not advertise)
 
-    async def play_bots(self, name: str, game: str = "timebomb", players: int = 5) -> Ticket:
+    async def play_bots(
+        self,
+        name: str,
+        game: str = "timebomb",
+        players: int = 5,
+        options: dict[str, Any] | None = None,
+        bot_level: str | None = None,
+    ) -> Ticket:
         """A private table on loopback, every other seat a bot, never advertised. The host
         starts the game as soon as the player takes the last free seat."""
         return await self.host_table(
             game,
             players,
-            {},
+            options or {},
             name=f"{name} against bots",
             bots=players - 1,
             advertise=False,
+            bot_level=bot_level,
         )
 
     async def browse(self) -> AsyncIterator[list[TableListing]]:

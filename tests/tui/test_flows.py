@@ -16,10 +16,11 @@ def table_screen(app) -> TableScreen | None:
 
 
 async def test_play_against_bots_until_the_end_then_play_again(app_factory, waiter):
-    """Lobby, b, cut wires by keyboard until the end screen, then play again."""
+    """Lobby, b and Enter (Time Bomb at 5, the default), cut wires by keyboard until the end
+    screen, then play again."""
     app = app_factory()
     async with app.run_test(size=(100, 30), message_hook=waiter.hook) as pilot:
-        await pilot.press("b")
+        await pilot.press("b", "enter")
         table = await waiter.until(pilot, lambda: table_screen(app), "the table screen")
         await waiter.until(pilot, lambda: table.view is not None, "the first state")
         await waiter.until(
@@ -167,7 +168,7 @@ async def test_spectator_never_sees_a_role_or_a_hand(app_factory, waiter):
 
     player = app_factory("Ann")
     async with player.run_test(size=(100, 30), message_hook=waiter.hook) as pilot:
-        await pilot.press("b")
+        await pilot.press("b", "enter")
         table = await waiter.until(pilot, lambda: table_screen(player), "the table")
         await waiter.until(pilot, lambda: table.view is not None, "a state")
         port = player.backend.hosts[0].address[1]
@@ -227,6 +228,8 @@ async def test_losing_the_host_and_reconnecting(app_factory, waiter, tmp_path):
     async with app.run_test(size=(100, 30), message_hook=waiter.hook) as pilot:
         await pilot.press("ctrl+p", *"against bots")
         await waiter.until(pilot, lambda: "Play against bots" in screen_text(app), "commands")
+        await pilot.press("enter")
+        await waiter.until(pilot, lambda: "Play against bots on" in screen_text(app), "picker")
         await pilot.press("enter")
         table = await waiter.until(pilot, lambda: table_screen(app), "the table")
         await waiter.until(pilot, lambda: table.view is not None, "a state")

@@ -11,6 +11,7 @@ from textual.widgets import DataTable, Footer, Static
 from tui.address import Address
 from tui.backend import Backend, TableListing, Ticket, connect_error_text
 from tui.messages import TablesFound
+from tui.quick_play import QuickPlay, remember, remembered
 from tui.widgets.table_list import TableList
 
 EMPTY_HINT = (
@@ -24,13 +25,13 @@ TABLES_HINT = "Enter or j: join the highlighted table · w: watch it as a specta
 
 class LobbyScreen(Screen):
     BINDINGS = [
-        Binding("b", "bots", "Play vs bots", tooltip="Start a Time Bomb game against bots, now"),
+        Binding("b", "bots", "Play vs bots", tooltip="Pick a game and play it against bots, now"),
         Binding("n", "host", "Host", tooltip="Host a new table for the LAN"),
         Binding("j", "join", "Join", tooltip="Take a seat at the highlighted table (or Enter)"),
         Binding("w", "watch", "Watch", tooltip="Watch the highlighted table as a spectator"),
         Binding("a", "address", "By address", tooltip="Find a host's tables by HOST:PORT"),
         Binding("r", "rename", "Change name", show=False),
-        Binding("f1", "rules", "Rules"),
+        Binding("f1", "rules", "Rules", tooltip="The rules of the highlighted table's game"),
         Binding("question_mark", "keys", "Keys"),
         Binding("q", "quit", "Quit", show=False),
     ]
@@ -157,10 +158,27 @@ class LobbyScreen(Screen):
         if listing is not None:
             self.open_table(listing, spectate=True)
 
-    @work(exclusive=True, group="host")
-    async def action_bots(self) -> None:
+    def action_bots(self) -> None:
+        from tui.screens.quick_play import QuickPlayScreen
+
+        self.app.push_screen(QuickPlayScreen(), self.bots_chosen)
+
+    def bots_chosen(self, choice: QuickPlay | None) -> None:
+        if choice is None:
+            return
         try:
-            ticket = await self.backend.play_bots(self.app.player_name or "guest")
+            remember(choice)
+        except OSError as error:
+            self.notify(f"Could not remember this choice: {error}", severity="warning")
+        self.play_bots(choice)
+
+    @work(exclusive=True, group="host")
+    async def play_bots(self, choice: QuickPlay) -> None:
+        try:
+            ticket = await self.backend.play_bots(
+                self.app.player_name or "guest", choice.game, choice.players, choice.options,
+                choice.bot_level,
+            )
         except Exception as error:
             self.notify(f"Could not start a local game: {error}", severity="error")
             return
@@ -203,10 +221,15 @@ class LobbyScreen(Screen):
     def action_rename(self) -> None:
         self.app.ask_name()
 
+    def rules_game(self) -> str:
+        """The game in focus: the highlighted table's, else the one last played against bots."""
+        selected = self.query_one(TableList).selected
+        return selected.game if selected is not None else remembered()[0]
+
     def action_rules(self) -> None:
         from tui.screens.rules import RulesScreen
 
-        self.app.push_screen(RulesScreen("timebomb"))
+        self.app.push_screen(RulesScreen(self.rules_game()))
 
     def action_keys(self) -> None:
         self.app.action_show_keys()
