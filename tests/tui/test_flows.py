@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from screen_text import screen_text
 
+from tui.screens.confirm import ConfirmScreen
 from tui.screens.end import EndScreen
 from tui.screens.table import TableScreen
 from tui.screens.timebomb_claim import ClaimScreen
 from tui.screens.timebomb_cut import CutScreen
+from tui.widgets.event_log import EventLog
 from tui.widgets.player_list import PlayerList
+from tui.widgets.table_list import TableList
 
 
 def table_screen(app) -> TableScreen | None:
@@ -141,22 +144,44 @@ async def test_host_a_table_and_a_second_app_joins_by_address(app_factory, waite
             assert "Bob (you)" in screen_text(guest_app)
             assert "Ann (you)" in screen_text(host_app)
 
-            # Bob steps out to the lobby mid-game, then takes his seat back.
-            await guest.press("escape")
+            # Bob steps out to the lobby mid-game (Esc, then Enter to confirm).
+            assert not table.check_action("cover", ())
+            await guest.press("escape", "enter")
             await guest_waiter.until(guest, lambda: guest_app.screen is guest_app.lobby, "lobby")
             await waiter.until(
                 host_pilot, lambda: not table.seats[1].connected, "Bob shown away"
             )
             assert "Bob · offline" in screen_text(host_app)
+            log = table.query_one(EventLog)
+            assert "Bob is away. Press b to let a bot play their seat" in " ".join(
+                line.text.strip() for line in log.lines
+            )
+
+            # Ann, who hosts the table, hands Bob's seat to a bot.
+            assert table.check_action("cover", ())
+            await host_pilot.press("b")
+            await waiter.until(
+                host_pilot, lambda: table.lobby["seats"][1]["covered"], "a bot covering Bob"
+            )
+            assert not table.check_action("cover", ())
+
+            # Bob finds his seat marked in the lobby and takes it back from the bot.
             await guest.press("a", *f"127.0.0.1:{port}", "enter")
             await guest_waiter.until(
                 guest, lambda: guest_app.screen.query_one("#tables").row_count, "the listing"
             )
+            assert "★ Ann's table" in screen_text(guest_app)
             await guest.press("j")
             back = await guest_waiter.until(
                 guest, lambda: (s := table_screen(guest_app)) and s.view and s, "the seat again"
             )
             assert back.seat == 1 and not back.spectator
+            await waiter.until(
+                host_pilot,
+                lambda: table.lobby["seats"][1]["connected"]
+                and not table.lobby["seats"][1]["covered"],
+                "Bob back in his own seat",
+            )
 
 
 async def test_spectator_never_sees_a_role_or_a_hand(app_factory, waiter):
@@ -239,7 +264,7 @@ async def test_losing_the_host_and_reconnecting(app_factory, waiter, tmp_path):
         await old.stop()
         await waiter.until(pilot, lambda: table.status == "reconnecting", "reconnecting")
         assert "reconnecting" in screen_text(app)
-        new = Host(data_dir=tmp_path / "data", bot_delay=60)
+        new = Host(data_dir=old.store.path.parent, store=old.store.path.stem, bot_delay=60)
         app.backend.hosts.append(new)
         assert new.resume()
         await new.start("127.0.0.1", port)
@@ -247,9 +272,29 @@ async def test_losing_the_host_and_reconnecting(app_factory, waiter, tmp_path):
         await waiter.until(pilot, lambda: "Reconnected" in screen_text(app), "the note")
         assert table.seat == seat and table.view["round"] == round_
         assert "● connected" in screen_text(app)
+
+        # Esc asks first, and says how to come back; Esc again stays.
         await pilot.press("escape")
+        await waiter.until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        assert "Your seat stays yours: rejoin it from the lobby" in screen_text(app)
+        await pilot.press("escape")
+        await waiter.until(pilot, lambda: app.screen is table, "the table again")
+        await pilot.press("escape")
+        await waiter.until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await pilot.press("enter")
         await waiter.until(pilot, lambda: app.screen is app.lobby, "the lobby again")
-        assert app.backend.hosts == []  # leaving a private bot table stops its host
+        tables = app.lobby.query_one(TableList)
+        await waiter.until(pilot, lambda: tables.listings, "the held table listed")
+        (listing,) = tables.listings.values()
+        assert listing.held and listing.phase == "playing"
+        assert "★ Ann against bots" in screen_text(app)
+
+        # Enter on it takes the seat back.
+        await pilot.press("enter")
+        back = await waiter.until(
+            pilot, lambda: (s := table_screen(app)) and s.view and s, "the seat again"
+        )
+        assert back.seat == seat and not back.spectator
 
 
 async def test_lobby_lists_tables_as_they_appear_and_vanish(app_factory, waiter, tmp_path):

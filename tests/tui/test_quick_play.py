@@ -7,6 +7,7 @@ from screen_text import screen_text
 
 from engine.catalogue import CATALOGUE
 from tui.quick_play import QuickPlay, remember, remembered
+from tui.screens.confirm import ConfirmScreen
 from tui.screens.quick_play import QuickPlayScreen
 from tui.screens.rules import RulesScreen
 from tui.screens.table import TableScreen
@@ -17,7 +18,8 @@ def table_screen(app) -> TableScreen | None:
 
 
 def hosted_table(app):
-    (host,) = app.backend.hosts
+    """The host of the table this app started last, and that table."""
+    host = app.backend.hosts[-1]
     (table,) = host.tables.values()
     return host, table
 
@@ -74,7 +76,9 @@ async def test_the_choice_is_remembered_and_enter_replays_it(app_factory, waiter
 
     again = app_factory()
     async with again.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
-        await pilot.press("b", "enter")
+        # The first game is still on: the app offers its seat back first. Not now.
+        await waiter.until(pilot, lambda: isinstance(again.screen, ConfirmScreen), "the offer")
+        await pilot.press("escape", "b", "enter")
         table = await waiter.until(pilot, lambda: table_screen(again), "the table")
         await waiter.until(pilot, lambda: table.view is not None, "a state")
         _, hosted = hosted_table(again)

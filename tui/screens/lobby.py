@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from rich.markup import escape
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -12,7 +15,7 @@ from tui.address import Address
 from tui.backend import Backend, TableListing, Ticket, connect_error_text
 from tui.messages import TablesFound
 from tui.quick_play import QuickPlay, remember, remembered
-from tui.widgets.table_list import TableList
+from tui.widgets.table_list import TableList, game_title
 
 EMPTY_HINT = (
     "No table found on your network yet; new ones appear here by themselves.\n"
@@ -42,6 +45,7 @@ class LobbyScreen(Screen):
         self.initial = initial
         """A table to go to at once (`gaslight join/watch HOST:PORT`): its host and spectate."""
         self.sources: dict[str, list[TableListing]] = {}
+        self.seats_looked_up = False
 
     def compose(self) -> ComposeResult:
         yield Static("", id="lobby-title")
@@ -56,6 +60,12 @@ class LobbyScreen(Screen):
             self.set_timer(DISCOVERY_DELAY, self.browse)
         if self.initial is not None and self.app.player_name:
             self.go_initial()
+
+    def on_screen_resume(self) -> None:
+        # On start, and back from a table: its seat may be held still (left mid-game), or
+        # over now.
+        if self.app.player_name and self.initial is None:
+            self.find_held_seats()
 
     def show_name(self) -> None:
         name = self.app.player_name or "…"
@@ -81,6 +91,33 @@ class LobbyScreen(Screen):
                 f"Discovery is unavailable ({error}).\n{EMPTY_HINT}"
             )
 
+    @work(exclusive=True, group="seats")
+    async def find_held_seats(self) -> None:
+        """List the games where this player holds a seat; on start, offer to rejoin one."""
+        try:
+            held = await self.backend.held_tables(self.app.player_name or "guest")
+        except Exception as error:  # the seat book is a convenience; the lobby works without
+            self.notify(f"Could not look for your seats: {error}", severity="warning")
+            return
+        self.post_message(TablesFound(held, "seats"))
+        first, self.seats_looked_up = not self.seats_looked_up, True
+        if held and first and self.app.screen is self:
+            self.offer_rejoin(held[-1])
+
+    def offer_rejoin(self, listing: TableListing) -> None:
+        from tui.screens.confirm import ConfirmScreen
+
+        def chosen(rejoin: bool | None) -> None:
+            if rejoin:
+                self.open_table(listing, spectate=False)
+
+        text = (
+            f"You have a seat at [b]{escape(listing.name)}[/b] ({game_title(listing.game)}, "
+            f"{listing.phase}) at {listing.address}.\nTake it back now? It stays yours "
+            "either way: the lobby marks it with ★."
+        )
+        self.app.push_screen(ConfirmScreen(text, "Rejoin", "Not now"), chosen)
+
     @work(exclusive=True, group="ask")
     async def ask_host(self, address: Address, then: str | None = None) -> None:
         """List the tables at `address`; `then` ("join" or "watch") goes straight to one."""
@@ -97,9 +134,10 @@ class LobbyScreen(Screen):
             playing = [t for t in tables if t.phase == "playing"] or tables
             self.open_table(playing[0], spectate=True)
         elif then == "join":
+            held = [t for t in tables if self.backend.holds_seat(t) and t.phase != "over"]
             free = [t for t in tables if t.seats_free > 0 and t.phase == "waiting"]
-            if free:
-                self.open_table(free[0], spectate=False)
+            if held or free:
+                self.open_table((held or free)[0], spectate=False)
             else:
                 self.notify(f"No free seat at {address}: press w to watch.", severity="warning")
         else:
@@ -112,7 +150,12 @@ class LobbyScreen(Screen):
 
     def on_tables_found(self, event: TablesFound) -> None:
         self.sources[event.source] = event.tables
-        merged = {t.key: t for tables in self.sources.values() for t in tables}
+        held = {(s.host_id, s.table) for s in self.backend.seats.all()}
+        merged = {
+            t.key: replace(t, held=(t.host_id, t.id) in held)
+            for tables in self.sources.values()
+            for t in tables
+        }
         table_list = self.query_one(TableList)
         table_list.set_tables(merged.values())
         self.query_one("#lobby-hint", Static).update(TABLES_HINT if merged else EMPTY_HINT)
@@ -121,7 +164,7 @@ class LobbyScreen(Screen):
     # -- going to a table -------------------------------------------------------------------
 
     def open_table(self, listing: TableListing, *, spectate: bool) -> None:
-        self.go(Ticket(listing.address, listing.id, spectate=spectate))
+        self.go(listing.ticket(spectate))
 
     def go(self, ticket: Ticket) -> None:
         from tui.screens.table import TableScreen
@@ -132,7 +175,7 @@ class LobbyScreen(Screen):
         selected = self.query_one(TableList).selected if self.is_mounted else None
         if action == "join":
             return selected is not None and (
-                selected.seats_free > 0 or self.backend.holds_seat(selected)
+                selected.seats_free > 0 or selected.held
             )
         if action == "watch":
             return selected is not None
@@ -145,7 +188,7 @@ class LobbyScreen(Screen):
         event.stop()
         listing = self.query_one(TableList).selected
         if listing is not None:
-            spectate = listing.seats_free == 0 and not self.backend.holds_seat(listing)
+            spectate = listing.seats_free == 0 and not listing.held
             self.open_table(listing, spectate=spectate)
 
     def action_join(self) -> None:
