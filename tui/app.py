@@ -67,7 +67,8 @@ class GaslightApp(App):
         from tui.screens.lobby import LobbyScreen
         from tui.screens.table import TableScreen
 
-        yield from super().get_system_commands(screen)
+        # Textual's own "Keys" opens its help panel; ours lists the keys of this screen now.
+        yield from (c for c in super().get_system_commands(screen) if c.title != "Keys")
         if isinstance(screen, LobbyScreen):
             yield SystemCommand("Play against bots", "Any game on this computer, bots in every other seat", screen.action_bots)
             yield SystemCommand("Host a table", "Host a game on this computer for the LAN", screen.action_host)

@@ -338,3 +338,17 @@ async def test_the_name_is_asked_once_and_remembered(app_factory, waiter):
     async with again.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert again.screen is again.lobby
+
+
+async def test_the_command_palette_lists_keys_once(app_factory, waiter):
+    """Ctrl+P then "Keys": one command, Gaslight's list of this screen's keys."""
+    from tui.screens.keys import KeysScreen
+
+    app = app_factory()
+    async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+        commands = [c.title for c in app.get_system_commands(app.lobby)]
+        assert commands.count("Keys") == 1
+        await pilot.press("ctrl+p", *"Keys")
+        await waiter.until(pilot, lambda: "Every key you can press here" in screen_text(app), "it")
+        await pilot.press("enter")
+        await waiter.until(pilot, lambda: isinstance(app.screen, KeysScreen), "the keys")

@@ -88,3 +88,32 @@ def test_a_damaged_seat_book_loses_only_the_damaged_entries(tmp_path):
     assert [s.key for s in book.all()] == [("h1", "t1")]
     book.path.write_text("not json")
     assert book.all() == []
+
+
+async def test_a_finished_bot_game_left_is_tidied_away(app_factory, waiter, tmp_path):
+    """Holmes played to its end, then back to the lobby: the seat is forgotten, the private
+    host stops and its store goes; nothing is left to list."""
+    from tui.screens.end import EndScreen
+
+    app = app_factory("Ann")
+    async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+        await pilot.press("b", "4", "enter")
+        table = await waiter.until(pilot, lambda: table_screen(app), "the table")
+        (host,) = app.backend.hosts
+        store = host.store.path
+        await waiter.until(pilot, lambda: table.view is not None, "the first state")
+        while not isinstance(app.screen, EndScreen):
+            before = table.view
+            if table.seat in before["to_act"] and table.legal:
+                table.send({"t": "act", "action": table.legal[0]})
+            await waiter.until(
+                pilot,
+                lambda: isinstance(app.screen, EndScreen) or table.view is not before,
+                "the next state",
+            )
+        await pilot.press("l")
+        await waiter.until(pilot, lambda: app.screen is app.lobby, "the lobby")
+        await waiter.until(pilot, lambda: not app.backend.hosts, "the host stopped")
+        assert app.backend.seats.all() == []
+        assert not list(store.parent.glob(store.name + "*"))
+        assert app.lobby.query_one(TableList).row_count == 0

@@ -15,7 +15,7 @@ from tui.backend import TableListing
 
 HELD = "★ "
 """Marks a table where this player holds a seat."""
-MIN_NAME = 10
+MIN_NAME = 16
 CELL_PADDING = 2
 """Each column's padding, one cell either side."""
 
