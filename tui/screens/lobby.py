@@ -46,6 +46,8 @@ class LobbyScreen(Screen):
         """A table to go to at once (`gaslight join/watch HOST:PORT`): its host and spectate."""
         self.sources: dict[str, list[TableListing]] = {}
         self.seats_looked_up = False
+        self.connecting: Address | None = None
+        """A host asked by address that has not answered yet."""
 
     def compose(self) -> ComposeResult:
         yield Static("", id="lobby-title")
@@ -121,11 +123,17 @@ class LobbyScreen(Screen):
     @work(exclusive=True, group="ask")
     async def ask_host(self, address: Address, then: str | None = None) -> None:
         """List the tables at `address`; `then` ("join" or "watch") goes straight to one."""
+        self.connecting = address
+        self.show_hint()
         try:
             tables = await self.backend.list_tables(address, self.app.player_name or "guest")
         except Exception as error:
             self.notify(connect_error_text(address, error), severity="error", timeout=8)
             return
+        finally:
+            self.connecting = None
+            if self.is_attached:
+                self.show_hint()
         self.post_message(TablesFound(tables, f"address:{address}"))
         if not tables:
             self.notify(f"{address} hosts no table yet.", severity="warning")
@@ -143,6 +151,13 @@ class LobbyScreen(Screen):
         else:
             self.notify(f"{len(tables)} table{'s' if len(tables) != 1 else ''} at {address}.")
 
+    def show_hint(self) -> None:
+        if self.connecting is not None:
+            hint = f"◌ Connecting to {self.connecting}… (a host that does not answer: 10 s)"
+        else:
+            hint = TABLES_HINT if self.query_one(TableList).listings else EMPTY_HINT
+        self.query_one("#lobby-hint", Static).update(hint)
+
     def go_initial(self) -> None:
         address, spectate = self.initial  # type: ignore[misc]
         self.initial = None
@@ -158,7 +173,7 @@ class LobbyScreen(Screen):
         }
         table_list = self.query_one(TableList)
         table_list.set_tables(merged.values())
-        self.query_one("#lobby-hint", Static).update(TABLES_HINT if merged else EMPTY_HINT)
+        self.show_hint()
         self.refresh_bindings()
 
     # -- going to a table -------------------------------------------------------------------
