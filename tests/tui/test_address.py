@@ -69,3 +69,11 @@ async def test_the_lobby_says_it_is_connecting_while_a_host_is_slow(app_factory,
             )
     finally:
         silent.close()
+
+
+@pytest.mark.parametrize("command, spectate", [("join", False), ("watch", True)])
+def test_join_and_watch_are_one_command_module(command, spectate):
+    from tui.cli import build_parser
+
+    args = build_parser().parse_args([command, "127.0.0.1:7420"])
+    assert (args.command, args.spectate, args.address) == (command, spectate, "127.0.0.1:7420")
