@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import stat
+from dataclasses import replace
 
 from screen_text import screen_text
 
 from tui.address import Address
+from tui.backend import TableListing
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.quick_play import QuickPlayScreen
 from tui.screens.table import TableScreen
@@ -117,3 +119,27 @@ async def test_a_finished_bot_game_left_is_tidied_away(app_factory, waiter, tmp_
         assert app.backend.seats.all() == []
         assert not list(store.parent.glob(store.name + "*"))
         assert app.lobby.query_one(TableList).row_count == 0
+
+
+async def test_a_host_found_at_another_address_is_followed(backend_factory, tmp_path):
+    """The seat's last address answers no more; discovery finds the same host identity at
+    another port: the seat is listed there, and the book remembers the new address."""
+    from netplay.host import Host
+
+    host = Host(data_dir=tmp_path / "lan", advertise=True, interfaces=["127.0.0.1"])
+    table = host.create_table("timebomb", 5, {}, "Moved", bots=2)
+    _, port = await host.start("127.0.0.1", 0)
+    try:
+        backend = backend_factory(data_dir=tmp_path / "player", discover=True)
+        seat = (await backend.connect(
+            TableListing(Address("127.0.0.1", port), table, "Moved", "timebomb", 5, 3, "waiting",
+                         host_id=host.host_id).ticket(spectate=False), "Ann"))
+        await seat.close()
+        (held,) = backend.seats.all()
+        backend.seats.keep(replace(held, address=Address("127.0.0.1", 9)))  # nobody there
+        (listing,) = await backend.held_tables("Ann")
+        assert (listing.id, listing.address, listing.held) == (table, Address("127.0.0.1", port),
+                                                               True)
+        assert backend.seats.get(host.host_id, table).address == Address("127.0.0.1", port)
+    finally:
+        await host.stop()
