@@ -164,6 +164,9 @@ async def test_host_a_table_and_a_second_app_joins_by_address(app_factory, waite
                 host_pilot, lambda: table.lobby["seats"][1]["covered"], "a bot covering Bob"
             )
             assert not table.check_action("cover", ())
+            assert "A bot plays Bob's seat until they return." in " ".join(
+                line.text.strip() for line in log.lines
+            )
 
             # Bob finds his seat marked in the lobby and takes it back from the bot.
             await guest.press("a", *f"127.0.0.1:{port}", "enter")

@@ -165,8 +165,10 @@ class TableScreen(Screen):
     async def on_lobby_changed(self, event: LobbyChanged) -> None:
         lobby = event.lobby
         was_away = {s["seat"] for s in self.away_seats()}
+        was_covered = self.covered_seats()
         self.lobby = lobby
         self.tell_who_is_away(was_away)
+        self.tell_who_is_covered(was_covered)
         self.seats = seat_infos(lobby, int(lobby.get("players", 0)))
         from engine.catalogue import CATALOGUE
 
@@ -198,6 +200,23 @@ class TableScreen(Screen):
                 text = f"{name} is away. Press b to let a bot play their seat until they return."
                 self.query_one(EventLog).note(text)
                 self.notify(text, timeout=8)
+
+    def covered_seats(self) -> dict[int, str]:
+        """The seats a bot plays for a player who is away, with the player's name."""
+        return {
+            s["seat"]: s.get("name") or f"Seat {s['seat'] + 1}"
+            for s in self.lobby.get("seats", []) if s.get("covered")
+        }
+
+    def tell_who_is_covered(self, was_covered: dict[int, str]) -> None:
+        covered = self.covered_seats()
+        log = self.query_one(EventLog)
+        for seat, name in covered.items():
+            if seat not in was_covered:
+                log.note(f"A bot plays {name}'s seat until they return.")
+        for seat, name in was_covered.items():
+            if seat not in covered:
+                log.note(f"{name} takes their seat back from the bot.")
 
     async def on_state_changed(self, event: StateChanged) -> None:
         self.view, self.legal = event.view, event.legal
