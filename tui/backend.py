@@ -216,7 +216,8 @@ class Backend:
         listing = next((t for t in tables if t.id == seat.table), None)
         if listing is None or listing.phase == "over":
             self.seats.forget(*seat.key)
-            await self.release(Ticket(address, seat.table, private=True, store=seat.store))
+            if seat.store is not None:
+                await self.stop_store(seat.store)
             return None
         if address != seat.address:
             self.seats.keep(replace(seat, address=address))
@@ -388,10 +389,13 @@ class Backend:
     async def release(self, ticket: Ticket) -> None:
         """Stop the private host behind `ticket`, whose game is over: nobody else can be at
         that table, and nothing in its store is worth resuming."""
-        if not ticket.private:
-            return
+        if ticket.private and ticket.store is not None:
+            await self.stop_store(ticket.store)
+
+    async def stop_store(self, store: str) -> None:
+        """Stop the host this app runs on `store`, if it runs one."""
         for host in list(self.hosts):
-            if ticket.store is not None and host.store.path.stem == ticket.store:
+            if host.store.path.stem == store:
                 await self.stop_host(host)
 
     async def stop_host(self, host: "Host") -> None:
