@@ -58,7 +58,9 @@ class GaslightApp(App):
         seen: dict[str, str] = {}
         for key, active in self.active_bindings.items():
             binding = active.binding
-            if active.enabled and binding.show and binding.description:
+            # A key kept out of the footer is listed here when it has a tooltip to show.
+            listed = binding.show or bool(binding.tooltip)
+            if active.enabled and listed and binding.description:
                 key = binding.key_display or self.get_key_display(binding)
                 seen[key] = binding.tooltip or binding.description
         self.push_screen(KeysScreen(list(seen.items())))

@@ -159,6 +159,13 @@ async def test_host_a_table_and_a_second_app_joins_by_address(app_factory, waite
 
             # Ann, who hosts the table, hands Bob's seat to a bot.
             assert table.check_action("cover", ())
+            await host_pilot.press("question_mark")
+            await waiter.until(
+                host_pilot, lambda: "A bot plays the seat of a player" in " ".join(
+                    screen_text(host_app).split()), "the key listed"
+            )
+            await host_pilot.press("escape")
+            await waiter.until(host_pilot, lambda: host_app.screen is table, "the table again")
             await host_pilot.press("b")
             await waiter.until(
                 host_pilot, lambda: table.lobby["seats"][1]["covered"], "a bot covering Bob"

@@ -38,7 +38,9 @@ class TableScreen(Screen):
         Binding("escape", "leave", "Lobby", tooltip="Leave this table for the lobby"),
         Binding("s", "start", "Start game", tooltip="Start now; bots take the free seats"),
         Binding("a", "add_bot", "Add bot", tooltip="Seat a bot in a free seat"),
-        Binding("b", "cover", "Bot for away player",
+        # Out of the footer, which has no room left at 80 columns; the note that a player is
+        # away names the key, and `?` lists it (a hidden binding with a tooltip).
+        Binding("b", "cover", "Bot for away player", show=False,
                 tooltip="A bot plays the seat of a player who is away, until they come back"),
         Binding("p", "play_again", "Play again", tooltip="Deal a new game at this table"),
         Binding("t", "chat", "Chat", tooltip="Type in the chat (Esc comes back)"),
