@@ -168,9 +168,10 @@ class TableScreen(Screen):
         lobby = event.lobby
         was_away = {s["seat"] for s in self.away_seats()}
         was_covered = self.covered_seats()
-        self.lobby = lobby
-        self.tell_who_is_away(was_away)
-        self.tell_who_is_covered(was_covered)
+        known, self.lobby = bool(self.lobby), lobby
+        if known:  # changes only: on arriving, the player list shows who is away
+            self.tell_who_is_away(was_away)
+            self.tell_who_is_covered(was_covered)
         self.seats = seat_infos(lobby, int(lobby.get("players", 0)))
         from engine.catalogue import CATALOGUE
 
