@@ -96,7 +96,8 @@ APP_RUN = textwrap.dedent("""
         app = create_app(Backend(interfaces=["127.0.0.1"], discover=False, data_dir=data),
                          player_name="Ann")
         async with app.run_test(size=(80, 24)) as pilot:
-            for keys in (["b", "2"], ["escape", "n"], ["escape", "f1"], ["escape", "question_mark"]):
+            screens = (["b", "2"], ["escape", "n"], ["escape", "f1"], ["escape", "question_mark"])
+            for keys in screens:
                 await pilot.press(*keys)
                 await pilot.pause()
         for game in TABLE_WIDGETS:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
+import os
 import secrets
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -139,7 +140,9 @@ class Backend:
         from netplay.client import Connection, HostRefused
 
         held = None if ticket.spectate else self.seats.get(ticket.host_id, ticket.table)
-        if held is not None:
+        if held is not None and held.in_use_elsewhere:
+            held = None
+        elif held is not None:
             try:
                 connection = await Connection.connect(
                     ticket.address.host, ticket.address.port, name=name, token=held.token,
@@ -149,8 +152,7 @@ class Backend:
                 # The seat is gone (the table closed, or the host started anew).
                 self.seats.forget(*held.key)
             else:
-                if held.address != ticket.address:
-                    self.seats.keep(replace(held, address=ticket.address))
+                self.seats.keep(replace(held, address=ticket.address, pid=os.getpid()))
                 return connection
         connection = await Connection.connect(
             ticket.address.host,
@@ -161,16 +163,20 @@ class Backend:
             reconnect=True,
             locate=self.locate,
         )
-        if connection.token is not None and connection.host_id and connection.table:
+        mine = self.seats.get(connection.host_id, connection.table)
+        if connection.token is not None and connection.host_id and connection.table and not (
+            mine is not None and mine.in_use_elsewhere  # that app's seat stays in the book
+        ):
             self.seats.keep(HeldSeat(
                 connection.host_id, connection.table, connection.token, ticket.address,
-                ticket.game, ticket.name, ticket.store,
+                ticket.game, ticket.name, ticket.store, os.getpid(),
             ))
         return connection
 
     def holds_seat(self, listing: "TableListing") -> bool:
         """Whether this player holds a seat at that table: joining takes the seat back."""
-        return bool(listing.host_id) and self.seats.holds(listing.host_id, listing.id)
+        seat = self.seats.get(listing.host_id, listing.id) if listing.host_id else None
+        return seat is not None and not seat.in_use_elsewhere
 
     def forget_seat(self, ticket: Ticket) -> None:
         """The seat at the ticket's table is over (left before the game, or after its end)."""
@@ -189,6 +195,8 @@ class Backend:
         (the host may come back) but not listed."""
         found = []
         for seat in self.seats.all():
+            if seat.in_use_elsewhere:
+                continue
             listing = await self.find_held(seat, name)
             if listing is not None:
                 found.append(replace(listing, held=True, source="seats"))

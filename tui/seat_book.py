@@ -35,6 +35,23 @@ class HeldSeat:
     store: str | None = None
     """Set when this app hosted the table itself: the name of that host's store in the data
     directory, from which the app brings the host back after it was closed."""
+    pid: int | None = None
+    """The process of the app that last sat in this seat. Two apps of one player on one
+    machine share the book (friends trying Gaslight on one computer): a seat whose app still
+    runs is that app's, and another must not take it over."""
+
+    @property
+    def in_use_elsewhere(self) -> bool:
+        """Whether another app, still running, holds this seat."""
+        if self.pid is None or self.pid == os.getpid():
+            return False
+        try:
+            os.kill(self.pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True  # alive, someone else's process: not ours to take
+        return True
 
     @property
     def key(self) -> tuple[str, str]:
@@ -55,6 +72,7 @@ class HeldSeat:
                 token=str(data["token"]), address=Address(str(host), int(port)),
                 game=str(data.get("game") or ""), name=str(data.get("name") or ""),
                 store=str(data["store"]) if data.get("store") else None,
+                pid=int(data["pid"]) if data.get("pid") else None,
             )
         except (KeyError, TypeError, ValueError):
             return None
@@ -78,9 +96,6 @@ class SeatBook:
 
     def get(self, host_id: str | None, table: str | None) -> HeldSeat | None:
         return next((s for s in self.all() if s.key == (host_id, table)), None)
-
-    def holds(self, host_id: str | None, table: str | None) -> bool:
-        return self.get(host_id, table) is not None
 
     def keep(self, seat: HeldSeat) -> None:
         self._write([s for s in self.all() if s.key != seat.key] + [seat])

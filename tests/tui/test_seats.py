@@ -55,7 +55,8 @@ async def test_a_restarted_app_takes_its_seat_back(app_factory, waiter, tmp_path
             pilot, lambda: (s := table_screen(again)) and s.view and s, "the seat again"
         )
         assert back.seat == seat and not back.spectator
-        assert back.view["day"] == before["day"] and back.view["events"][-1] == before["events"][-1]
+        assert back.view["day"] == before["day"]
+        assert back.view["events"][-1] == before["events"][-1]
         assert back.legal, "it is still this player's move"
 
 
@@ -142,4 +143,41 @@ async def test_a_host_found_at_another_address_is_followed(backend_factory, tmp_
                                                                True)
         assert backend.seats.get(host.host_id, table).address == Address("127.0.0.1", port)
     finally:
+        await host.stop()
+
+
+async def test_a_seat_another_running_app_holds_is_left_to_it(backend_factory, tmp_path):
+    """Two apps of one player on one machine share the seat book: a seat whose app still runs
+    is not offered, marked or taken over by the other; once that app has ended, it is."""
+    import subprocess
+    import sys
+
+    from netplay.host import Host
+
+    host = Host(data_dir=tmp_path / "lan")
+    table = host.create_table("timebomb", 5, {}, "Shared", bots=3)
+    _, port = await host.start("127.0.0.1", 0)
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        first = backend_factory(data_dir=tmp_path / "player")
+        listing = TableListing(Address("127.0.0.1", port), table, "Shared", "timebomb", 5, 2,
+                               "waiting", host_id=host.host_id)
+        ann = await first.connect(listing.ticket(spectate=False), "Ann")
+        (held,) = first.seats.all()
+        first.seats.keep(replace(held, pid=other.pid))  # as if that other app sat there
+
+        second = backend_factory(data_dir=tmp_path / "player")
+        assert not second.holds_seat(listing) and await second.held_tables("Ann") == []
+        bob = await second.connect(listing.ticket(spectate=False), "Ann")
+        assert bob.seat != ann.seat and ann.status == "connected"
+        assert second.seats.get(host.host_id, table).token == held.token  # still the other's
+
+        other.kill()
+        other.wait()
+        assert second.holds_seat(listing)
+        assert [t.id for t in await second.held_tables("Ann")] == [table]
+        await bob.close()
+        await ann.close()
+    finally:
+        other.kill()
         await host.stop()

@@ -56,7 +56,8 @@ def run(args: argparse.Namespace) -> int:
 
     progress = Progress(
         TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
-        MofNCompleteColumn(), TextColumn("{task.fields[rate]}"), TimeRemainingColumn(), console=Console(stderr=True), transient=True,
+        MofNCompleteColumn(), TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
+        console=Console(stderr=True), transient=True,
         disable=args.games < PROGRESS_FROM,
     )
     start = time.perf_counter()

@@ -165,7 +165,7 @@ class LobbyScreen(Screen):
 
     def on_tables_found(self, event: TablesFound) -> None:
         self.sources[event.source] = event.tables
-        held = {(s.host_id, s.table) for s in self.backend.seats.all()}
+        held = {(s.host_id, s.table) for s in self.backend.seats.all() if not s.in_use_elsewhere}
         merged = {
             t.key: replace(t, held=(t.host_id, t.id) in held)
             for tables in self.sources.values()
