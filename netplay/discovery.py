@@ -31,7 +31,8 @@ SERVICE_TYPE: Final = "_gaslight._tcp.local."
 RESOLVE_TIMEOUT_MS: Final = 3000
 MAX_INSTANCE_BYTES: Final = 63
 """DNS label limit for a service instance name."""
-TXT_KEYS: Final = ("v", "host", "id", "name", "game", "players", "taken", "free", "phase")
+TXT_KEYS: Final = ("v", "host", "id", "name", "game", "players", "taken", "free", "phase",
+                   "seq")
 """Everything the TXT record may hold. A test checks the record has exactly these keys."""
 
 
@@ -54,8 +55,9 @@ def all_ipv4_addresses() -> list[str]:
     return found or ["127.0.0.1"]
 
 
-def txt_record(summary: dict, host_id: str) -> dict[str, str]:
-    """The TXT record of a table, from its public summary (the `tables` message's entry)."""
+def txt_record(summary: dict, host_id: str, seq: int = 0) -> dict[str, str]:
+    """The TXT record of a table, from its public summary (the `tables` message's entry), as
+    its `seq`-th announcement."""
     return {
         "v": str(PROTOCOL_VERSION),
         "host": host_id,
@@ -66,6 +68,7 @@ def txt_record(summary: dict, host_id: str) -> dict[str, str]:
         "taken": str(summary["seats_taken"]),
         "free": str(summary["seats_free"]),
         "phase": summary["phase"],
+        "seq": str(seq),
     }
 
 
@@ -94,6 +97,8 @@ class DiscoveredTable:
     port: int
     host_id: str = ""
     """The host's identity, the same at any address (see PROTOCOL.md, "Following a host")."""
+    seq: int = 0
+    """The announcement's number: a higher one is newer."""
 
     @property
     def address(self) -> str:
@@ -130,6 +135,7 @@ def parse_service(info: AsyncServiceInfo) -> DiscoveredTable | None:
             host=addresses[0],
             port=info.port,
             host_id=props.get("host", "")[:32],
+            seq=int(props.get("seq") or 0),
         )
     except (KeyError, ValueError):
         return None
@@ -154,19 +160,22 @@ class Advertiser:
         async with self._lock:
             if self._zc is None:
                 return
+            old = self._infos.get(summary["id"])
+            seq = 0 if old is None else int(old.properties[b"seq"]) + 1
             info = AsyncServiceInfo(
                 SERVICE_TYPE,
                 f"{instance_name(summary)}.{SERVICE_TYPE}",
                 port=port,
-                properties=txt_record(summary, host_id),
+                properties=txt_record(summary, host_id, seq),
                 addresses=[socket.inet_pton(_family(a), a) for a in addresses],
                 server=self._server,
             )
-            old = self._infos.get(summary["id"])
             if old is None:
                 await self._zc.async_register_service(info)
-            elif old.properties != info.properties:
+            elif {**old.properties, b"seq": b""} != {**info.properties, b"seq": b""}:
                 await self._zc.async_update_service(info)
+            else:
+                return  # nothing changed: the announcement stands
             self._infos[summary["id"]] = info
 
     async def withdraw(self, table_id: str) -> None:
@@ -251,6 +260,8 @@ class TableBrowser:
             log.info("ignored a malformed %s announcement", SERVICE_TYPE)
             return
         old = self.tables.get(name)
+        if old is not None and table.seq < old.seq:
+            return  # an older announcement, still in the cache
         self.tables[name] = table
         if old is None:
             self._events.put_nowait(TableEvent("added", table))

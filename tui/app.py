@@ -58,7 +58,9 @@ class GaslightApp(App):
         seen: dict[str, str] = {}
         for key, active in self.active_bindings.items():
             binding = active.binding
-            if active.enabled and binding.show and binding.description:
+            # A key kept out of the footer is listed here when it has a tooltip to show.
+            listed = binding.show or bool(binding.tooltip)
+            if active.enabled and listed and binding.description:
                 key = binding.key_display or self.get_key_display(binding)
                 seen[key] = binding.tooltip or binding.description
         self.push_screen(KeysScreen(list(seen.items())))
@@ -67,13 +69,14 @@ class GaslightApp(App):
         from tui.screens.lobby import LobbyScreen
         from tui.screens.table import TableScreen
 
-        yield from super().get_system_commands(screen)
+        # Textual's own "Keys" opens its help panel; ours lists the keys of this screen now.
+        yield from (c for c in super().get_system_commands(screen) if c.title != "Keys")
         if isinstance(screen, LobbyScreen):
-            yield SystemCommand("Play against bots", "A local Time Bomb game, bots in every other seat", screen.action_bots)
+            yield SystemCommand("Play against bots", "Any game on this computer, bots in every other seat", screen.action_bots)
             yield SystemCommand("Host a table", "Host a game on this computer for the LAN", screen.action_host)
             yield SystemCommand("Join by address", "Find the tables of a host by HOST:PORT", screen.action_address)
             yield SystemCommand("Change name", "The name the other players see", self.ask_name)
-            yield SystemCommand("Rules of Time Bomb", "Read the rules", screen.action_rules)
+            yield SystemCommand("Rules", "The rules of the game in focus", screen.action_rules)
         if isinstance(screen, TableScreen):
             yield SystemCommand("Rules of this game", "Read the rules", screen.action_rules)
             yield SystemCommand("Chat", "Say something to the table", screen.action_chat)

@@ -10,17 +10,27 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
-from dataclasses import dataclass, field
+import os
+import secrets
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, AsyncIterator
 
 from tui.address import Address
+from tui.seat_book import HeldSeat, SeatBook
 
 if TYPE_CHECKING:
     from netplay.client import Connection
     from netplay.host import Host
 
 LOCAL = "127.0.0.1"
+SEATS_DIR = "seats"
+"""The seat book's directory in the data directory: owner-only, as the tokens are."""
+BOTS_STORE, LAN_STORE = "bots", "lan"
+"""How the stores of the hosts this app runs begin: a private bot game's, a LAN table's."""
+LOOKUP_TIMEOUT = 3.0
+"""Seconds to wait for a host that should hold one of this player's seats."""
 
 
 def connect_error_text(address: Address, error: BaseException) -> str:
@@ -47,7 +57,14 @@ class Ticket:
     share: str | None = None
     """For a table this app hosts: the HOST:PORT other players can type to join it."""
     private: bool = False
-    """A table this app hosts for this player alone (bots): its host stops when they leave."""
+    """A table this app hosts for this player alone (bots): its host stops once the game is
+    over and the player leaves."""
+    host_id: str | None = None
+    """The host's identity, which keys the seat this player holds there."""
+    game: str = ""
+    name: str = ""
+    store: str | None = None
+    """For a table this app hosts: its host's store, to bring it back after a restart."""
 
 
 @dataclass(frozen=True)
@@ -61,10 +78,16 @@ class TableListing:
     players: int
     seats_free: int
     phase: str
-    source: str = "lan"  # "lan" (discovered) | "address" (typed by the player) | "local"
+    source: str = "lan"
+    """"lan" (discovered), "address:HOST:PORT" (typed by the player) or "seats" (held)."""
+    host_id: str = ""
+    held: bool = False
+    """This player holds a seat there: joining takes it back."""
 
     @classmethod
-    def from_message(cls, address: Address, entry: dict[str, Any], source: str) -> "TableListing":
+    def from_message(
+        cls, address: Address, entry: dict[str, Any], source: str, host_id: str = ""
+    ) -> "TableListing":
         return cls(
             address=address,
             id=str(entry["id"]),
@@ -74,11 +97,18 @@ class TableListing:
             seats_free=int(entry.get("seats_free", 0)),
             phase=str(entry.get("phase", "waiting")),
             source=source,
+            host_id=host_id,
         )
 
     @property
     def key(self) -> str:
-        return f"{self.address}/{self.id}"
+        """One row per table: a host is known by its identity at any of its addresses
+        (`localhost`, `127.0.0.1`, its LAN address)."""
+        return f"{self.host_id or self.address}/{self.id}"
+
+    def ticket(self, spectate: bool) -> Ticket:
+        return Ticket(self.address, self.id, spectate=spectate, host_id=self.host_id or None,
+                      game=self.game, name=self.name)
 
 
 @dataclass
@@ -88,6 +118,7 @@ class Backend:
     interfaces: list[str] | None = None
     """Interfaces for zeroconf; None means every LAN interface (the default for players)."""
     data_dir: Path | None = None
+    """Gaslight's data directory (the hosts' stores, the seats held); None: the user's."""
     bot_delay: float = 0.4
     seed: int | None = None
     """A fixed seed for the tables this app creates: screenshots and tests."""
@@ -95,25 +126,33 @@ class Backend:
     port: int = 0
     """The port for the first host this app starts; 0 picks a free one."""
     hosts: list["Host"] = field(default_factory=list)
-    tokens: dict[str, str] = field(default_factory=dict)
-    """Seat tokens by table, for this run of the app only: never written to disk."""
+
+    @cached_property
+    def seats(self) -> SeatBook:
+        """The seats this player holds, kept on disk (see `tui.seat_book`)."""
+        from netplay.store import data_dir
+
+        return SeatBook(data_dir(self.data_dir) / SEATS_DIR)
 
     async def connect(self, ticket: Ticket, name: str) -> "Connection":
-        """Sit (or watch) at the ticket's table. A seat this app held there before, left by
-        going back to the lobby, is taken back with its token."""
+        """Sit (or watch) at the ticket's table. A seat this player holds there is taken back
+        with its token; a new seat's token is kept in the seat book."""
         from netplay.client import Connection, HostRefused
 
-        token = None if ticket.spectate else self.tokens.get(self.seat_key(ticket))
-        if token is not None:
+        held = None if ticket.spectate else self.seats.get(ticket.host_id, ticket.table)
+        if held is not None and held.in_use_elsewhere:
+            held = None
+        elif held is not None:
             try:
                 connection = await Connection.connect(
-                    ticket.address.host, ticket.address.port, name=name, token=token,
-                    reconnect=True,
+                    ticket.address.host, ticket.address.port, name=name, token=held.token,
+                    reconnect=True, locate=self.locate,
                 )
             except HostRefused:
-                # The seat is gone (left before the game began, or the host restarted anew).
-                del self.tokens[self.seat_key(ticket)]
+                # The seat is gone (the table closed, or the host started anew).
+                self.seats.forget(*held.key)
             else:
+                self.seats.keep(replace(held, address=ticket.address, pid=os.getpid()))
                 return connection
         connection = await Connection.connect(
             ticket.address.host,
@@ -122,23 +161,97 @@ class Backend:
             table=ticket.table,
             spectate=ticket.spectate,
             reconnect=True,
+            locate=self.locate,
         )
-        if connection.token is not None:
-            self.tokens[self.seat_key(ticket)] = connection.token
+        mine = self.seats.get(connection.host_id, connection.table)
+        if connection.token is not None and connection.host_id and connection.table and not (
+            mine is not None and mine.in_use_elsewhere  # that app's seat stays in the book
+        ):
+            self.seats.keep(HeldSeat(
+                connection.host_id, connection.table, connection.token, ticket.address,
+                ticket.game, ticket.name, ticket.store, os.getpid(),
+            ))
         return connection
 
-    @staticmethod
-    def seat_key(ticket: Ticket) -> str:
-        # By port and table id, not host: the same table is 127.0.0.1 to the app hosting it
-        # and a LAN address once discovered.
-        return f"{ticket.address.port}/{ticket.table}"
-
     def holds_seat(self, listing: "TableListing") -> bool:
-        """Whether this app has a seat token for that table: joining takes the seat back."""
-        return f"{listing.address.port}/{listing.id}" in self.tokens
+        """Whether this player holds a seat at that table: joining takes the seat back."""
+        seat = self.seats.get(listing.host_id, listing.id) if listing.host_id else None
+        return seat is not None and not seat.in_use_elsewhere
+
+    def forget_seat(self, ticket: Ticket) -> None:
+        """The seat at the ticket's table is over (left before the game, or after its end)."""
+        self.seats.forget(ticket.host_id, ticket.table)
+
+    async def locate(self, host_id: str) -> tuple[str, int] | None:
+        """Where the host with this identity announces its tables now, if discovery is on."""
+        if not self.discover:
+            return None
+        discovery = await asyncio.to_thread(importlib.import_module, "netplay.discovery")
+        return await discovery.locator(self.interfaces)(host_id)
+
+    async def held_tables(self, name: str) -> list[TableListing]:
+        """The tables where this player holds a seat and whose game is not over. A seat at a
+        table that is over or gone is forgotten; one whose host cannot be found now is kept
+        (the host may come back) but not listed."""
+        found = []
+        for seat in self.seats.all():
+            if seat.in_use_elsewhere:
+                continue
+            listing = await self.find_held(seat, name)
+            if listing is not None:
+                found.append(replace(listing, held=True, source="seats"))
+        return found
+
+    async def find_held(self, seat: HeldSeat, name: str) -> TableListing | None:
+        tables = await self.tables_of(seat.host_id, seat.address, name)
+        address = seat.address
+        if tables is None and seat.store is not None:
+            # This app hosted that table and was closed: bring its host back from its store.
+            resumed = await self.resume_host(seat)
+            if resumed is None:
+                self.seats.forget(*seat.key)
+                return None
+            address = resumed
+            tables = await self.tables_of(seat.host_id, address, name)
+        if tables is None:
+            moved = await self.locate(seat.host_id)
+            if moved is None:
+                return None
+            address = Address(*moved)
+            tables = await self.tables_of(seat.host_id, address, name)
+            if tables is None:
+                return None
+        listing = next((t for t in tables if t.id == seat.table), None)
+        if listing is None or listing.phase == "over":
+            self.seats.forget(*seat.key)
+            if seat.store is not None:
+                await self.stop_store(seat.store)
+            return None
+        if address != seat.address:
+            self.seats.keep(replace(seat, address=address))
+        return listing
+
+    async def tables_of(
+        self, host_id: str, address: Address, name: str
+    ) -> list[TableListing] | None:
+        """The tables at `address` if the host there is the one with `host_id`; else None."""
+        try:
+            tables, found = await asyncio.wait_for(
+                self.list_tables_of(address, name), LOOKUP_TIMEOUT
+            )
+        except (OSError, ConnectionError, asyncio.TimeoutError):
+            return None
+        return tables if found == host_id else None
 
     async def list_tables(self, address: Address, name: str) -> list[TableListing]:
         """Ask the host at `address` for its tables."""
+        tables, _ = await self.list_tables_of(address, name)
+        return tables
+
+    async def list_tables_of(
+        self, address: Address, name: str
+    ) -> tuple[list[TableListing], str]:
+        """The tables at `address`, and the identity of the host there."""
         from netplay.client import Connection
 
         connection = await Connection.connect(
@@ -148,10 +261,12 @@ class Backend:
             await connection.send({"t": "list_tables"})
             async for message in connection:
                 if message.get("t") == "tables":
+                    host_id = connection.host_id or ""
+                    source = f"address:{address}"
                     return [
-                        TableListing.from_message(address, entry, "address")
+                        TableListing.from_message(address, entry, source, host_id)
                         for entry in message.get("tables", [])
-                    ]
+                    ], host_id
                 if message.get("t") == "error":
                     raise ConnectionError(str(message.get("message", "the host refused")))
             raise ConnectionError(f"{address} closed the connection before listing its tables")
@@ -167,43 +282,91 @@ class Backend:
         name: str,
         bots: int,
         advertise: bool,
+        bot_level: str | None = None,
     ) -> Ticket:
-        """Start a host in this process on a free port and create one table on it."""
+        """Start a host in this process on a free port and create one table on it. Each such
+        host has a store of its own, from which a restarted app brings the table back."""
+        store = f"{LAN_STORE if advertise else BOTS_STORE}-{secrets.token_hex(4)}"
+        host = await self.start_host(store, 0 if self.hosts else self.port)
+        table = host.create_table(
+            game, players, options, name=name, bots=bots, seed=self.seed, bot_level=bot_level
+        )
+        if self.seed is not None:
+            # Screenshots and tests replay the same game: the bots' choices must repeat too.
+            host.seed_bots(table, self.seed)
+        assert host.address is not None
+        port = host.address[1]
+        share = None
+        if advertise:
+            addresses = [a for a in host.advertised_addresses() if not a.startswith("127.")]
+            share = str(Address((addresses or [LOCAL])[0], port))
+        return Ticket(Address(LOCAL, port), table, share=share, private=not advertise,
+                      host_id=host.host_id, game=game, name=name, store=store)
+
+    async def start_host(self, store: str, port: int, resume: bool = False) -> "Host":
+        """A host in this process with its own store; with `resume`, its unfinished tables
+        come back first (the caller checks `host.tables`)."""
         from netplay.host import Host
 
+        advertise = store.startswith(LAN_STORE)
         host = Host(
             data_dir=self.data_dir,
             bot_delay=self.bot_delay,
             advertise=advertise,
             interfaces=self.interfaces,
+            store=store,
         )
+        if resume:
+            host.resume()
         # A table for others listens on every interface; a private bot game, or an app held to
         # loopback (tests, development machines), only on 127.0.0.1.
         bind = "0.0.0.0" if advertise and self.interfaces != [LOCAL] else LOCAL
-        _, port = await host.start(bind, 0 if self.hosts else self.port)
+        try:
+            await host.start(bind, port)
+        except OSError:
+            if not port:
+                await asyncio.to_thread(host.store.close)
+                raise
+            await host.start(bind, 0)  # the last port is taken: the seat book follows
         self.hosts.append(host)
-        table = host.create_table(
-            game, players, options, name=name, bots=bots, seed=self.seed
-        )
-        if self.seed is not None:
-            # Screenshots and tests replay the same game: the bots' choices must repeat too.
-            host.seed_bots(table, self.seed)
-        share = None
-        if advertise:
-            addresses = [a for a in host.advertised_addresses() if not a.startswith("127.")]
-            share = str(Address((addresses or [LOCAL])[0], port))
-        return Ticket(Address(LOCAL, port), table, share=share, private=not advertise)
+        return host
 
-    async def play_bots(self, name: str, game: str = "timebomb", players: int = 5) -> Ticket:
+    async def resume_host(self, seat: HeldSeat) -> Address | None:
+        """Bring back the host this app ran for `seat`'s table, from its store, at its last
+        port if it is free. None if that table is no longer in the store."""
+        assert seat.store is not None
+        from netplay.store import data_dir
+
+        if not (data_dir(self.data_dir) / f"{seat.store}.sqlite3").exists():
+            return None
+        try:
+            host = await self.start_host(seat.store, seat.address.port, resume=True)
+        except OSError:
+            return None
+        if seat.table not in host.tables:
+            await self.stop_host(host)
+            return None
+        assert host.address is not None
+        return Address(LOCAL, host.address[1])
+
+    async def play_bots(
+        self,
+        name: str,
+        game: str = "timebomb",
+        players: int = 5,
+        options: dict[str, Any] | None = None,
+        bot_level: str | None = None,
+    ) -> Ticket:
         """A private table on loopback, every other seat a bot, never advertised. The host
         starts the game as soon as the player takes the last free seat."""
         return await self.host_table(
             game,
             players,
-            {},
+            options or {},
             name=f"{name} against bots",
             bots=players - 1,
             advertise=False,
+            bot_level=bot_level,
         )
 
     async def browse(self) -> AsyncIterator[list[TableListing]]:
@@ -226,22 +389,34 @@ class Backend:
                         players=t.players,
                         seats_free=t.seats_free,
                         phase=t.phase,
+                        host_id=t.host_id,
                     )
                     for t in browser.tables.values()
                 ]
 
     async def release(self, ticket: Ticket) -> None:
-        """Stop the private host behind `ticket`: nobody else can be at that table."""
-        if not ticket.private:
-            return
+        """Stop the private host behind `ticket`, whose game is over: nobody else can be at
+        that table, and nothing in its store is worth resuming."""
+        if ticket.private and ticket.store is not None:
+            await self.stop_store(ticket.store)
+
+    async def stop_store(self, store: str) -> None:
+        """Stop the host this app runs on `store`, if it runs one."""
         for host in list(self.hosts):
-            if host.address is not None and host.address[1] == ticket.address.port:
-                self.hosts.remove(host)
-                with contextlib.suppress(Exception):
-                    await host.stop()
+            if host.store.path.stem == store:
+                await self.stop_host(host)
+
+    async def stop_host(self, host: "Host") -> None:
+        """Stop a host this app runs; its store goes too unless a game there is unfinished."""
+        if host in self.hosts:
+            self.hosts.remove(host)
+        with contextlib.suppress(Exception):
+            await host.stop()
+        if all(table.phase == "over" for table in host.tables.values()):
+            for path in host.store.path.parent.glob(host.store.path.name + "*"):
+                with contextlib.suppress(OSError):
+                    path.unlink()
 
     async def close(self) -> None:
-        hosts, self.hosts = self.hosts, []
-        for host in hosts:
-            with contextlib.suppress(Exception):
-                await host.stop()
+        for host in list(self.hosts):
+            await self.stop_host(host)

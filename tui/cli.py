@@ -1,7 +1,7 @@
 """The `gaslight` command line: the lobby by default, and one subcommand per module in
 `tui/commands/`.
 
-Each command module defines `add_parser(subparsers)`, which registers its parser and sets
+Each command module defines `add_parser(subparsers)`, which registers its parser(s) and sets
 `run=function(args) -> int` as a default. Modules import their heavy dependencies inside `run`,
 so that `gaslight --help` and the lobby start fast.
 """
@@ -15,8 +15,7 @@ import sys
 COMMAND_MODULES = (
     "host",
     "tables",
-    "join",
-    "watch",
+    "join",  # join and watch
     "simulate",
 )
 

@@ -1,4 +1,5 @@
-"""The player's settings, kept in the user config directory: for now, their name.
+"""The player's settings, kept in the user config directory: their name and what they last
+chose to play against bots.
 
 `GASLIGHT_NAME` overrides the stored name (tests and scripted runs never touch the real config),
 and `GASLIGHT_CONFIG_DIR` moves the directory.
@@ -9,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 NAME_ENV = "GASLIGHT_NAME"
 CONFIG_DIR_ENV = "GASLIGHT_CONFIG_DIR"
@@ -71,8 +73,19 @@ def load_name() -> str | None:
 
 def save_name(name: str) -> None:
     """Remember `name`, keeping any other settings in the file."""
+    save_setting("name", clean_name(name))
+
+
+def load_setting(key: str) -> Any:
+    """A stored setting, None when absent; the caller checks its shape (the file is the
+    player's to edit)."""
+    return _read().get(key)
+
+
+def save_setting(key: str, value: Any) -> None:
+    """Store one JSON-able setting, keeping the others."""
     data = _read()
-    data["name"] = clean_name(name)
+    data[key] = value
     path = config_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")

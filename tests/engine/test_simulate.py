@@ -9,7 +9,6 @@ import pytest
 import engine
 from engine.simulate import BotError, parse_bots, play, simulate
 from tui.cli import main
-from tui.commands.simulate import ProgressBar
 
 
 @pytest.mark.parametrize("game_id", sorted(engine.GAMES))
@@ -129,11 +128,16 @@ def test_the_command_reports_bad_input_without_a_traceback(capsys):
     assert "4-8 players" in capsys.readouterr().err
 
 
-def test_progress_bar_is_plain_text_redrawn_in_place():
-    stream = io.StringIO()
-    bar = ProgressBar(200, stream)
-    for done in range(1, 201):
-        bar(done)
-    text = stream.getvalue()
-    assert text.count("\r") == 101  # once a percent, 0% to 100%
-    assert text.endswith("[" + "#" * 30 + "] 100%  200/200 games\n")
+def test_no_game_to_play_is_refused(capsys):
+    """`-g 0` would report nothing: it is refused, with the reason, exit code 2."""
+    with pytest.raises(SystemExit) as exit_:
+        main(["simulate", "timebomb", "-p", "5", "-g", "0"])
+    assert exit_.value.code == 2
+    assert "play at least 1 game, not 0" in capsys.readouterr().err
+
+
+def test_a_long_run_shows_its_rate_and_time_left_on_stderr(capsys):
+    code = main(["simulate", "timebomb", "-p", "5", "-g", "600", "--seed", "1"])
+    captured = capsys.readouterr()
+    assert code == 0 and "600 games from seed 1" in captured.out
+    assert "win rate" in captured.out and "'" not in captured.out.split("bots:")[0]

@@ -55,6 +55,29 @@ async def test_loopback_table_appears_changes_and_vanishes(tmp_path):
         assert gone.id == table_id
 
 
+async def test_a_phase_seen_before_is_announced_again(tmp_path):
+    """Play again: `playing` after `over` repeats an earlier TXT record but for its `seq`, so
+    browsers see the table playing again instead of keeping it `over`."""
+    from netplay.discovery import Advertiser
+
+    table_id = secrets.token_hex(4)
+    summary = {"id": table_id, "name": "Again", "game": "holmes", "players": 2,
+               "seats_taken": 2, "seats_free": 0, "phase": "playing"}
+    advertiser = Advertiser(LOOPBACK)
+    await advertiser.start()
+    try:
+        async with TableBrowser(interfaces=LOOPBACK) as browser:
+            await advertiser.publish(summary, 9, ["127.0.0.1"], "0" * 16)
+            assert (await next_event(browser, table_id, "added")).phase == "playing"
+            await advertiser.publish({**summary, "phase": "over"}, 9, ["127.0.0.1"], "0" * 16)
+            assert (await next_event(browser, table_id, "changed")).phase == "over"
+            await advertiser.publish(summary, 9, ["127.0.0.1"], "0" * 16)
+            again = await next_event(browser, table_id, "changed")
+            assert (again.phase, again.seq) == ("playing", 2)
+    finally:
+        await advertiser.close()
+
+
 async def test_a_locator_finds_a_host_by_its_identity(tmp_path):
     host = Host(data_dir=tmp_path / "data", advertise=True, interfaces=LOOPBACK)
     host.create_table("timebomb", 5, name="Baker Street", bots=2)
@@ -74,7 +97,7 @@ def test_txt_record_holds_only_public_facts():
     assert tuple(record) == TXT_KEYS
     assert record == {"v": "2", "host": "0123456789abcdef", "id": "ab12cd34",
                       "name": "Baker Street", "game": "timebomb", "players": "5", "taken": "2",
-                      "free": "3", "phase": "playing"}
+                      "free": "3", "phase": "playing", "seq": "0"}
 
 
 async def test_gaslight_host_and_tables_keep_to_gaslight_interfaces(tmp_path):
@@ -94,7 +117,8 @@ async def test_gaslight_host_and_tables_keep_to_gaslight_interfaces(tmp_path):
             stdout=asyncio.subprocess.PIPE, env=env)
         out = (await asyncio.wait_for(listing.communicate(), DISCOVERY_TIMEOUT))[0].decode()
         line = next(line for line in out.splitlines() if "Diogenes Club" in line)
-        assert address in line and "timebomb" in line and "1/6 seats taken" in line
+        assert address in line and "Time Bomb" in line and "1/6" in line
+        assert "timebomb" not in out and "'" not in line  # titles, not ids or Python quotes
     finally:
         host.send_signal(signal.SIGTERM)
         await host.wait()

@@ -63,8 +63,11 @@ def waiter() -> Waiter:
 
 
 @pytest.fixture
-def app_factory(backend_factory):
+def app_factory(backend_factory, tmp_path):
     def make(name: str | None = "Ann", **kwargs):
+        # Each player has a data directory (their seat book) of their own, as on their own
+        # computer; the same player's next app finds their seats there.
+        kwargs.setdefault("data_dir", tmp_path / f"data-{name or 'new'}")
         return create_app(backend_factory(**kwargs), player_name=name)
 
     return make

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from screen_text import screen_text
 
+from tui.screens.confirm import ConfirmScreen
 from tui.screens.end import EndScreen
 from tui.screens.table import TableScreen
 from tui.screens.action_picker import ActionPicker
 from tui.screens.timebomb_cut import CutScreen
+from tui.widgets.event_log import EventLog
 from tui.widgets.player_list import PlayerList
+from tui.widgets.table_list import TableList
 
 
 def table_screen(app) -> TableScreen | None:
@@ -16,10 +19,11 @@ def table_screen(app) -> TableScreen | None:
 
 
 async def test_play_against_bots_until_the_end_then_play_again(app_factory, waiter):
-    """Lobby, b, cut wires by keyboard until the end screen, then play again."""
+    """Lobby, b and Enter (Time Bomb at 5, the default), cut wires by keyboard until the end
+    screen, then play again."""
     app = app_factory()
     async with app.run_test(size=(100, 30), message_hook=waiter.hook) as pilot:
-        await pilot.press("b")
+        await pilot.press("b", "enter")
         table = await waiter.until(pilot, lambda: table_screen(app), "the table screen")
         await waiter.until(pilot, lambda: table.view is not None, "the first state")
         await waiter.until(
@@ -140,22 +144,54 @@ async def test_host_a_table_and_a_second_app_joins_by_address(app_factory, waite
             assert "Bob (you)" in screen_text(guest_app)
             assert "Ann (you)" in screen_text(host_app)
 
-            # Bob steps out to the lobby mid-game, then takes his seat back.
-            await guest.press("escape")
+            # Bob steps out to the lobby mid-game (Esc, then Enter to confirm).
+            assert not table.check_action("cover", ())
+            await guest.press("escape", "enter")
             await guest_waiter.until(guest, lambda: guest_app.screen is guest_app.lobby, "lobby")
             await waiter.until(
                 host_pilot, lambda: not table.seats[1].connected, "Bob shown away"
             )
             assert "Bob · offline" in screen_text(host_app)
+            log = table.query_one(EventLog)
+            assert "Bob is away. Press b to let a bot play their seat" in " ".join(
+                line.text.strip() for line in log.lines
+            )
+
+            # Ann, who hosts the table, hands Bob's seat to a bot.
+            assert table.check_action("cover", ())
+            await host_pilot.press("question_mark")
+            await waiter.until(
+                host_pilot, lambda: "A bot plays the seat of a player" in " ".join(
+                    screen_text(host_app).split()), "the key listed"
+            )
+            await host_pilot.press("escape")
+            await waiter.until(host_pilot, lambda: host_app.screen is table, "the table again")
+            await host_pilot.press("b")
+            await waiter.until(
+                host_pilot, lambda: table.lobby["seats"][1]["covered"], "a bot covering Bob"
+            )
+            assert not table.check_action("cover", ())
+            assert "A bot plays Bob's seat until they return." in " ".join(
+                line.text.strip() for line in log.lines
+            )
+
+            # Bob finds his seat marked in the lobby and takes it back from the bot.
             await guest.press("a", *f"127.0.0.1:{port}", "enter")
             await guest_waiter.until(
                 guest, lambda: guest_app.screen.query_one("#tables").row_count, "the listing"
             )
+            assert "★ Ann's table" in screen_text(guest_app)
             await guest.press("j")
             back = await guest_waiter.until(
                 guest, lambda: (s := table_screen(guest_app)) and s.view and s, "the seat again"
             )
             assert back.seat == 1 and not back.spectator
+            await waiter.until(
+                host_pilot,
+                lambda: table.lobby["seats"][1]["connected"]
+                and not table.lobby["seats"][1]["covered"],
+                "Bob back in his own seat",
+            )
 
 
 async def test_spectator_never_sees_a_role_or_a_hand(app_factory, waiter):
@@ -167,7 +203,7 @@ async def test_spectator_never_sees_a_role_or_a_hand(app_factory, waiter):
 
     player = app_factory("Ann")
     async with player.run_test(size=(100, 30), message_hook=waiter.hook) as pilot:
-        await pilot.press("b")
+        await pilot.press("b", "enter")
         table = await waiter.until(pilot, lambda: table_screen(player), "the table")
         await waiter.until(pilot, lambda: table.view is not None, "a state")
         port = player.backend.hosts[0].address[1]
@@ -228,6 +264,8 @@ async def test_losing_the_host_and_reconnecting(app_factory, waiter, tmp_path):
         await pilot.press("ctrl+p", *"against bots")
         await waiter.until(pilot, lambda: "Play against bots" in screen_text(app), "commands")
         await pilot.press("enter")
+        await waiter.until(pilot, lambda: "Play against bots on" in screen_text(app), "picker")
+        await pilot.press("enter")
         table = await waiter.until(pilot, lambda: table_screen(app), "the table")
         await waiter.until(pilot, lambda: table.view is not None, "a state")
         seat, round_ = table.seat, table.view["round"]
@@ -236,7 +274,7 @@ async def test_losing_the_host_and_reconnecting(app_factory, waiter, tmp_path):
         await old.stop()
         await waiter.until(pilot, lambda: table.status == "reconnecting", "reconnecting")
         assert "reconnecting" in screen_text(app)
-        new = Host(data_dir=tmp_path / "data", bot_delay=60)
+        new = Host(data_dir=old.store.path.parent, store=old.store.path.stem, bot_delay=60)
         app.backend.hosts.append(new)
         assert new.resume()
         await new.start("127.0.0.1", port)
@@ -244,9 +282,29 @@ async def test_losing_the_host_and_reconnecting(app_factory, waiter, tmp_path):
         await waiter.until(pilot, lambda: "Reconnected" in screen_text(app), "the note")
         assert table.seat == seat and table.view["round"] == round_
         assert "● connected" in screen_text(app)
+
+        # Esc asks first, and says how to come back; Esc again stays.
         await pilot.press("escape")
+        await waiter.until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        assert "Your seat stays yours: rejoin it from the lobby" in screen_text(app)
+        await pilot.press("escape")
+        await waiter.until(pilot, lambda: app.screen is table, "the table again")
+        await pilot.press("escape")
+        await waiter.until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await pilot.press("enter")
         await waiter.until(pilot, lambda: app.screen is app.lobby, "the lobby again")
-        assert app.backend.hosts == []  # leaving a private bot table stops its host
+        tables = app.lobby.query_one(TableList)
+        await waiter.until(pilot, lambda: tables.listings, "the held table listed")
+        (listing,) = tables.listings.values()
+        assert listing.held and listing.phase == "playing"
+        assert "★ Ann against bots" in screen_text(app)
+
+        # Enter on it takes the seat back.
+        await pilot.press("enter")
+        back = await waiter.until(
+            pilot, lambda: (s := table_screen(app)) and s.view and s, "the seat again"
+        )
+        assert back.seat == seat and not back.spectator
 
 
 async def test_lobby_lists_tables_as_they_appear_and_vanish(app_factory, waiter, tmp_path):
@@ -290,3 +348,17 @@ async def test_the_name_is_asked_once_and_remembered(app_factory, waiter):
     async with again.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert again.screen is again.lobby
+
+
+async def test_the_command_palette_lists_keys_once(app_factory, waiter):
+    """Ctrl+P then "Keys": one command, Gaslight's list of this screen's keys."""
+    from tui.screens.keys import KeysScreen
+
+    app = app_factory()
+    async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+        commands = [c.title for c in app.get_system_commands(app.lobby)]
+        assert commands.count("Keys") == 1
+        await pilot.press("ctrl+p", *"Keys")
+        await waiter.until(pilot, lambda: "Every key you can press here" in screen_text(app), "it")
+        await pilot.press("enter")
+        await waiter.until(pilot, lambda: isinstance(app.screen, KeysScreen), "the keys")

@@ -1,18 +1,24 @@
-"""`gaslight join HOST:PORT`: take a free seat at a table on that host."""
+"""`gaslight join HOST:PORT` and `gaslight watch HOST:PORT`: straight to a table on that host,
+in a seat or as a spectator."""
 
 from __future__ import annotations
 
 import argparse
 
+COMMANDS = {
+    # command: (spectate, help, description)
+    "join": (False, "join a table at HOST:PORT",
+             "Take a free seat (or your own seat again) at a table on the host at HOST:PORT."),
+    "watch": (True, "watch a game at HOST:PORT",
+              "Watch a game on the host at HOST:PORT as a spectator."),
+}
+
 
 def add_parser(subparsers) -> None:
-    parser = subparsers.add_parser(
-        "join",
-        help="join a table at HOST:PORT",
-        description="Take a free seat at a table on the host at HOST:PORT.",
-    )
-    parser.add_argument("address", metavar="HOST:PORT", help="the host's address")
-    parser.set_defaults(run=run)
+    for command, (spectate, help_text, description) in COMMANDS.items():
+        parser = subparsers.add_parser(command, help=help_text, description=description)
+        parser.add_argument("address", metavar="HOST:PORT", help="the host's address")
+        parser.set_defaults(run=run, spectate=spectate)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -22,5 +28,5 @@ def run(args: argparse.Namespace) -> int:
     try:
         address = parse_address(args.address)
     except AddressError as error:
-        raise SystemExit(f"gaslight join: {error}")
-    return run_app((address, False), args.app_interfaces)
+        raise SystemExit(f"gaslight {args.command}: {error}")
+    return run_app((address, args.spectate), args.app_interfaces)

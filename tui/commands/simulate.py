@@ -9,8 +9,18 @@ import time
 from typing import TextIO
 
 PROGRESS_FROM = 500
-"""Runs of at least this many games show a progress bar on stderr."""
-BAR_WIDTH = 30
+"""Runs of at least this many games show a progress bar (rate and time left) on stderr."""
+
+
+def games_count(text: str) -> int:
+    """--games: at least one game, or there is nothing to report."""
+    try:
+        games = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if games < 1:
+        raise argparse.ArgumentTypeError(f"play at least 1 game, not {games}")
+    return games
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> None:
@@ -22,7 +32,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("game", metavar="GAME", help="game id, e.g. timebomb")
     parser.add_argument("--players", "-p", type=int, required=True, metavar="N")
-    parser.add_argument("--games", "-g", type=int, default=1000, metavar="K")
+    parser.add_argument("--games", "-g", type=games_count, default=1000, metavar="K",
+                        help="how many games (at least 1; default 1000)")
     parser.add_argument(
         "--bots",
         default="random",
@@ -33,62 +44,65 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-class ProgressBar:
-    """A plain-text bar redrawn in place with a carriage return, at most once a percent."""
-
-    def __init__(self, total: int, stream: TextIO):
-        self.total = total
-        self.stream = stream
-        self.shown = -1
-
-    def __call__(self, done: int) -> None:
-        percent = done * 100 // self.total
-        if percent == self.shown:
-            return
-        self.shown = percent
-        filled = done * BAR_WIDTH // self.total
-        bar = "#" * filled + "." * (BAR_WIDTH - filled)
-        self.stream.write(f"\r[{bar}] {percent:3d}%  {done:,}/{self.total:,} games")
-        if done == self.total:
-            self.stream.write("\n")
-        self.stream.flush()
-
-
 def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn,
+        TimeRemainingColumn,
+    )
+
     import engine
     from engine.simulate import BotError, simulate
 
-    progress = ProgressBar(args.games, sys.stderr) if args.games >= PROGRESS_FROM else None
+    progress = Progress(
+        TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(),
+        MofNCompleteColumn(), TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
+        console=Console(stderr=True), transient=True,
+        disable=args.games < PROGRESS_FROM,
+    )
     start = time.perf_counter()
     try:
-        result = simulate(
-            args.game, args.players, args.games, args.bots, seed=args.seed, progress=progress
-        )
+        with progress:
+            task = progress.add_task("games", total=args.games, rate="")
+
+            def advance(done: int) -> None:
+                speed = progress.tasks[0].speed
+                rate = f"{speed:,.0f} games/s" if speed else ""
+                progress.update(task, completed=done, rate=rate)
+
+            result = simulate(
+                args.game, args.players, args.games, args.bots, seed=args.seed, progress=advance,
+            )
     except (engine.InvalidSetup, BotError) as error:
         print(f"gaslight simulate: {error}", file=sys.stderr)
         return 2
     seconds = time.perf_counter() - start
-    print(report(result, engine.GAMES[args.game].title, seconds))
+    Console(highlight=False).print(*report(result, engine.GAMES[args.game].title, seconds))
     return 0
 
 
-def report(result, title: str, seconds: float) -> str:
+def report(result, title: str, seconds: float) -> list:
+    """The report's parts for a Rich console: a heading, the teams, the endings, the speed."""
+    from rich.table import Table
+
     games = result.games
     bots = ", ".join(f"{team}={bot}" for team, bot in sorted(result.bots.items()))
-    lines = [
-        f"{title}, {result.players} players, {games:,} games from seed {result.seed}",
-        f"bots: {bots or 'none'}",
-        "",
-        f"{'team':<12} {'seats':>6} {'wins':>8} {'win rate':>9}",
-    ]
+    heading = (f"{title}, {result.players} players, {games:,} games from seed {result.seed}\n"
+               f"bots: {bots or 'none'}")
+    teams = Table()
+    teams.add_column("team")
+    teams.add_column("seats", justify="right")
+    teams.add_column("wins", justify="right")
+    teams.add_column("win rate", justify="right")
     for team in result.teams:
-        seats = result.team_seats[team] / games if games else 0
-        lines.append(
-            f"{team:<12} {seats:>6.2f} {result.wins[team]:>8,} {result.win_rate(team):>9.1%}"
-        )
-    lines += ["", f"{'game ended by':<12} {'games':>15} {'share':>9}"]
+        seats = result.team_seats[team] / games
+        teams.add_row(team, f"{seats:.2f}", f"{result.wins[team]:,}",
+                      f"{result.win_rate(team):.1%}")
+    endings = Table()
+    endings.add_column("game ended by")
+    endings.add_column("games", justify="right")
+    endings.add_column("share", justify="right")
     for reason, count in sorted(result.reasons.items(), key=lambda item: (-item[1], item[0])):
-        lines.append(f"{reason:<12} {count:>15,} {count / games:>9.1%}")
+        endings.add_row(reason, f"{count:,}", f"{count / games:.1%}")
     rate = games / seconds if seconds > 0 else float("inf")
-    lines += ["", f"{games:,} games in {seconds:.2f} s: {rate:,.0f} games/s"]
-    return "\n".join(lines)
+    return [heading, teams, endings, f"{games:,} games in {seconds:.2f} s: {rate:,.0f} games/s"]

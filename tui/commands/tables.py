@@ -22,17 +22,40 @@ def add_parser(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     import asyncio
 
+    from rich.console import Console
+
     from netplay.discovery import discover
     from tui.launch import interfaces_from
 
     tables = asyncio.run(discover(interfaces_from(args.interface), args.timeout))
+    console = Console(highlight=False)
     if not tables:
-        print("no tables found")
+        console.print("No tables found on the LAN.")
         return 0
-    for table in tables:
-        print(
-            f"{table.address:<21}  {table.name!r}  {table.game}  "
-            f"{table.seats_taken}/{table.players} seats taken  {table.phase}  "
-            f"(table {table.id}, protocol v{table.version})"
-        )
+    console.print(tables_table(tables))
     return 0
+
+
+def tables_table(tables):
+    """The tables found, as a Rich table: what a player reads, with the address to join."""
+    from rich.table import Table
+
+    from engine.catalogue import CATALOGUE
+
+    table = Table(title="Gaslight tables on the LAN (join one: gaslight join ADDRESS)",
+                  title_justify="left")
+    table.add_column("Table")
+    table.add_column("Game")
+    table.add_column("Seats", justify="right")
+    table.add_column("Phase")
+    table.add_column("Address", no_wrap=True)
+    for found in tables:
+        info = CATALOGUE.get(found.game)
+        table.add_row(
+            found.name or found.id,
+            info.title if info else found.game,
+            f"{found.seats_taken}/{found.players}",
+            found.phase,
+            found.address,
+        )
+    return table

@@ -57,6 +57,8 @@ class HostTableScreen(ModalScreen[TableRequest | None]):
         self.player_name = player_name
         self.game_id = default_game if default_game in CATALOGUE else next(iter(CATALOGUE))
         self.helps: dict[str, str] = dict(FIELD_HELP)
+        self.people = 2
+        """The people the host expects, themselves included: bots take the other seats."""
 
     @property
     def game(self):
@@ -110,9 +112,10 @@ class HostTableScreen(ModalScreen[TableRequest | None]):
         """Offer the bots and options allowed at the chosen player count."""
         players = self.players
         bots = self.query_one("#host-bots", Select)
-        keep = bots.value if isinstance(bots.value, int) and bots.value < players else 0
-        bots.set_options([(str(n), n) for n in range(players)])
-        bots.value = keep
+        # Bots fill the seats nobody is expected in; the people expected stay as many when
+        # the seat count changes.
+        bots.set_options([(f"{n} ({players - n} for people)", n) for n in range(players)])
+        bots.value = max(players - self.people, 0)
         box = self.query_one("#host-options", Vertical)
         await box.remove_children()
         self.helps = dict(FIELD_HELP)
@@ -147,6 +150,8 @@ class HostTableScreen(ModalScreen[TableRequest | None]):
             await self.rebuild()
         elif event.select.id == "host-players":
             await self.rebuild()
+        elif event.select.id == "host-bots" and isinstance(event.value, int):
+            self.people = self.players - event.value
 
     def request(self) -> TableRequest:
         players = self.players

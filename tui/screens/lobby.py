@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+from rich.markup import escape
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -11,7 +14,8 @@ from textual.widgets import DataTable, Footer, Static
 from tui.address import Address
 from tui.backend import Backend, TableListing, Ticket, connect_error_text
 from tui.messages import TablesFound
-from tui.widgets.table_list import TableList
+from tui.quick_play import QuickPlay, remember, remembered
+from tui.widgets.table_list import TableList, game_title
 
 EMPTY_HINT = (
     "No table found on your network yet; new ones appear here by themselves.\n"
@@ -24,13 +28,13 @@ TABLES_HINT = "Enter or j: join the highlighted table · w: watch it as a specta
 
 class LobbyScreen(Screen):
     BINDINGS = [
-        Binding("b", "bots", "Play vs bots", tooltip="Start a Time Bomb game against bots, now"),
+        Binding("b", "bots", "Play vs bots", tooltip="Pick a game and play it against bots, now"),
         Binding("n", "host", "Host", tooltip="Host a new table for the LAN"),
         Binding("j", "join", "Join", tooltip="Take a seat at the highlighted table (or Enter)"),
         Binding("w", "watch", "Watch", tooltip="Watch the highlighted table as a spectator"),
         Binding("a", "address", "By address", tooltip="Find a host's tables by HOST:PORT"),
         Binding("r", "rename", "Change name", show=False),
-        Binding("f1", "rules", "Rules"),
+        Binding("f1", "rules", "Rules", tooltip="The rules of the highlighted table's game"),
         Binding("question_mark", "keys", "Keys"),
         Binding("q", "quit", "Quit", show=False),
     ]
@@ -41,6 +45,9 @@ class LobbyScreen(Screen):
         self.initial = initial
         """A table to go to at once (`gaslight join/watch HOST:PORT`): its host and spectate."""
         self.sources: dict[str, list[TableListing]] = {}
+        self.seats_looked_up = False
+        self.connecting: Address | None = None
+        """A host asked by address that has not answered yet."""
 
     def compose(self) -> ComposeResult:
         yield Static("", id="lobby-title")
@@ -55,6 +62,12 @@ class LobbyScreen(Screen):
             self.set_timer(DISCOVERY_DELAY, self.browse)
         if self.initial is not None and self.app.player_name:
             self.go_initial()
+
+    def on_screen_resume(self) -> None:
+        # On start, and back from a table: its seat may be held still (left mid-game), or
+        # over now.
+        if self.app.player_name and self.initial is None:
+            self.find_held_seats()
 
     def show_name(self) -> None:
         name = self.app.player_name or "…"
@@ -80,14 +93,47 @@ class LobbyScreen(Screen):
                 f"Discovery is unavailable ({error}).\n{EMPTY_HINT}"
             )
 
+    @work(exclusive=True, group="seats")
+    async def find_held_seats(self) -> None:
+        """List the games where this player holds a seat; on start, offer to rejoin one."""
+        try:
+            held = await self.backend.held_tables(self.app.player_name or "guest")
+        except Exception as error:  # the seat book is a convenience; the lobby works without
+            self.notify(f"Could not look for your seats: {error}", severity="warning")
+            return
+        self.post_message(TablesFound(held, "seats"))
+        first, self.seats_looked_up = not self.seats_looked_up, True
+        if held and first and self.app.screen is self:
+            self.offer_rejoin(held[-1])
+
+    def offer_rejoin(self, listing: TableListing) -> None:
+        from tui.screens.confirm import ConfirmScreen
+
+        def chosen(rejoin: bool | None) -> None:
+            if rejoin:
+                self.open_table(listing, spectate=False)
+
+        text = (
+            f"You have a seat at [b]{escape(listing.name)}[/b] ({game_title(listing.game)}, "
+            f"{listing.phase}) at {listing.address}.\nTake it back now? It stays yours "
+            "either way: the lobby marks it with ★."
+        )
+        self.app.push_screen(ConfirmScreen(text, "Rejoin", "Not now"), chosen)
+
     @work(exclusive=True, group="ask")
     async def ask_host(self, address: Address, then: str | None = None) -> None:
         """List the tables at `address`; `then` ("join" or "watch") goes straight to one."""
+        self.connecting = address
+        self.show_hint()
         try:
             tables = await self.backend.list_tables(address, self.app.player_name or "guest")
         except Exception as error:
             self.notify(connect_error_text(address, error), severity="error", timeout=8)
             return
+        finally:
+            self.connecting = None
+            if self.is_attached:
+                self.show_hint()
         self.post_message(TablesFound(tables, f"address:{address}"))
         if not tables:
             self.notify(f"{address} hosts no table yet.", severity="warning")
@@ -96,13 +142,21 @@ class LobbyScreen(Screen):
             playing = [t for t in tables if t.phase == "playing"] or tables
             self.open_table(playing[0], spectate=True)
         elif then == "join":
+            held = [t for t in tables if self.backend.holds_seat(t) and t.phase != "over"]
             free = [t for t in tables if t.seats_free > 0 and t.phase == "waiting"]
-            if free:
-                self.open_table(free[0], spectate=False)
+            if held or free:
+                self.open_table((held or free)[0], spectate=False)
             else:
                 self.notify(f"No free seat at {address}: press w to watch.", severity="warning")
         else:
             self.notify(f"{len(tables)} table{'s' if len(tables) != 1 else ''} at {address}.")
+
+    def show_hint(self) -> None:
+        if self.connecting is not None:
+            hint = f"◌ Connecting to {self.connecting}… (a host that does not answer: 10 s)"
+        else:
+            hint = TABLES_HINT if self.query_one(TableList).listings else EMPTY_HINT
+        self.query_one("#lobby-hint", Static).update(hint)
 
     def go_initial(self) -> None:
         address, spectate = self.initial  # type: ignore[misc]
@@ -111,16 +165,21 @@ class LobbyScreen(Screen):
 
     def on_tables_found(self, event: TablesFound) -> None:
         self.sources[event.source] = event.tables
-        merged = {t.key: t for tables in self.sources.values() for t in tables}
+        held = {(s.host_id, s.table) for s in self.backend.seats.all() if not s.in_use_elsewhere}
+        merged = {
+            t.key: replace(t, held=(t.host_id, t.id) in held)
+            for tables in self.sources.values()
+            for t in tables
+        }
         table_list = self.query_one(TableList)
         table_list.set_tables(merged.values())
-        self.query_one("#lobby-hint", Static).update(TABLES_HINT if merged else EMPTY_HINT)
+        self.show_hint()
         self.refresh_bindings()
 
     # -- going to a table -------------------------------------------------------------------
 
     def open_table(self, listing: TableListing, *, spectate: bool) -> None:
-        self.go(Ticket(listing.address, listing.id, spectate=spectate))
+        self.go(listing.ticket(spectate))
 
     def go(self, ticket: Ticket) -> None:
         from tui.screens.table import TableScreen
@@ -131,7 +190,7 @@ class LobbyScreen(Screen):
         selected = self.query_one(TableList).selected if self.is_mounted else None
         if action == "join":
             return selected is not None and (
-                selected.seats_free > 0 or self.backend.holds_seat(selected)
+                selected.seats_free > 0 or selected.held
             )
         if action == "watch":
             return selected is not None
@@ -144,7 +203,7 @@ class LobbyScreen(Screen):
         event.stop()
         listing = self.query_one(TableList).selected
         if listing is not None:
-            spectate = listing.seats_free == 0 and not self.backend.holds_seat(listing)
+            spectate = listing.seats_free == 0 and not listing.held
             self.open_table(listing, spectate=spectate)
 
     def action_join(self) -> None:
@@ -157,10 +216,27 @@ class LobbyScreen(Screen):
         if listing is not None:
             self.open_table(listing, spectate=True)
 
-    @work(exclusive=True, group="host")
-    async def action_bots(self) -> None:
+    def action_bots(self) -> None:
+        from tui.screens.quick_play import QuickPlayScreen
+
+        self.app.push_screen(QuickPlayScreen(), self.bots_chosen)
+
+    def bots_chosen(self, choice: QuickPlay | None) -> None:
+        if choice is None:
+            return
         try:
-            ticket = await self.backend.play_bots(self.app.player_name or "guest")
+            remember(choice)
+        except OSError as error:
+            self.notify(f"Could not remember this choice: {error}", severity="warning")
+        self.play_bots(choice)
+
+    @work(exclusive=True, group="host")
+    async def play_bots(self, choice: QuickPlay) -> None:
+        try:
+            ticket = await self.backend.play_bots(
+                self.app.player_name or "guest", choice.game, choice.players, choice.options,
+                choice.bot_level,
+            )
         except Exception as error:
             self.notify(f"Could not start a local game: {error}", severity="error")
             return
@@ -203,10 +279,15 @@ class LobbyScreen(Screen):
     def action_rename(self) -> None:
         self.app.ask_name()
 
+    def rules_game(self) -> str:
+        """The game in focus: the highlighted table's, else the one last played against bots."""
+        selected = self.query_one(TableList).selected
+        return selected.game if selected is not None else remembered()[0]
+
     def action_rules(self) -> None:
         from tui.screens.rules import RulesScreen
 
-        self.app.push_screen(RulesScreen("timebomb"))
+        self.app.push_screen(RulesScreen(self.rules_game()))
 
     def action_keys(self) -> None:
         self.app.action_show_keys()

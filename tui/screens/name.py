@@ -28,8 +28,10 @@ class NameScreen(ModalScreen[str]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static("What name should the other players see?")
-            yield Input(value=self.current or "", placeholder="your name", max_length=MAX_NAME,
-                        id="name-input")
+            # No max_length: a name cut as it is typed would be cut silently; clean_name says
+            # what the limit is instead.
+            yield Input(value=self.current or "", placeholder=f"your name, at most {MAX_NAME} "
+                        "characters", id="name-input")
             yield Static("", id="name-error")
             yield Static("Enter to save. It is remembered for next time.", classes="hint")
 

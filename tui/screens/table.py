@@ -38,6 +38,10 @@ class TableScreen(Screen):
         Binding("escape", "leave", "Lobby", tooltip="Leave this table for the lobby"),
         Binding("s", "start", "Start game", tooltip="Start now; bots take the free seats"),
         Binding("a", "add_bot", "Add bot", tooltip="Seat a bot in a free seat"),
+        # Out of the footer, which has no room left at 80 columns; the note that a player is
+        # away names the key, and `?` lists it (a hidden binding with a tooltip).
+        Binding("b", "cover", "Bot for away player", show=False,
+                tooltip="A bot plays the seat of a player who is away, until they come back"),
         Binding("p", "play_again", "Play again", tooltip="Deal a new game at this table"),
         Binding("t", "chat", "Chat", tooltip="Type in the chat (Esc comes back)"),
         Binding("f1", "rules", "Rules", tooltip="The rules of this game"),
@@ -162,7 +166,12 @@ class TableScreen(Screen):
 
     async def on_lobby_changed(self, event: LobbyChanged) -> None:
         lobby = event.lobby
-        self.lobby = lobby
+        was_away = {s["seat"] for s in self.away_seats()}
+        was_covered = self.covered_seats()
+        known, self.lobby = bool(self.lobby), lobby
+        if known:  # changes only: on arriving, the player list shows who is away
+            self.tell_who_is_away(was_away)
+            self.tell_who_is_covered(was_covered)
         self.seats = seat_infos(lobby, int(lobby.get("players", 0)))
         from engine.catalogue import CATALOGUE
 
@@ -183,6 +192,34 @@ class TableScreen(Screen):
         elif self.view is not None:
             await self.render_state()
         self.update_bindings()
+
+    def tell_who_is_away(self, was_away: set[int]) -> None:
+        """The table's host hears when a player goes away, and what they can do about it."""
+        if not self.is_host:
+            return
+        for seat in self.away_seats():
+            if seat["seat"] not in was_away:
+                name = seat.get("name") or f"Seat {seat['seat'] + 1}"
+                text = f"{name} is away. Press b to let a bot play their seat until they return."
+                self.query_one(EventLog).note(text)
+                self.notify(text, timeout=8)
+
+    def covered_seats(self) -> dict[int, str]:
+        """The seats a bot plays for a player who is away, with the player's name."""
+        return {
+            s["seat"]: s.get("name") or f"Seat {s['seat'] + 1}"
+            for s in self.lobby.get("seats", []) if s.get("covered")
+        }
+
+    def tell_who_is_covered(self, was_covered: dict[int, str]) -> None:
+        covered = self.covered_seats()
+        log = self.query_one(EventLog)
+        for seat, name in covered.items():
+            if seat not in was_covered:
+                log.note(f"A bot plays {name}'s seat until they return.")
+        for seat, name in was_covered.items():
+            if seat not in covered:
+                log.note(f"{name} takes their seat back from the bot.")
 
     async def on_state_changed(self, event: StateChanged) -> None:
         self.view, self.legal = event.view, event.legal
@@ -265,7 +302,7 @@ class TableScreen(Screen):
         table = self.game_table.binding_state() if self.game_table else ()
         empty = any(s.kind == "empty" for s in self.seats)
         return (self.lobby.get("phase"), self.status, self.is_host, self.spectator, over, empty,
-                table)
+                bool(self.away_seats()), table)
 
     def update_bindings(self) -> None:
         """Refresh the footer only when what may be done changed: a redraw of the footer
@@ -289,13 +326,30 @@ class TableScreen(Screen):
             return over and not self.spectator and self.status == "connected"
         if action == "add_bot":
             return waiting and self.is_host and any(s.kind == "empty" for s in self.seats)
+        if action == "cover":
+            return self.is_host and self.status == "connected" and bool(self.away_seats())
         return True
+
+    def away_seats(self) -> list[dict[str, Any]]:
+        """The seats of players away from the running game that no bot covers yet."""
+        if self.lobby.get("phase") != "playing":
+            return []
+        return [
+            s for s in self.lobby.get("seats", [])
+            if s.get("kind") == "human" and not s.get("connected", True) and not s.get("covered")
+        ]
 
     def action_start(self) -> None:
         self.send({"t": "start"})
 
     def action_add_bot(self) -> None:
         self.send({"t": "add_bot", "table": self.lobby.get("table", self.ticket.table)})
+
+    def action_cover(self) -> None:
+        away = self.away_seats()
+        if away:
+            self.send({"t": "add_bot", "table": self.lobby.get("table", self.ticket.table),
+                       "seat": away[0]["seat"]})
 
     def action_play_again(self) -> None:
         self.send({"t": "play_again"})
@@ -316,7 +370,21 @@ class TableScreen(Screen):
         self.app.action_show_keys()
 
     async def action_leave(self) -> None:
-        await self.leave()
+        if self.lobby.get("phase") != "playing" or self.spectator or self.seat is None:
+            await self.leave()
+            return
+        from tui.screens.confirm import ConfirmScreen
+
+        def chosen(leave: bool | None) -> None:
+            if leave:
+                self.run_worker(self.leave(), group="leave")
+
+        self.app.push_screen(ConfirmScreen(
+            "Leave this game for the lobby? The game goes on without you.\n"
+            "Your seat stays yours: rejoin it from the lobby, where this table is marked ★ "
+            "(even after closing Gaslight).",
+            "Leave", "Stay",
+        ), chosen)
 
     async def leave(self) -> None:
         self.workers.cancel_group(self, "net")
@@ -328,7 +396,11 @@ class TableScreen(Screen):
                 await connection.close()
             except Exception:
                 pass  # leaving must always work, even from a dead connection
-        await self.backend.release(self.ticket)
+        if self.lobby.get("phase") in ("waiting", "over"):
+            # Before the game, leaving gives the seat up; after it, there is nothing to
+            # come back to.
+            self.backend.forget_seat(self.ticket)
+            await self.backend.release(self.ticket)
         self.close_end_screen()
         if self.app.screen is self:
             self.dismiss()

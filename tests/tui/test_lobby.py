@@ -1,0 +1,51 @@
+"""The lobby's list: one row per table, addresses never cut."""
+
+from __future__ import annotations
+
+from screen_text import screen_text
+
+from tui.address import Address
+from tui.backend import TableListing
+from tui.messages import TablesFound
+from tui.widgets.table_list import TableList
+
+
+async def test_one_row_per_table_whatever_the_address(app_factory, waiter, tmp_path):
+    """The same host asked as `localhost` and as `127.0.0.1` lists its table once."""
+    from netplay.host import Host
+
+    host = Host(data_dir=tmp_path / "lan")
+    _, port = await host.start("127.0.0.1", 0)
+    host.create_table("timebomb", 5, {}, "Baker Street", bots=2)
+    app = app_factory()
+    try:
+        async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+            tables = app.lobby.query_one(TableList)
+            for typed in (f"localhost:{port}", f"127.0.0.1:{port}"):
+                await pilot.press("a", *typed, "enter")
+                await waiter.until(
+                    pilot, lambda: any(s.startswith("address:") and typed in s
+                                       for s in app.lobby.sources), f"the tables at {typed}"
+                )
+            assert tables.row_count == 1
+            assert screen_text(app).count("Baker Street") == 1
+    finally:
+        await host.stop()
+
+
+async def test_long_names_give_way_to_the_address(app_factory, waiter):
+    """At 80 columns a long table name is shortened; the address keeps its port."""
+    long_name = "The Adventure of the Long-Winded Table Name at Baker Street"
+    listing = TableListing(
+        Address("192.168.100.200", 65535), "t1", long_name, "holmes", 2, 1, "waiting",
+        host_id="h1",
+    )
+    app = app_factory()
+    async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+        app.lobby.post_message(TablesFound([listing], "lan"))
+        await waiter.until(pilot, lambda: app.lobby.query_one(TableList).row_count, "the row")
+        text = screen_text(app)
+        assert "192.168.100.200:65535" in text
+        assert "The Adventure" in text and long_name not in text
+        row = next(line for line in text.splitlines() if "65535" in line)
+        assert len(row.rstrip()) <= 80

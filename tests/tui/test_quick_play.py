@@ -1,0 +1,138 @@
+"""Quick play: `b`, a game, Enter: a table against bots on 127.0.0.1, set up as last time."""
+
+from __future__ import annotations
+
+import pytest
+from screen_text import screen_text
+
+from engine.catalogue import CATALOGUE
+from tui.quick_play import QuickPlay, remember, remembered
+from tui.screens.confirm import ConfirmScreen
+from tui.screens.quick_play import QuickPlayScreen
+from tui.screens.rules import RulesScreen
+from tui.screens.table import TableScreen
+
+
+def table_screen(app) -> TableScreen | None:
+    return next((s for s in app.screen_stack if isinstance(s, TableScreen)), None)
+
+
+def hosted_table(app):
+    """The host of the table this app started last, and that table."""
+    host = app.backend.hosts[-1]
+    (table,) = host.tables.values()
+    return host, table
+
+
+@pytest.mark.parametrize("digit, game_id", [(str(n), g) for n, g in enumerate(CATALOGUE, 1)])
+async def test_three_keys_reach_each_games_first_move(app_factory, waiter, digit, game_id):
+    """`b`, the game's digit, Enter: the game runs against bots and this seat has a move."""
+    app = app_factory()
+    async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+        await pilot.press("b")
+        await waiter.until(pilot, lambda: isinstance(app.screen, QuickPlayScreen), "the picker")
+        await pilot.press(digit, "enter")
+        table = await waiter.until(pilot, lambda: table_screen(app), "the table")
+        await waiter.until(
+            pilot,
+            lambda: table.view is not None
+            and (table.seat in table.view["to_act"] or table.view["outcome"]),
+            "my first move",
+        )
+        assert table.view["game"] == game_id and table.view["outcome"] is None
+        assert table.legal, "the player's first move is offered"
+        host, hosted = hosted_table(app)
+        assert not host.advertise and host.address[0] == "127.0.0.1"
+        assert [s.bot is not None for s in hosted.seats].count(False) == 1
+        assert hosted.players == remembered()[1][game_id].players
+    assert remembered()[0] == game_id
+
+
+async def test_the_choice_is_remembered_and_enter_replays_it(app_factory, waiter):
+    """Holmes with both villains and beginner bots, set in the picker, comes back with `b`
+    then Enter in the next run of the app."""
+    app = app_factory()
+    async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+        await pilot.press("b")
+        picker = await waiter.until(
+            pilot, lambda: isinstance(app.screen, QuickPlayScreen) and app.screen, "the picker"
+        )
+        await pilot.press("4")
+        await waiter.until(pilot, lambda: picker.built == "holmes", "Holmes's settings")
+        text = screen_text(app)
+        assert "Villains" in text and "Alternative start" in text and "Bots" in text
+        assert "Play" in text and "Cancel" in text, "the buttons fit at 80x24"
+        villains = picker.query_one("#qp-opt-villains")
+        villains.value = list(villains._options).index(
+            next(o for o in villains._options if o[0] == "both")
+        )
+        picker.query_one("#qp-bots").value = "random"
+        await pilot.pause()
+        await pilot.click("#qp-play")
+        table = await waiter.until(pilot, lambda: table_screen(app), "the table")
+        await waiter.until(pilot, lambda: table.view is not None, "a state")
+        _, hosted = hosted_table(app)
+        assert hosted.game.options["villains"] == "both" and hosted.bot_level == "random"
+
+    again = app_factory()
+    async with again.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+        # The first game is still on: the app offers its seat back first. Not now.
+        await waiter.until(pilot, lambda: isinstance(again.screen, ConfirmScreen), "the offer")
+        await pilot.press("escape", "b", "enter")
+        table = await waiter.until(pilot, lambda: table_screen(again), "the table")
+        await waiter.until(pilot, lambda: table.view is not None, "a state")
+        _, hosted = hosted_table(again)
+        assert hosted.game_id == "holmes"
+        assert hosted.game.options["villains"] == "both" and hosted.bot_level == "random"
+
+
+async def test_a_stale_remembered_choice_falls_back_to_the_defaults(app_factory):
+    """A choice the catalogue no longer allows (9 players of Holmes) is not offered."""
+    remember(QuickPlay("timebomb", 6, {"first_player": 5, "claims": False}, "random"))
+    from tui.config import load_setting, save_setting
+
+    stored = load_setting("quick_play")
+    stored["games"]["holmes"] = {"players": 9, "options": {"villains": "nobody"}}
+    save_setting("quick_play", stored)
+    last, choices = remembered()
+    assert last == "timebomb" and choices["timebomb"].options["first_player"] == 5
+    assert choices["holmes"] == QuickPlay(
+        "holmes", 2, CATALOGUE["holmes"].validate_options(2, {}), "smart"
+    )
+
+
+async def test_f1_shows_the_rules_of_the_game_in_focus(app_factory, waiter):
+    """In the picker, F1 opens the highlighted game's rules, not Time Bomb's."""
+    app = app_factory()
+    async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+        await pilot.press("b", "3", "f1")
+        rules = await waiter.until(
+            pilot, lambda: isinstance(app.screen, RulesScreen) and app.screen, "the rules"
+        )
+        assert rules.game_id == "machinations"
+        await pilot.press("escape", "escape")
+        await waiter.until(pilot, lambda: app.screen is app.lobby, "the lobby")
+        # In the lobby with no table listed, F1 follows the game last played against bots.
+        remember(QuickPlay("holmes", 2, {}, "smart"))
+        await pilot.press("f1")
+        rules = await waiter.until(
+            pilot, lambda: isinstance(app.screen, RulesScreen) and app.screen, "the rules"
+        )
+        assert rules.game_id == "holmes"
+
+
+async def test_the_lan_host_form_fills_the_seats_nobody_is_expected_in(app_factory, waiter):
+    """The host form expects two people (you and a friend): bots take the other seats."""
+    app = app_factory()
+    async with app.run_test(size=(100, 30), message_hook=waiter.hook) as pilot:
+        await pilot.press("n")
+        form = await waiter.until(
+            pilot, lambda: app.screen.query("#host-bots") and app.screen, "the form"
+        )
+        await waiter.until(pilot, lambda: form.query_one("#host-bots").value == 3, "3 bots at 5")
+        form.query_one("#host-players").value = 7
+        await waiter.until(pilot, lambda: form.query_one("#host-bots").value == 5, "5 bots at 7")
+        form.query_one("#host-bots").value = 4
+        await pilot.pause()
+        form.query_one("#host-players").value = 6
+        await waiter.until(pilot, lambda: form.query_one("#host-bots").value == 3, "3 people kept")
