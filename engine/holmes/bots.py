@@ -10,8 +10,9 @@ they buy. It never sees more than its view.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
+from engine.bots import Bot
 from engine.core import random_bot
 from engine.holmes.appraisal import DENIAL, Model
 from engine.holmes.catalogue import INITIAL, VALUE, WILDCARD
@@ -168,9 +169,9 @@ def appraise(view, model: Model, action: Action, rng: random.Random) -> float:
     return -DENIAL
 
 
-BOTS: dict[str, Callable] = {
-    "random": random_bot(),
-    "smart": smart_bot,
+BOTS: dict[str, Bot] = {
+    "random": Bot(random_bot()),
+    "smart": Bot(smart_bot),
 }
 
 __all__ = ["BOTS", "smart_bot", "WILDCARD"]

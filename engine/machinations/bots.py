@@ -10,8 +10,9 @@ the seat that looks most like Moriarty, Jack murders the seat that looks most li
 from __future__ import annotations
 
 import random
-from typing import Any, Callable
+from typing import Any
 
+from engine.bots import Bot
 from engine.core import random_bot
 from engine.machinations.roles import (
     BRUTUS,
@@ -221,7 +222,7 @@ def reasoner(view: View, legal: list[Action], rng: random.Random) -> Action:
     return {"type": "accuse", "target": target}
 
 
-BOTS: dict[str, Callable] = {
-    "random": random_bot(),
-    "smart": reasoner,
+BOTS: dict[str, Bot] = {
+    "random": Bot(random_bot()),
+    "smart": Bot(reasoner),
 }
