@@ -74,7 +74,8 @@ TABLES = {
                                 ("silent", "truthful", "novice", "smart"), "teams"),
     "machinations": Table("machinations", 8, {}, ("all random", "robbers", "cops", "neutral"),
                           ("robbers", "cops", "neutral"), "roles"),
-    "holmes": Table("holmes", 2, {}, ("smart", "random"), ("random", "smart"), "duel"),
+    "holmes": Table("holmes", 2, {}, ("smart", "lookahead", "random"),
+                    ("random", "lookahead", "smart"), "duel"),
 }
 
 
