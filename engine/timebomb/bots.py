@@ -29,12 +29,12 @@ from engine.timebomb.inference import MORIARTY, SHERLOCK, Claim, Posterior
 class TableModel:
     """A mixture over the ways people at a table claim, for `Posterior`."""
 
-    SHERLOCK_SILENT = 0.1
+    SHERLOCK_SILENT = 0.05
     """Sherlocks nearly always say what they hold: it is how their team finds the wires."""
     SHERLOCK_PLAYS_DOWN_BOMB = 0.2
     """A Sherlock holding the Bomb may claim fewer Defusing wires and no Bomb, to keep cuts
     away from it."""
-    MORIARTY_SILENT = 0.3
+    MORIARTY_SILENT = 0.5
     MORIARTY_STYLES = (0.3, 0.35, 0.35)
     """Truthful; one Defusing wire too many when holding the Bomb (hiding it); at random."""
 
