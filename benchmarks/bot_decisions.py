@@ -68,7 +68,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="runs to take the median of")
     args = parser.parse_args()
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    print(f"{'game':<20} {'bot':<7} {'players':>7} {'decisions':>10} {'p50 ms':>8} "
+    print(f"{'game':<20} {'bot':<9} {'players':>7} {'decisions':>10} {'p50 ms':>8} "
           f"{'p99 ms':>8} {'max ms':>8}")
     for game_id, players, options in TABLES:
         for bot_name in engine.GAMES[game_id].BOTS:
@@ -80,7 +80,7 @@ def main() -> None:
             p99 = statistics.median(percentile(r, 0.99) for r in runs) * 1000
             slowest = statistics.median(max(r) for r in runs) * 1000
             count = statistics.median(len(r) for r in runs)
-            print(f"{game_id:<20} {bot_name:<7} {players:>7} {count:>10.0f} {p50:>8.2f} "
+            print(f"{game_id:<20} {bot_name:<9} {players:>7} {count:>10.0f} {p50:>8.2f} "
                   f"{p99:>8.2f} {slowest:>8.2f}", flush=True)
 
 if __name__ == "__main__":

@@ -9,8 +9,9 @@ Every game is played by `engine.simulate.play`, which asks bots exactly as the h
   (columns); a cell is Sherlock's win rate. Besides the game's own levels, "silent" cuts at
   random and never claims, "truthful" cuts at random and claims the truth after each deal, and
   (Time Bomb) "reference" is the public reference bot (benchmarks/timebomb_reference.py).
-- Machinations, 8 players (Irene is at the table): each team in turn is played by the smart bot, the others by random
-  ones, against all random; a cell is that team's win rate (Irene's counts the games she is in).
+- Machinations, 8 players (Irene is at the table): each team in turn is played by the smart
+  bot among random ones, then by the random bot among smart ones, next to the all-random and
+  all-smart tables; a cell is a team's win rate.
 - Holmes: the row bot against the column bot, seats alternating; a cell is the row bot's win
   rate (draws count half).
 
@@ -72,7 +73,9 @@ TABLES = {
     "timebomb-evolution": Table("timebomb-evolution", 5, {},
                                 ("silent", "truthful", "novice", "smart"),
                                 ("silent", "truthful", "novice", "smart"), "teams"),
-    "machinations": Table("machinations", 8, {}, ("all random", "robbers", "cops", "neutral"),
+    "machinations": Table("machinations", 8, {},
+                          ("all random", "robbers", "cops", "neutral", "all smart",
+                           "random robbers", "random cops", "random neutral"),
                           ("robbers", "cops", "neutral"), "roles"),
     "holmes": Table("holmes", 2, {}, ("smart", "lookahead", "random"),
                     ("random", "lookahead", "smart"), "duel"),
@@ -91,13 +94,22 @@ def play_teams(table: Table, row: str, column: str, seed: int) -> float:
     return float(game.outcome.winning_team == "sherlock")
 
 
-def play_roles(table: Table, smart_team: str, seed: int) -> dict[str, float]:
-    """Each team's result when `smart_team` plays smart and the rest random."""
+def play_roles(table: Table, row: str, seed: int) -> dict[str, float]:
+    """Each team's result for a row: "TEAM" plays smart among random bots, "random TEAM"
+    plays random among smart ones, "all smart" or "all random"."""
     game = engine.new_game(table.game, table.players, table.options, seed)
     teams = game.seat_teams()
     bots = engine.GAMES[table.game].BOTS
-    play(game, [bots["smart" if team == smart_team else "random"] for team in teams],
-         random.Random(seed))
+    among, _, odd = row.rpartition(" ")
+
+    def name(team: str) -> str:
+        if row in ("all smart", "all random"):
+            return row.split()[1]
+        if among == "random":
+            return "random" if team == odd else "smart"
+        return "smart" if team == odd else "random"
+
+    play(game, [bots[name(team)] for team in teams], random.Random(seed))
     won = {teams[s] for s in game.outcome.winners}
     return {team: float(team in won) for team in set(teams)}
 
@@ -137,8 +149,7 @@ def print_table(table: Table, games: int, jobs: int) -> None:
     else:
         cells = [(row, column, games) for row in table.rows for column in table.columns]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        futures = {(row, column): pool.submit(run_cell, table, row if row != "all random"
-                                              else "", column, n)
+        futures = {(row, column): pool.submit(run_cell, table, row, column, n)
                    for row, column, n in cells}
         results = {key: future.result() for key, future in futures.items()}
     title = engine.GAMES[table.game].title
@@ -151,8 +162,8 @@ def print_table(table: Table, games: int, jobs: int) -> None:
               "(draws count half)")
     else:
         print(f"\n{title}, {table.players} players, {games} games a cell: each team's win rate "
-              "(rows: the team played by the smart bot; the rest random)")
-    print(f"{'':<12}" + "".join(f"{c:>{width}}" for c in table.columns))
+              "(rows: a team played smart among random bots, or random among smart ones)")
+    print(f"{'':<16}" + "".join(f"{c:>{width}}" for c in table.columns))
     for row in table.rows:
         if table.kind == "roles":
             outcomes = results[row, ""]
@@ -162,7 +173,7 @@ def print_table(table: Table, games: int, jobs: int) -> None:
                 line.append(interval(got))
         else:
             line = [interval(results[row, column]) for column in table.columns]
-        print(f"{row:<12}" + "".join(f"{c:>{width}}" for c in line), flush=True)
+        print(f"{row:<16}" + "".join(f"{c:>{width}}" for c in line), flush=True)
     print(f"({time.perf_counter() - started:.0f} s)")
 
 

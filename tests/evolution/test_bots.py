@@ -101,7 +101,7 @@ def test_smart_sherlock_claims_the_truth_and_moriarty_lures(table):
 
 @pytest.mark.parametrize("variante", [False, True])
 def test_smart_sherlocks_beat_random_ones_against_random_moriarty(variante):
-    # Measured over 1,000 games (benchmarks/evolution_bots.py): about 5% against 20%.
+    # The full cross table: benchmarks/bots.py --game timebomb-evolution.
     options = {"variante": variante}
     assert sherlock_rate(6, options, 300, "smart", "random") >= sherlock_rate(
         6, options, 300, "random", "random") + 0.07

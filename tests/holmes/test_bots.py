@@ -51,7 +51,7 @@ def test_the_smart_bot_decides_from_its_view_only():
 
 
 def test_smart_beats_random_in_a_sample():
-    """The full 1,000-game measurement is benchmarks/holmes_bots.py (at least 90%)."""
+    """The full 1,000-game measurement is benchmarks/bots.py --game holmes (at least 90%)."""
     wins = 0
     for seed in range(20):
         smart = seed % 2
