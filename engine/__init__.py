@@ -49,8 +49,11 @@ Shapes the games rely on:
   A view holds the events its viewer may see, as `{"type", "text", "seats", ...}`, where the
   text's `{0}`, `{1}`... stand for the players in `seats`. Public wording never depends on a
   secret.
-- **Bots** are `bot(view, legal_actions, rng) -> action`: they see their own seat's view only.
-  Every game has `BOTS["random"]`.
+- **Bots** are `engine.bots.Bot`s: `bot(view, legal_actions, rng) -> action` when the game
+  waits for their seat, and `bot.speak(view, legal_actions, rng) -> free action or None` when
+  what they see has changed; `engine.bots.BotTurns` is the one rule of who is asked when, for
+  the host and the simulator alike. They see their own seat's view only. Every game has
+  `BOTS["random"]`.
 """
 
 from engine.core import (

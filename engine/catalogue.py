@@ -143,8 +143,11 @@ TIMEBOMB: Final = GameInfo(
         Option("claims", True, (True, False), _CLAIMS_HELP, label="Claims"),
     ),
     bot_levels=(
-        BotLevel("random", "Beginner", "Cuts at random and never bluffs on purpose."),
-        BotLevel("smart", "Expert", "Reasons from every claim and every cut."),
+        BotLevel("novice", "Novice",
+                 "Says what it holds after every deal, whatever its team, and often cuts on a "
+                 "hunch."),
+        BotLevel("smart", "Inspector",
+                 "Weighs every claim and every cut; as Moriarty it bluffs, never provably."),
     ),
     summary="Sherlock's team cuts wires to find the Defusing ones before Big Ben blows.",
 )
@@ -184,8 +187,8 @@ MACHINATIONS: Final = GameInfo(
                "Who proposes the first heist.", label="First proposer", show=show_seat),
     ),
     bot_levels=(
-        BotLevel("random", "Beginner", "Proposes, votes and plays at random."),
-        BotLevel("smart", "Expert", "Plays to its team's win."),
+        BotLevel("random", "Novice", "Proposes, votes and plays at random."),
+        BotLevel("smart", "Inspector", "Plays to its team's win, Irene to hers."),
     ),
     summary="Cops and Robbers plan heists in secret; Irene plays her own game.",
 )
@@ -211,8 +214,8 @@ HOLMES: Final = GameInfo(
                show=lambda v: {"random": "random", "chosen": "first seat"}[v]),
     ),
     bot_levels=(
-        BotLevel("random", "Beginner", "Takes any legal action."),
-        BotLevel("smart", "Expert", "Weighs every clue against the deck."),
+        BotLevel("random", "Novice", "Takes any legal action."),
+        BotLevel("smart", "Inspector", "Weighs every clue against the deck."),
     ),
     summary="Two brothers race to gather the best clues over seven days.",
 )

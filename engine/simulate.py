@@ -14,16 +14,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
+from engine.bots import Bot, BotError, BotTurns, Choose, as_bot
 from engine.core import Game, InvalidSetup
 from engine.registry import game_class, new_game
 
-MAX_FREE_ACTIONS = 3
-"""How many free actions (claims) a bot may take in a row before it must advance the game.
-A bot that keeps claiming would hang the table; the simulator stops it with an error."""
-
-
-class BotError(RuntimeError):
-    """A bot answered with something the game refused, or never advanced the game."""
+__all__ = ["BotError", "SimulationResult", "parse_bots", "play", "simulate"]
 
 
 @dataclass
@@ -128,28 +123,19 @@ def simulate(
     return result
 
 
-def play(game: Game, seat_bots: list[Callable], rng: random.Random) -> int:
-    """Play `game` to its end with one bot per seat; return the number of actions applied."""
-    free_types = game.FREE_ACTIONS
+def play(game: Game, seat_bots: list[Bot | Choose], rng: random.Random) -> int:
+    """Play `game` to its end with one bot per seat, asked exactly as the host asks its bots
+    (`engine.bots.BotTurns`); return the number of actions applied, free ones included."""
+    turns = BotTurns(game)
+    bots = {seat: as_bot(bot) for seat, bot in enumerate(seat_bots)}
     applied = 0
     while game.outcome is None:
-        waiting = game.to_act()
-        if not waiting:
+        move = turns.next_move(bots, rng)
+        if move is None:
             raise BotError(f"the game waits for nobody but is not over: {game!r}")
-        seat = min(waiting)
-        bot = seat_bots[seat]
-        for _ in range(MAX_FREE_ACTIONS + 1):
-            action = bot(game.view(seat), game.legal_actions(seat), rng)
-            try:
-                game.apply(seat, action)
-            except ValueError as error:
-                raise BotError(f"seat {seat}'s bot chose {action!r}: {error}") from error
-            applied += 1
-            if action["type"] not in free_types:
-                break
-        else:
-            raise BotError(
-                f"seat {seat}'s bot took {MAX_FREE_ACTIONS + 1} free actions in a row "
-                "without advancing the game"
-            )
+        try:
+            game.apply(move.seat, move.action)
+        except ValueError as error:
+            raise BotError(f"seat {move.seat}'s bot chose {move.action!r}: {error}") from error
+        applied += 1
     return applied

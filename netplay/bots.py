@@ -1,8 +1,11 @@
 """The bot driver: plays the bot seats of one table.
 
-It sleeps until the table changes, waits `delay` seconds so that people can follow, and applies
-each bot's move through the host, one at a time, like any player's. A bot sees only its own
-seat's view and legal actions.
+It sleeps until the table changes, waits `delay` seconds so that people can follow, then asks
+its bots what to do by the rule the simulator uses too (`engine.bots.BotTurns`): bots that have
+seen something new may speak (claim), then a bot the game waits for acts. Each move goes
+through the host, one at a time, like any player's. A bot sees only its own seat's view and
+legal actions, and its claims keep to the rate a person's connection is allowed, so the host
+never refuses one.
 """
 
 from __future__ import annotations
@@ -11,9 +14,11 @@ import asyncio
 import logging
 import random
 import secrets
-from typing import Awaitable, Callable
+from typing import Any, Awaitable, Callable, Mapping
 
 import engine
+from engine.bots import Bot, BotError, BotTurns, Move
+from netplay.ratelimit import RateLimit
 from netplay.tables import Table
 
 log = logging.getLogger("gaslight.host")
@@ -23,11 +28,16 @@ Apply = Callable[[Table, int, dict], Awaitable[None]]
 
 
 class BotDriver:
-    def __init__(self, table: Table, apply: Apply, delay: float) -> None:
+    def __init__(self, table: Table, apply: Apply, delay: float,
+                 free_action_limit: Callable[[], RateLimit]) -> None:
         self.table = table
         self.apply = apply
         self.delay = delay
         self.rng = random.Random(secrets.randbits(64))
+        self._free_action_limit = free_action_limit
+        self._limits: dict[int, RateLimit] = {}
+        """Per seat, the free-action rate a person's connection has: bots keep to it."""
+        self._turns: BotTurns | None = None
         self._wake = asyncio.Event()
         self._task: asyncio.Task | None = None
 
@@ -44,37 +54,89 @@ class BotDriver:
         if self._task is not None:
             self._task.cancel()
 
+    def _turns_for(self, game: engine.Game) -> BotTurns:
+        if self._turns is None or self._turns.game is not game:
+            self._turns = BotTurns(game)
+        return self._turns
+
+    def _seat_bots(self) -> dict[int, Bot]:
+        table = self.table
+        bots = engine.GAMES[table.game_id].BOTS
+        return {
+            seat.seat: guarded(table.id, seat.seat, bots.get(seat.bot or "", bots["random"]),
+                                 bots["random"])
+            for seat in table.seats if seat.bot_plays
+        }
+
+    def _may_speak(self, seat: int) -> bool:
+        limit = self._limits.get(seat)
+        if limit is None:
+            limit = self._limits[seat] = self._free_action_limit()
+        return limit.take()
+
     async def _run(self) -> None:
         table = self.table
         while True:
             await self._wake.wait()
             self._wake.clear()
             while (game := table.game) is not None and game.outcome is None:
-                due = [s for s in sorted(game.to_act()) if table.seats[s].bot_plays]
-                if not due:
+                turns = self._turns_for(game)
+                if not turns.due(self._seat_bots()):
                     break
                 await asyncio.sleep(self.delay)
                 if table.game is not game or game.outcome is not None:
-                    break
-                seat = due[0]
-                if seat not in game.to_act() or not table.seats[seat].bot_plays:
                     continue
-                await self._act(game, seat)
+                try:
+                    move = turns.next_move(self._seat_bots(), self.rng, self._may_speak)
+                except BotError as error:
+                    log.error("table %s: %s; playing a random move", table.id, error)
+                    move = self._random_move(game)
+                if move is None:
+                    break
+                await self._play(game, move)
 
-    async def _act(self, game: engine.Game, seat: int) -> None:
+    def _random_move(self, game: engine.Game) -> Move | None:
+        bots = self._seat_bots()
+        for seat in sorted(game.to_act()):
+            if seat in bots:
+                random_bot = engine.GAMES[self.table.game_id].BOTS["random"]
+                return Move(seat, random_bot(game.view(seat), game.legal_actions(seat),
+                                             self.rng), False)
+        return None
+
+    async def _play(self, game: engine.Game, move: Move) -> None:
         table = self.table
-        bots = engine.GAMES[table.game_id].BOTS
-        legal = game.legal_actions(seat)
-        bot = bots.get(table.seats[seat].bot or "", bots["random"])
         try:
-            action = bot(game.view(seat), legal, self.rng)
-        except Exception:
-            # A bot bug must not stall the table: log it (without the view) and play randomly.
-            log.exception("table %s: bot at seat %d failed; playing a random move", table.id, seat)
-            action = bots["random"](game.view(seat), legal, self.rng)
-        try:
-            await self.apply(table, seat, action)
+            await self.apply(table, move.seat, move.action)
         except engine.IllegalAction as error:
+            if move.free:
+                log.error("table %s: bot at seat %d made an illegal claim (%s); it keeps quiet",
+                          table.id, move.seat, error)
+                return
             log.error("table %s: bot at seat %d chose an illegal move (%s); playing a random "
-                      "move", table.id, seat, error)
-            await self.apply(table, seat, bots["random"](game.view(seat), legal, self.rng))
+                      "move", table.id, move.seat, error)
+            fallback = self._random_move(game)
+            if fallback is not None:
+                await self.apply(table, fallback.seat, fallback.action)
+
+
+def guarded(table_id: str, seat: int, bot: Bot, fallback: Bot) -> Bot:
+    """A seat's bot whose bugs cannot stall the table: a failing `act` plays a random move and
+    a failing `speak` keeps quiet, logged without the view (it holds the seat's secrets)."""
+
+    def act(view: Mapping[str, Any], legal: list[dict], rng: random.Random) -> dict:
+        try:
+            return bot.act(view, legal, rng)
+        except Exception:
+            log.exception("table %s: bot at seat %d failed; playing a random move",
+                          table_id, seat)
+            return fallback.act(view, legal, rng)
+
+    def speak(view: Mapping[str, Any], legal: list[dict], rng: random.Random) -> dict | None:
+        try:
+            return bot.speak(view, legal, rng)  # type: ignore[misc]
+        except Exception:
+            log.exception("table %s: bot at seat %d failed to speak", table_id, seat)
+            return None
+
+    return Bot(act, speak if bot.speak is not None else None)

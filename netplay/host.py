@@ -30,6 +30,7 @@ from typing import Final
 
 import engine
 from netplay.bots import BotDriver
+from netplay.ratelimit import RateLimit
 from netplay.errors import FatalError, ProtocolError, Refusal, Rejection
 from netplay.protocol import (
     MAX_CHAT,
@@ -135,25 +136,6 @@ def state_frame(told: Told, game: engine.Game, viewer: int,
 
 # ---------------------------------------------------------------------------------------------
 # Connections
-
-
-class RateLimit:
-    """A token bucket: `burst` requests at once, then `per_second`."""
-
-    def __init__(self, burst: int, per_second: float) -> None:
-        self.burst = float(burst)
-        self.per_second = per_second
-        self.allowance = self.burst
-        self.checked = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.allowance = min(self.burst, self.allowance + (now - self.checked) * self.per_second)
-        self.checked = now
-        if self.allowance < 1:
-            return False
-        self.allowance -= 1
-        return True
 
 
 class Client:
@@ -548,7 +530,9 @@ class Host:
     def _start_bots(self, table: Table) -> None:
         driver = self._bots.get(table.id)
         if driver is None:
-            driver = self._bots[table.id] = BotDriver(table, self._apply, self.bot_delay)
+            driver = self._bots[table.id] = BotDriver(
+                table, self._apply, self.bot_delay,
+                lambda: RateLimit(self.chat_burst, self.chat_per_second))
         driver.start()
 
     def seed_bots(self, table_id: str, seed: int) -> None:

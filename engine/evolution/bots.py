@@ -1,14 +1,17 @@
 """Time Bomb Évolution bots: `bot(view, legal_actions, rng) -> action`, seeing only their view.
 
-"random" picks uniformly among the moves that advance play. "smart" reasons from its view:
+"random" picks uniformly among the moves that advance play and never claims. "novice" (Novice)
+claims the truth after every deal, whatever its role, and makes one move in three at random,
+the others as "smart" (Inspector) would. "smart" reasons from its view:
 
 - It counts what is unseen: every colour has 5 cards, minus those revealed and in its own hand;
   of the unseen coloured cards N are in the removed pile, and every unseen Defusing wire is in
   another player's hand. Positions carry no information (EV-6), so a cut takes a uniformly
   random wire of the target, and before any talk every other player's wire is alike.
-- It talks: each deal it claims once (section 9). A Sherlock claims the truth, its Defusing
-  count and the colour it holds nearest to exploding; a Moriarty without Defusing wires lies,
-  claiming one so that Sherlocks cut its bombs, and one with some keeps quiet.
+- It talks: right after each deal it claims once (section 9). A Sherlock claims the truth, its
+  Defusing count and the colour it holds nearest to exploding; a Moriarty without Defusing
+  wires lies, claiming one so that Sherlocks cut its bombs, and one with some tells their
+  number and no colour.
 - It listens: a claim the reveals have contradicted marks a liar, and so does a Defusing
   wire laid on a harmless colour while a dangerous one waited. Trusted claims sharpen where
   the Defusing wires and the dangerous colours are.
@@ -23,6 +26,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from engine.bots import Bot
 from engine.core import random_bot
 
 DEFUSING = "defusing"
@@ -194,22 +198,28 @@ def honest_claim(view: Mapping[str, Any], reading: Reading) -> dict[str, Any]:
     return {"type": "claim", "defusing": hand[DEFUSING], "colour": colour}
 
 
-def lying_claim(view: Mapping[str, Any]) -> dict[str, Any] | None:
-    """With no Defusing wire, claim one so that Sherlocks cut bombs; with some, say nothing:
-    a false "none" would draw the partner's cuts onto them."""
-    if view["hand"][DEFUSING]:
+def lying_claim(view: Mapping[str, Any]) -> dict[str, Any]:
+    """With no Defusing wire, claim one so that Sherlocks cut its bombs. With some, tell their
+    number and no colour: a false "none" would draw its partner's cuts onto them, and silence
+    after a deal marks a player as much as a lie."""
+    defusing = view["hand"][DEFUSING]
+    return {"type": "claim", "defusing": defusing or 1, "colour": ""}
+
+
+def speak(view: Mapping[str, Any], legal_actions: list[dict[str, Any]], rng: random.Random):
+    """Once per deal, as soon as the wires are seen: a Sherlock's truth or a Moriarty's lure."""
+    if view["claims"][view["viewer"]] is not None:
         return None
-    return {"type": "claim", "defusing": 1, "colour": ""}
+    if view["role"] == "sherlock":
+        claim = honest_claim(view, Reading.of(view))
+    else:
+        claim = lying_claim(view)
+    return claim if claim in legal_actions else None
 
 
 def smart(view: Mapping[str, Any], legal_actions: list[dict[str, Any]], rng: random.Random):
     moves = [a for a in legal_actions if a["type"] != "claim"]
     reading = Reading.of(view)
-    me = view["viewer"]
-    if view["claims"][me] is None and view["pending"] is None:
-        claim = honest_claim(view, reading) if reading.sherlock else lying_claim(view)
-        if claim is not None and claim in legal_actions:
-            return claim
     kind = moves[0]["type"]
     if kind == "defuse":
         pick = max if reading.sherlock else min
@@ -228,7 +238,30 @@ def smart(view: Mapping[str, Any], legal_actions: list[dict[str, Any]], rng: ran
     return moves[0]
 
 
+NOVICE_MISTAKES = 1 / 3
+"""The share of a novice's moves made at random."""
+
+_random = random_bot(frozenset({"claim"}))
+
+
+def novice_speak(view: Mapping[str, Any], legal_actions: list[dict[str, Any]],
+                 rng: random.Random):
+    """The plain truth about its Defusing wires, once per deal, whatever its role."""
+    if view["claims"][view["viewer"]] is not None:
+        return None
+    claim = {"type": "claim", "defusing": view["hand"][DEFUSING], "colour": ""}
+    return claim if claim in legal_actions else None
+
+
+def novice(view: Mapping[str, Any], legal_actions: list[dict[str, Any]], rng: random.Random):
+    """The smart bot's move, but one in three at random."""
+    if rng.random() < NOVICE_MISTAKES:
+        return _random(view, legal_actions, rng)
+    return smart(view, legal_actions, rng)
+
+
 BOTS = {
-    "random": random_bot(frozenset({"claim"})),
-    "smart": smart,
+    "random": Bot(_random),
+    "novice": Bot(novice, novice_speak),
+    "smart": Bot(smart, speak),
 }

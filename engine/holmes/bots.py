@@ -1,6 +1,7 @@
 """Holmes bots: `bot(view, legal_actions, rng) -> action`, seeing only their own view.
 
-"random" picks any legal action. "smart" appraises each legal action with
+"random" picks any legal action. "lookahead", the baseline, takes whatever gains most at once.
+"smart" appraises each legal action with
 `engine.holmes.appraisal.Model`: it chases majorities it can still win, values Map Fragments
 and complete sets, spends characters the opponent wants by joining them there, frees its own
 markers from characters it wants to revisit, and weighs investigation markers against what
@@ -10,8 +11,9 @@ they buy. It never sees more than its view.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
+from engine.bots import Bot
 from engine.core import random_bot
 from engine.holmes.appraisal import DENIAL, Model
 from engine.holmes.catalogue import INITIAL, VALUE, WILDCARD
@@ -168,9 +170,31 @@ def appraise(view, model: Model, action: Action, rng: random.Random) -> float:
     return -DENIAL
 
 
-BOTS: dict[str, Callable] = {
-    "random": random_bot(),
-    "smart": smart_bot,
+def lookahead_bot(view: Mapping[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    """The baseline "smart" is measured against: it looks one action ahead and no further.
+    Each legal action is judged by what it gains at once (a character by its skill's worth
+    now, anything else by the model's change); no spending, freeing or reserving for later."""
+    if len(legal) == 1:
+        return legal[0]
+    model = Model.from_view(view, view["viewer"])
+
+    def gain(action: Action) -> float:
+        kind = action["type"]
+        if kind in ("move", "place"):
+            return model.skill_worth(action["to"] if kind == "move" else action["character"], rng)
+        if kind == "lay_down":
+            return -model.skill_worth(action["character"], rng)
+        if kind in ("pick_start", "choose_side"):
+            return 0.0
+        return appraise(view, model, action, rng)
+
+    return max(legal, key=lambda action: gain(action) + rng.random() * 1e-6)
+
+
+BOTS: dict[str, Bot] = {
+    "random": Bot(random_bot()),
+    "lookahead": Bot(lookahead_bot),
+    "smart": Bot(smart_bot),
 }
 
-__all__ = ["BOTS", "smart_bot", "WILDCARD"]
+__all__ = ["BOTS", "lookahead_bot", "smart_bot", "WILDCARD"]

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+import engine
+
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 MILLISECONDS = r"\d+\.\d\d ms"
 
@@ -51,7 +53,21 @@ def test_frames_prints_a_row_per_player_count_and_mode():
 def test_bot_decisions_prints_each_games_percentiles():
     out = run("bot_decisions.py", "--games", "1", "--runs", "1")
     for game_id in ("timebomb", "timebomb-evolution", "machinations", "holmes"):
-        assert re.search(rf"^{re.escape(game_id)} +\d+ +\d+ +\d+\.\d\d +\d+\.\d\d", out, re.M)
+        for bot in engine.GAMES[game_id].BOTS:
+            assert re.search(rf"^{re.escape(game_id)} +{bot} +\d+ +\d+ +\d+\.\d\d +\d+\.\d\d",
+                             out, re.M), (game_id, bot)
+
+
+@pytest.mark.xdist_group("benchmarks")
+def test_bots_prints_each_games_cross_table_with_intervals():
+    out = run("bots.py", "--games", "2")
+    assert re.search(r"load average at start: [\d.]+ [\d.]+ [\d.]+", out)
+    for title in ("Time Bomb, 5 players", "Time Bomb Évolution, 5 players",
+                  "Moriarty's Machinations, 8 players", "Holmes: Sherlock & Mycroft"):
+        assert title in out
+    # Every cell of the Time Bomb table: a rate and its 95% interval.
+    rows = [line for line in out.splitlines() if line.startswith(("smart ", "reference "))]
+    assert all(len(re.findall(r"\d+\.\d% ±\d+\.\d%", row)) >= 2 for row in rows) and rows
 
 
 @pytest.mark.xdist_group("benchmarks")

@@ -8,21 +8,17 @@ import random
 import pytest
 
 import engine
+from engine import simulate
 from engine.evolution.bots import BOTS
 
 GAME = "timebomb-evolution"
 
 
 def play(players, options, seed, sherlock_bot, moriarty_bot) -> str:
+    """One game, its bots asked as the host asks them; the winning team."""
     game = engine.new_game(GAME, players, options, seed)
     bots = [sherlock_bot if t == "sherlock" else moriarty_bot for t in game.seat_teams()]
-    rng = random.Random(seed)
-    while game.outcome is None:
-        (seat,) = game.to_act()
-        legal = game.legal_actions(seat)
-        action = bots[seat](game.view(seat), legal, rng)
-        assert action in legal
-        game.apply(seat, action)
+    simulate.play(game, bots, random.Random(seed))
     return game.outcome.winning_team
 
 
@@ -95,17 +91,17 @@ def test_smart_sherlock_claims_the_truth_and_moriarty_lures(table):
     game = table.new(5)
     game.roles[0] = "sherlock"
     game.hands[0] = [2, 0, 0, 1, 0, 2]  # 2 Defusing, 1 Red, 2 Green (Green explodes on its 3rd)
-    action = BOTS["smart"](game.view(0), game.legal_actions(0), random.Random(0))
+    action = BOTS["smart"].speak(game.view(0), game.legal_actions(0), random.Random(0))
     assert action == {"type": "claim", "defusing": 2, "colour": "green"}
     game.roles[0] = "moriarty"
     game.hands[0] = [0, 3, 0, 0, 0, 2]
-    action = BOTS["smart"](game.view(0), game.legal_actions(0), random.Random(0))
+    action = BOTS["smart"].speak(game.view(0), game.legal_actions(0), random.Random(0))
     assert action == {"type": "claim", "defusing": 1, "colour": ""}
 
 
 @pytest.mark.parametrize("variante", [False, True])
 def test_smart_sherlocks_beat_random_ones_against_random_moriarty(variante):
-    # Measured over 1,000 games (benchmarks/evolution_bots.py): about 5% against 20%.
+    # The full cross table: benchmarks/bots.py --game timebomb-evolution.
     options = {"variante": variante}
     assert sherlock_rate(6, options, 300, "smart", "random") >= sherlock_rate(
         6, options, 300, "random", "random") + 0.07

@@ -217,7 +217,20 @@ async def seated_table(host: Host, humans: int = 2, players: int = 4) -> tuple[
              for i in range(humans)]
     for peer in peers:
         await peer.receive_until("state")
+    # The bots claim right after the deal, as people do: let them finish before a test watches
+    # for frames or changes.
+    game = host.tables[table_id].game
+    while {seat for seat, action in game.history if action["type"] == "claim"} != set(
+            range(humans, players)):
+        await asyncio.sleep(0.005)
+    for peer in peers:
+        await peer.drain_quiet()
     return table_id, peers
+
+
+def moves(game: engine.Game) -> list[tuple[int, dict]]:
+    """The history's moves, without the claims bots make by themselves."""
+    return [(seat, action) for seat, action in game.history if action["type"] != "claim"]
 
 
 def snapshot(host: Host, table_id: str) -> tuple:

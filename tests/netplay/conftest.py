@@ -75,12 +75,23 @@ async def play(conn: Connection, seed: int = 0, log: list | None = None,
             return view
         game = engine.GAMES[view["game"]]
         moves = [a for a in msg["legal"] if a["type"] not in game.FREE_ACTIONS]
-        if moves and msg["seat"] in view["to_act"]:
+        # A state that only brings someone's claim repeats the turn already answered.
+        news = msg.get("events") or []
+        only_talk = bool(news) and all(e["type"] == "claim" for e in news)
+        if moves and msg["seat"] in view["to_act"] and not only_talk:
             try:
                 await conn.act(client_bot(view["game"])(view, moves, rng))
             except NotConnected:
                 pass  # the state pushed after the reconnect asks again
     raise AssertionError(f"connection closed before the game ended ({conn.refusal})")
+
+
+async def bots_have_claimed(host: Host, table_id: str) -> None:
+    """Wait until every bot at a Time Bomb table has claimed this deal, as bots do right after
+    a deal: a test that watches for changes starts once the table is quiet."""
+    table = host.tables[table_id]
+    while any(seat.bot_plays and table.game.claims[seat.seat] is None for seat in table.seats):
+        await asyncio.sleep(0.005)
 
 
 async def watch(conn: Connection, log: list | None = None) -> dict:

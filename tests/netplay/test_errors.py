@@ -11,7 +11,7 @@ import pytest
 from netplay.client import Connection
 from netplay.protocol import MAX_FRAME, encode
 
-from .conftest import TIMEOUT, RawClient, next_of, play
+from .conftest import TIMEOUT, RawClient, bots_have_claimed, next_of, play
 
 
 async def seated_pair(host, wait_for_state=True):
@@ -23,6 +23,7 @@ async def seated_pair(host, wait_for_state=True):
     if wait_for_state:
         await next_of(ann, "state")
         await next_of(bob, "state")
+        await bots_have_claimed(host, table_id)
     return table_id, ann, bob
 
 
@@ -51,7 +52,8 @@ async def test_illegal_or_out_of_turn_move_gets_an_error_and_changes_nothing(
     # The connection stays usable: a legal move goes through.
     await ann.act({"type": "cut", "target": 1})
     await next_of(ann, "state", timeout=5)
-    assert len(game.history) == 1
+    assert [action for _, action in game.history if action["type"] == "cut"] == [
+        {"type": "cut", "target": 1}]
     await ann.close()
     await bob.close()
 

@@ -12,13 +12,19 @@ import engine
 from netplay.client import Connection, HostRefused
 from netplay.host import TOKEN_FAILURES
 
-from .conftest import TIMEOUT, assert_view_of, next_of, play
+from .conftest import TIMEOUT, assert_view_of, bots_have_claimed, next_of, play
+
+
+def moves(game) -> list[tuple[int, dict]]:
+    """The history's moves, without the claims bots make by themselves."""
+    return [(seat, action) for seat, action in game.history if action["type"] != "claim"]
 
 
 async def wait_for_history(host, table_id, length):
+    """Until `length` moves (claims aside) have been made."""
     while True:
         game = host.tables[table_id].game
-        if game is not None and len(game.history) >= length:
+        if game is not None and len(moves(game)) >= length:
             return
         await asyncio.sleep(0.005)
 
@@ -58,17 +64,19 @@ async def test_dropped_client_reconnects_with_its_token_and_the_game_goes_on(hos
     await bob.act({"type": "cut", "target": 0})
     finals = await asyncio.wait_for(asyncio.gather(play(ann, 1), play(bob, 2)), TIMEOUT)
     assert all(f["outcome"] is not None for f in finals)
-    assert host.tables[table_id].game.history[1][0] == seat
+    assert moves(host.tables[table_id].game)[1][0] == seat
     await ann.close()
     await bob.close()
 
 
 async def test_reconnect_by_token_on_a_new_connection_takes_the_seat_back(host):
-    # Seat 0 cuts first, so the game waits for it and its view holds still.
+    # Seat 0 cuts first, so the game waits for it and, once the bots have claimed, its view
+    # holds still.
     table_id = host.create_table("timebomb", 4, {"first_player": 0}, bots=3)
     port = host.address[1]
     first = await Connection.connect("127.0.0.1", port, name="Ann", table=table_id,
                                      reconnect=False)
+    await bots_have_claimed(host, table_id)
     again = await Connection.connect("127.0.0.1", port, name="Someone else",
                                      token=first.token, reconnect=False)
     assert again.seat == first.seat and again.table == table_id

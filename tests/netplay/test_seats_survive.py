@@ -56,25 +56,28 @@ async def test_a_client_process_killed_and_started_again_takes_its_seat_back(hos
 
 async def test_the_turn_timer_covers_an_away_players_seat_until_they_return(host):
     host_conn = await Connection.connect("127.0.0.1", host.address[1], name="Holmes")
+    # Ann (seat 1) cuts first: were Holmes, who never acts, to hold the Wire Cutter, the game
+    # would never wait for Ann.
     await host_conn.send({"t": "create_table", "game": "timebomb", "players": 4, "bots": 2,
-                          "turn_timer": 30, "bot_level": "random"})
+                          "options": {"first_player": 1}, "turn_timer": 30,
+                          "bot_level": "novice"})
     while (welcome := await next_of(host_conn, "welcome", timeout=TIMEOUT))["table"] is None:
         pass  # the lobby's welcome, before the table's
     table_id = welcome["table"]
     table = host.tables[table_id]
-    assert (table.turn_timer, table.bot_level) == (30, "random")
+    assert (table.turn_timer, table.bot_level) == (30, "novice")
     table.turn_timer = 0.2  # the same timer, shorter, for the test
     ann = await Connection.connect("127.0.0.1", host.address[1], name="Ann", table=table_id,
                                    reconnect=False)
     lobby = await next_of(host_conn, "lobby", phase="playing")
-    assert (lobby["turn_timer"], lobby["bot_level"]) == (0.2, "random")
+    assert (lobby["turn_timer"], lobby["bot_level"]) == (0.2, "novice")
     # Holmes plays his own turns: a game waiting for him would never come to Ann's.
     holmes_plays = asyncio.create_task(play(host_conn, 3))
     token, seat = ann.token, table.seats[ann.seat]
     await ann.close()
     # Ann is away; whenever the game waits for her, the timer runs, then a bot plays for her.
     await until(lambda: seat.covered, "a bot covers Ann's seat")
-    assert seat.kind == "human" and seat.bot == "random"
+    assert seat.kind == "human" and seat.bot == "novice"
     await until(lambda: table.game.outcome is not None
                 or any(s == seat.seat for s, _ in table.game.history),
                 "the bot acts for Ann")

@@ -72,14 +72,14 @@ def test_a_bot_takes_an_empty_seat_before_the_game_and_an_away_seat_during_it(ta
 
 
 def test_a_covered_seat_survives_in_the_store(tables, store):
-    table = tables.create("timebomb", 4, bots=3, bot_level="random", turn_timer=60)
+    table = tables.create("timebomb", 4, bots=3, bot_level="novice", turn_timer=60)
     ann, _ = tables.sit(table, "Ann", None)
     table.start_game(seed=3)
     tables.add_bot(table, ann.seat)
     restored = restore_table(table.id, store.records(table.id))
-    assert restored.seats[ann.seat].covered and restored.seats[ann.seat].bot == "random"
-    assert (restored.bot_level, restored.turn_timer) == ("random", 60)
-    assert [s.bot for s in restored.seats[1:]] == ["random"] * 3
+    assert restored.seats[ann.seat].covered and restored.seats[ann.seat].bot == "novice"
+    assert (restored.bot_level, restored.turn_timer) == ("novice", 60)
+    assert [s.bot for s in restored.seats[1:]] == ["novice"] * 3
 
 
 def test_play_again_waits_for_every_connected_person(tables):

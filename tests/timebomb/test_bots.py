@@ -13,36 +13,37 @@ import pytest
 from timebomb_helpers import arrange, new
 
 import engine
-from engine.simulate import simulate
-from engine.timebomb import bots
+from engine.bots import Bot
+from engine.simulate import play, simulate
+from engine.timebomb import bots as bots_module
+from engine.timebomb import inference
+from engine.timebomb.bots import TABLE_MODEL, moriarty_claim
+from engine.timebomb.inference import Posterior
 from engine.timebomb.game import MORIARTY, SHERLOCK
 
 BOTS = engine.GAMES["timebomb"].BOTS
 
 
-def test_every_bot_is_a_function_of_view_legal_actions_and_rng():
-    assert set(BOTS) == {"random", "smart"}
+def test_every_bot_acts_on_view_legal_actions_and_rng_and_the_talkers_speak():
+    assert set(BOTS) == {"random", "novice", "smart"}
     for bot in BOTS.values():
-        assert list(inspect.signature(bot).parameters) == ["view", "legal_actions", "rng"]
+        assert isinstance(bot, Bot)
+        assert list(inspect.signature(bot.act).parameters) == ["view", "legal_actions", "rng"]
+    assert BOTS["random"].speak is None  # the silent baseline
+    assert BOTS["novice"].speak is not None and BOTS["smart"].speak is not None
 
 
-def test_the_bot_module_imports_nothing_of_the_game_state():
-    tree = ast.parse(Path(bots.__file__).read_text())
+@pytest.mark.parametrize("module", [bots_module, inference])
+def test_the_bot_modules_import_nothing_of_the_game_state(module):
+    tree = ast.parse(Path(module.__file__).read_text())
     imported = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             imported |= {alias.name for alias in node.names}
         elif isinstance(node, ast.ImportFrom):
             imported.add(node.module)
-    assert imported <= {"__future__", "itertools", "random", "typing", "engine.core"}
-    # From the engine core, only the generic random bot.
-    core_names = {
-        alias.name
-        for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom) and node.module == "engine.core"
-        for alias in node.names
-    }
-    assert core_names == {"random_bot"}
+    assert imported <= {"__future__", "itertools", "math", "random", "typing", "engine.bots",
+                        "engine.core", "engine.timebomb.inference"}
 
 
 def as_plain_data(value):
@@ -50,26 +51,24 @@ def as_plain_data(value):
     return msgpack.unpackb(msgpack.packb(value))
 
 
-@pytest.mark.parametrize("name", ["random", "smart"])
+@pytest.mark.parametrize("name", ["random", "novice", "smart"])
 @pytest.mark.parametrize("players", [4, 5, 6, 7, 8])
 def test_bots_play_whole_games_from_detached_views(name, players):
     bot = BOTS[name]
+
+    def detached(choose):
+        def answer(view, legal_actions, rng):
+            action = choose(as_plain_data(view), as_plain_data(legal_actions), rng)
+            assert action is None or action in legal_actions
+            return action
+
+        return answer
+
+    detached_bot = Bot(detached(bot.act), bot.speak and detached(bot.speak))
     for seed in range(15):
         game = new(players, seed)
-        rng = random.Random(seed)
-        while game.outcome is None:
-            (seat,) = game.to_act()
-            claims_this_deal = 0
-            while True:
-                legal = game.legal_actions(seat)
-                action = bot(as_plain_data(game.view(seat)), as_plain_data(legal), rng)
-                assert action in legal
-                game.apply(seat, action)
-                if action["type"] != "claim":
-                    break
-                claims_this_deal += 1
-                assert claims_this_deal == 1, "a bot claimed twice in a row"
-    # At most one claim per seat per deal.
+        play(game, [detached_bot] * players, random.Random(seed))
+        # At most one claim per seat per deal, and the smart bot claims after every deal.
         per_deal: dict[tuple[int, int], int] = {}
         deal = 0
         for event in game.events:
@@ -79,48 +78,108 @@ def test_bots_play_whole_games_from_detached_views(name, players):
                 key = (deal, event.seats[0])
                 per_deal[key] = per_deal.get(key, 0) + 1
         assert all(count == 1 for count in per_deal.values())
+        if name != "random":
+            assert len(per_deal) == deal * players
 
 
 def test_smart_sherlock_claims_truthfully_and_moriarty_hides_the_bomb():
+    claims = 0
     for seed in range(40):
         game = new(5, seed)
-        rng = random.Random(seed)
-        while game.outcome is None:
-            seat = game.cutter
-            action = BOTS["smart"](game.view(seat), game.legal_actions(seat), rng)
-            if action["type"] == "claim":
-                held = game.hands[seat]
-                if game.roles[seat] == SHERLOCK:
-                    assert (action["defusing"], action["bomb"]) == (held[1], held[2])
-                elif held[2]:
-                    # Moriarty hides the Bomb behind one Defusing wire more than it holds.
-                    assert (action["defusing"], action["bomb"]) == (min(held[1] + 1, sum(held) - 1), 0)
-                else:
-                    assert (action["defusing"], action["bomb"]) == (held[1], 0)
-            game.apply(seat, action)
+        for seat in range(5):
+            claim = BOTS["smart"].speak(game.view(seat), game.legal_actions(seat), random.Random(0))
+            held = game.hands[seat]
+            claims += 1
+            if game.roles[seat] == SHERLOCK:
+                assert (claim["defusing"], claim["bomb"]) == (held[1], held[2])
+            elif held[2]:
+                # Moriarty hides the Bomb behind two Defusing wires more than it holds.
+                assert (claim["defusing"], claim["bomb"]) == (min(held[1] + 2, 4), 0)
+            else:
+                # Before any cut, it takes the table for one that reads claims and hides its
+                # Defusing wires.
+                assert (claim["defusing"], claim["bomb"]) == (0, 0)
+    assert claims == 200
+
+
+def test_moriarty_hides_its_defusing_wires_only_from_a_table_that_reads_claims():
+    assert moriarty_claim(2, 0, 4, 5, hide=True) == (0, 0)
+    assert moriarty_claim(2, 0, 4, 5, hide=False) == (2, 0)
+    # Holding the Bomb: never more Defusing wires than are left face down, nor than fit.
+    assert moriarty_claim(1, 1, 5, 5) == (3, 0)
+    assert moriarty_claim(1, 1, 3, 5) == (2, 0)
+    assert moriarty_claim(0, 1, 5, 1) == (1, 0)
+
+
+def test_the_novice_tells_the_truth_whatever_its_role():
+    for seed in range(20):
+        game = new(5, seed)
+        for seat in range(5):
+            claim = BOTS["novice"].speak(game.view(seat), game.legal_actions(seat),
+                                         random.Random(0))
+            assert (claim["defusing"], claim["bomb"]) == tuple(game.hands[seat][1:])
+
+
+def test_no_smart_claim_is_one_the_table_can_already_prove_false():
+    for seed in range(60):
+        game = new(5, seed)
+        play(game, [BOTS["smart"]] * 5, random.Random(seed))
+        found = 0
+        for event in game.events:
+            if event.type == "cut" and event.data["wire"] == "defusing":
+                found += 1
+            elif event.type == "claim":
+                assert event.data["defusing"] <= game.defusing_total - found, game
+
+
+def fresh_deal(game, hands, cutter, claims=()):
+    """Put `hands` on the table as a new deal everyone has seen, then make `claims`."""
+    arrange(game, hands, cutter=cutter)
+    game.claims = [None] * game.players
+    game.log_deal(sum(hands[0]))
+    for seat, defusing, bomb in claims:
+        game.apply(seat, {"type": "claim", "defusing": defusing, "bomb": bomb})
+    return game
+
+
+def test_the_posterior_puts_the_bomb_somewhere_and_believes_truthful_claims():
+    game = fresh_deal(new(5, seed=1), [[4, 1, 0], [2, 3, 0], [5, 0, 0], [4, 0, 1], [4, 1, 0]],
+                      cutter=0, claims=[(1, 3, 0), (2, 0, 0)])
+    game.roles = [SHERLOCK, SHERLOCK, SHERLOCK, MORIARTY, MORIARTY]
+    posterior = Posterior(game.view(0), TABLE_MODEL)
+    odds = posterior.cut_odds()
+    assert sum(bomb * 5 for _, bomb in odds) == pytest.approx(1.0)
+    assert odds[1][0] == max(defusing for defusing, _ in odds)
+    assert odds[2][0] < 0.1 < odds[3][0]
+    # The silent seats are likelier Moriarty players than a plain claim; a claim of 3 Defusing
+    # wires in 5 is rare for an honest hand, so it too draws suspicion.
+    moriarty = posterior.moriarty_odds()
+    assert min(moriarty[3], moriarty[4], moriarty[1]) > moriarty[2]
+
+
+def test_a_claim_the_cuts_disprove_marks_its_author():
+    game = fresh_deal(new(5, seed=1), [[4, 0, 1], [0, 5, 0], [5, 0, 0], [5, 0, 0], [5, 0, 0]],
+                      cutter=0, claims=[(1, 0, 0), (2, 0, 0), (3, 0, 0), (4, 0, 0)])
+    game.roles = [MORIARTY, MORIARTY, SHERLOCK, SHERLOCK, SHERLOCK]
+    game.apply(0, {"type": "cut", "target": 1})  # reveals a Defusing wire
+    moriarty = Posterior(game.view(2), TABLE_MODEL).moriarty_odds()
+    assert moriarty[1] > 0.75
+    assert moriarty[3] < 0.5
 
 
 def smart_choice(game, seat: int) -> dict:
     rng = random.Random(0)
-    action = BOTS["smart"](game.view(seat), game.legal_actions(seat), rng)
-    while action["type"] == "claim":
-        game.apply(seat, action)
-        action = BOTS["smart"](game.view(seat), game.legal_actions(seat), rng)
-    return action
+    return BOTS["smart"](game.view(seat), game.legal_actions(seat), rng)
 
 
 def position_with_claims(cutter_role: str):
-    """Seat 0 holds the cutter. Seat 1 claims 3 Defusing wires, seat 2 claims none, and both
-    have cut before after claiming, so both look honest; seats 3 and 4 cut without a word."""
+    """Seat 0 holds the cutter. Seat 1 claims 3 Defusing wires, seat 2 claims none; seats 3
+    and 4 keep quiet."""
     game = new(5, seed=1)
     game.roles = [cutter_role, SHERLOCK, SHERLOCK, MORIARTY, MORIARTY]
     game.roles[3] = MORIARTY if cutter_role == SHERLOCK else SHERLOCK
-    arrange(game, [[4, 0, 0], [2, 3, 0], [5, 0, 0], [4, 1, 1], [4, 1, 0]], cutter=3)
-    game.apply(1, {"type": "claim", "defusing": 3, "bomb": 0})
-    game.apply(2, {"type": "claim", "defusing": 0, "bomb": 0})
-    game.apply(3, {"type": "cut", "target": 4})  # silent cuts
-    game.apply(4, {"type": "cut", "target": 0})
-    return game
+    return fresh_deal(game, [[4, 0, 1], [2, 3, 0], [5, 0, 0], [4, 1, 0], [4, 1, 0]], cutter=0,
+                      claims=[(1, 3, 0), (2, 0, 0)])
 
 
 def test_smart_sherlock_cuts_where_defusing_wires_are():
@@ -131,29 +190,6 @@ def test_smart_sherlock_cuts_where_defusing_wires_are():
 def test_smart_moriarty_steers_away_from_defusing_wires():
     game = position_with_claims(MORIARTY)
     assert smart_choice(game, 0)["target"] != 1
-
-
-def test_moriarty_claims_are_never_disproved_before_the_bomb_goes_off():
-    for seed in range(60):
-        game = new(5, seed)
-        rng = random.Random(seed)
-        while game.outcome is None:
-            seat = game.cutter
-            game.apply(seat, BOTS["smart"](game.view(seat), game.legal_actions(seat), rng))
-            if game.outcome is None:
-                lies = bots.Reading(game.view(seat)).lies
-                assert not any(lies), game
-
-
-def test_smart_bot_reads_a_proven_lie():
-    game = new(5, seed=1)
-    arrange(game, [[4, 0, 1], [0, 5, 0], [5, 0, 0], [5, 0, 0], [5, 0, 0]], cutter=0)
-    game.apply(1, {"type": "claim", "defusing": 0, "bomb": 0})
-    game.apply(0, {"type": "cut", "target": 1})  # reveals a Defusing wire
-    reading = bots.Reading(game.view(2))
-    assert reading.lies == [0, 1, 0, 0, 0]
-    assert reading.moriarty_odds[1] > 0.9
-    assert reading.moriarty_odds[3] < 0.5
 
 
 def test_smart_sherlock_beats_random_sherlock():

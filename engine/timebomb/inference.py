@@ -1,0 +1,228 @@
+"""What one Time Bomb seat can infer from its view: a posterior over hidden roles and wires.
+
+A hypothesis is a set of Moriarty seats and, for the current deal, the seat holding the Bomb.
+Each is weighed by how well it explains everything public since the game began:
+
+- each deal's claims, through a `ClaimModel`: how likely a player of that role, holding that
+  many Defusing wires and the Bomb or not, is to claim what they claimed (or to stay silent);
+- each cut since the deal: the hypergeometric chance that the wires revealed from a hand came
+  out of it, given how many Defusing wires that hand is thought to hold;
+- before a deal, the role posterior the earlier deals left (wires are dealt afresh, roles are
+  not).
+
+Each player's Defusing count at the deal is summed out against its hypergeometric prior: the
+unseen wires are dealt at random (TB-4, TB-11), and a player's count is treated as independent
+of the others' (the exact joint differs little at these hand sizes and costs far more). The
+view alone is read: this module sees nothing a seat may not.
+"""
+
+from __future__ import annotations
+
+import itertools
+from math import comb
+from typing import Any, Mapping, Protocol
+
+SHERLOCK, MORIARTY = "sherlock", "moriarty"
+
+Claim = tuple[int, int] | None
+"""A claim as (Defusing wires, Bomb) at the deal, or None for a player who kept quiet."""
+
+
+class ClaimModel(Protocol):
+    """How likely a claim is, for a player of a role who held `defusing` Defusing wires and
+    `bomb` (0 or 1) among `held` wires at a deal where `cap` Defusing wires could be claimed
+    without a public contradiction (min of `held` and the Defusing wires not yet revealed)."""
+
+    def likelihood(self, claim: Claim, role: str, defusing: int, bomb: int, held: int,
+                   cap: int) -> float: ...
+
+
+FLOOR = 1e-4
+"""The least likelihood any claim gets: a model is a guess about people, and one surprise must
+not make a hypothesis impossible."""
+
+
+class Posterior:
+    """The posterior of one view, worked out once when built."""
+
+    def __init__(self, view: Mapping[str, Any], model: ClaimModel):
+        self.view = view
+        self.model = model
+        self.players: int = view["players"]
+        self.me: int = view["viewer"]
+        self.role: str = view["role"]
+        self.others = [s for s in range(self.players) if s != self.me]
+        self.groups = self._role_groups()
+        """Every possible set of Moriarty seats (the viewer's own included if it is one)."""
+        self.role_weights = [1.0] * len(self.groups)
+        """The role posterior the finished deals left: the current deal's prior."""
+        self._read()
+
+    # -- hypotheses ---------------------------------------------------------------------------
+
+    def _role_groups(self) -> list[frozenset[int]]:
+        view = self.view
+        deck = view["role_deck"]
+        sherlocks = deck[SHERLOCK] - (self.role == SHERLOCK)
+        moriartys = deck[MORIARTY] - (self.role == MORIARTY)
+        set_aside = view["set_aside_count"]
+        mine = frozenset((self.me,)) if self.role == MORIARTY else frozenset()
+        groups = []
+        # Every arrangement of the unseen role cards is equally likely; the set-aside card (at 4
+        # and 7 players) takes whatever is left, so each group counts once.
+        for count in range(len(self.others) + 1):
+            if not 0 <= moriartys - count <= set_aside or len(self.others) - count > sherlocks:
+                continue
+            for group in itertools.combinations(self.others, count):
+                groups.append(mine | frozenset(group))
+        return groups
+
+    # -- reading the log ----------------------------------------------------------------------
+
+    def _read(self) -> None:
+        view = self.view
+        self.found = 0
+        deal: dict[str, Any] | None = None
+        for event in view["events"]:
+            kind = event["type"]
+            if kind == "deal":
+                if deal is not None:
+                    self._close_deal(deal)
+                deal = {
+                    "held": event["hand_size"],
+                    "found": self.found,
+                    "claims": [None] * self.players,
+                    "revealed": [[0, 0] for _ in range(self.players)],
+                    "hand": None,
+                }
+            elif kind == "hand" and deal is not None:
+                deal["hand"] = event["hand"]
+            elif kind == "claim" and deal is not None:
+                seat = event["seats"][0]
+                defusing_out, _ = deal["revealed"][seat]
+                # A claim made after cuts speaks of what is left: count it as at the deal.
+                deal["claims"][seat] = (event["defusing"] + defusing_out, event["bomb"])
+            elif kind == "cut" and deal is not None:
+                target = event["seats"][1]
+                wire = event["wire"]
+                if wire == "defusing":
+                    deal["revealed"][target][0] += 1
+                    self.found += 1
+                elif wire != "bomb":
+                    deal["revealed"][target][1] += 1
+        self.deal = deal
+        self.weights, self.factors = self._weigh_deal(deal) if deal is not None else ([], {})
+
+    def _pool(self, deal: Mapping[str, Any]) -> tuple[int, int, int, int, int]:
+        """(my Defusing, my Bomb, unseen wires, unseen Defusing, unseen Bomb) at the deal."""
+        hand = deal["hand"] or {}
+        mine_defusing = hand.get("defusing", 0)
+        mine_bomb = hand.get("bomb", 0)
+        held = deal["held"]
+        total_left = self.view["defusing_total"] - deal["found"]
+        unseen = held * (self.players - 1)
+        return mine_defusing, mine_bomb, unseen, total_left - mine_defusing, 1 - mine_bomb
+
+    def _player_factors(
+        self, deal: Mapping[str, Any]
+    ) -> dict[int, dict[tuple[str, int], tuple[float, float]]]:
+        """Per other seat and (role, holds the Bomb): (the likelihood of its claim and of the
+        cuts from it, the expected Defusing wires it still holds times that likelihood)."""
+        held = deal["held"]
+        _, _, unseen, defusing_unseen, bomb_unseen = self._pool(deal)
+        cap = min(held, self.view["defusing_total"] - deal["found"])
+        safe_pool = unseen - defusing_unseen - bomb_unseen
+        factors = {}
+        for seat in self.others:
+            claim = deal["claims"][seat]
+            defusing_out, safe_out = deal["revealed"][seat]
+            table = {}
+            for bomb in ((0, 1) if bomb_unseen else (0,)):
+                size = held - bomb
+                pool = unseen - bomb_unseen
+                prior_total = comb(pool, size)
+                for role in (SHERLOCK, MORIARTY):
+                    total = expected = 0.0
+                    for defusing in range(defusing_out, min(size, defusing_unseen) + 1):
+                        safe = size - defusing
+                        if safe < safe_out or safe > safe_pool:
+                            continue
+                        prior = (comb(defusing_unseen, defusing) * comb(safe_pool, safe)
+                                 / prior_total)
+                        reveals = comb(defusing, defusing_out) * comb(safe, safe_out)
+                        weight = prior * reveals * max(
+                            FLOOR, self.model.likelihood(claim, role, defusing, bomb, held, cap))
+                        total += weight
+                        expected += weight * (defusing - defusing_out)
+                    table[role, bomb] = (total, expected)
+            factors[seat] = table
+        return factors
+
+    def _weigh_deal(self, deal: Mapping[str, Any]):
+        """The weight of each (role group, Bomb holder) for this deal, and the factors."""
+        factors = self._player_factors(deal)
+        _, mine_bomb, _, _, _ = self._pool(deal)
+        holders = [self.me] if mine_bomb else self.others
+        weights = []
+        for index, group in enumerate(self.groups):
+            base = self.role_weights[index]
+            for holder in holders:
+                weight = base
+                for seat in self.others:
+                    role = MORIARTY if seat in group else SHERLOCK
+                    weight *= factors[seat][role, int(seat == holder)][0]
+                weights.append((index, holder, weight))
+        return weights, factors
+
+    def _close_deal(self, deal: Mapping[str, Any]) -> None:
+        """A redeal: what that deal said about roles becomes the prior for the next one."""
+        weights, _ = self._weigh_deal(deal)
+        totals = [0.0] * len(self.groups)
+        for index, _, weight in weights:
+            totals[index] += weight
+        norm = sum(totals)
+        if norm > 0:
+            self.role_weights = [t / norm for t in totals]
+
+    # -- what it all says -------------------------------------------------------------------
+
+    def moriarty_odds(self) -> list[float]:
+        """Each seat's chance of being on Moriarty's team (the viewer's own is known)."""
+        odds = [0.0] * self.players
+        norm = 0.0
+        for index, _, weight in self.weights:
+            norm += weight
+            for seat in self.groups[index]:
+                odds[seat] += weight
+        if norm <= 0:
+            return [float(self.role == MORIARTY) if s == self.me else 0.5
+                    for s in range(self.players)]
+        odds = [o / norm for o in odds]
+        odds[self.me] = float(self.role == MORIARTY)
+        return odds
+
+    def cut_odds(self) -> list[tuple[float, float]]:
+        """For each seat, the chance that a cut of it now reveals a Defusing wire and the Bomb
+        (0, 0 for the viewer and for seats with no face-down wire)."""
+        face_down = self.view["face_down"]
+        odds = [(0.0, 0.0)] * self.players
+        norm = sum(w for _, _, w in self.weights)
+        if self.deal is None or norm <= 0:
+            return odds
+        defusing = [0.0] * self.players
+        bomb = [0.0] * self.players
+        for index, holder, weight in self.weights:
+            group = self.groups[index]
+            bomb[holder] += weight
+            for seat in self.others:
+                total, expected = self.factors[seat][MORIARTY if seat in group else SHERLOCK,
+                                                     int(seat == holder)]
+                if total > 0:
+                    defusing[seat] += weight * expected / total
+        bomb_out = self.view["revealed_counts"].get("bomb", 0)
+        for seat in self.others:
+            left = face_down[seat]
+            if left:
+                odds[seat] = (min(1.0, defusing[seat] / norm / left),
+                              0.0 if bomb_out else min(1.0, bomb[seat] / norm / left))
+        return odds
