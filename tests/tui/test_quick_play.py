@@ -88,7 +88,7 @@ async def test_the_choice_is_remembered_and_enter_replays_it(app_factory, waiter
 
 async def test_a_stale_remembered_choice_falls_back_to_the_defaults(app_factory):
     """A choice the catalogue no longer allows (9 players of Holmes) is not offered."""
-    remember(QuickPlay("timebomb", 6, {"first_player": 5, "claims": False}, "random"))
+    remember(QuickPlay("timebomb", 6, {"first_player": 5, "claims": False}, "novice"))
     from tui.config import load_setting, save_setting
 
     stored = load_setting("quick_play")
