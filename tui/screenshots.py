@@ -42,6 +42,8 @@ async def main() -> None:
     from tui.screens.timebomb_cut import CutScreen
 
     data = Path(tempfile.mkdtemp(prefix="gaslight-shots-data-"))
+    # Quick play remembers its choices in the config: start from none, like a new player.
+    os.environ["GASLIGHT_CONFIG_DIR"] = tempfile.mkdtemp(prefix="gaslight-shots-config-")
     OUT.mkdir(exist_ok=True)
 
     def backend(**kwargs) -> Backend:
@@ -64,7 +66,7 @@ async def main() -> None:
     # A game against bots, played by keyboard, watched by a spectator.
     player = create_app(backend(port=HOST_PORT), player_name="Ada")
     async with player.run_test(size=SIZE) as pilot:
-        await pilot.press("b")
+        await pilot.press("b", "1", "enter")  # quick play: Time Bomb, as it comes
         await settle(pilot, lambda: isinstance(player.screen, TableScreen) and player.screen.view)
         table = player.screen
 
