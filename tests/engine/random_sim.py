@@ -150,8 +150,9 @@ class GameChecks:
 
 
 def _wires_conserved(game: Game) -> None:
-    pool = game.build_wire_pool() if game.id == "timebomb" else (
-        [game.players] + [5 - r for r in game.removed[1:]])
+    # The public deck, less the wires Évolution removes unseen (Time Bomb removes none).
+    removed = getattr(game, "removed", None) or [0] * len(game.kinds)
+    pool = [count - r for count, r in zip(game.build_wire_deck_public(), removed)]
     for kind, count in enumerate(pool):
         assert all(hand[kind] >= 0 for hand in game.hands), repr(game)
         held = sum(hand[kind] for hand in game.hands)
