@@ -11,7 +11,7 @@ Time Bomb Évolution subclasses this class and overrides the hooks marked "hook"
 from __future__ import annotations
 
 import functools
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Sequence
 
 from engine import catalogue
 from engine.core import Event, Game, IllegalAction, Outcome
@@ -54,6 +54,7 @@ class _Texts:
         self.cut_texts = ["{0} cuts a wire of {1}: " + name + "." for name in names]
         self._describe: dict[tuple[int, ...], str] = {}
         self._events: dict[tuple, Event] = {}
+        self._role_events: dict[tuple[str, ...], tuple[Event, ...]] = {}
         self.hand_events: dict[int, dict[tuple[int, ...], Event]] = {}
         """Seat -> that seat's counts -> its hand event: a deal looks up one per seat."""
 
@@ -67,18 +68,22 @@ class _Texts:
             text = self._describe[counts] = ", ".join(parts) or "no wires"
         return text
 
-    def role_event(self, seat: int, role: str) -> Event:
-        key = ("role", seat, role)
-        event = self._events.get(key)
-        if event is None:
-            event = self._events[key] = Event(
-                "role",
-                f"You are on {TEAM_NAMES.get(role, role.capitalize())}'s team.",
-                (),
-                {"role": role},
-                frozenset((seat,)),
+    def role_events(self, roles: list[str]) -> tuple[Event, ...]:
+        """Each seat's role event, for its seat alone."""
+        key = tuple(roles)
+        events = self._role_events.get(key)
+        if events is None:
+            events = self._role_events[key] = tuple(
+                Event(
+                    "role",
+                    f"You are on {TEAM_NAMES.get(role, role.capitalize())}'s team.",
+                    (),
+                    {"role": role},
+                    frozenset((seat,)),
+                )
+                for seat, role in enumerate(roles)
             )
-        return event
+        return events
 
     def deal_event(self, round: int, hand_size: int, cutter: int) -> Event:
         key = ("deal", round, hand_size, cutter)
@@ -117,6 +122,12 @@ class _Texts:
 
 
 _TEXTS: dict[tuple[type, tuple[str, ...]], _Texts] = {}
+
+
+@functools.cache
+def _others(players: int) -> tuple[tuple[int, ...], ...]:
+    """For each seat, every other seat in order."""
+    return tuple(tuple(t for t in range(players) if t != seat) for seat in range(players))
 
 
 @functools.cache
@@ -175,9 +186,7 @@ class TimeBomb(Game):
 
         first = self.options["first_player"]
         self.cutter: int = int(random() * players) if first == "random" else first
-        events = self.events
-        for seat, role in enumerate(self.roles):
-            events.append(texts.role_event(seat, role))
+        self.events += texts.role_events(self.roles)
         self.deal(pool, FIRST_HAND)
 
     def wire_kinds(self) -> tuple[str, ...]:
@@ -192,28 +201,23 @@ class TimeBomb(Game):
     def deal(self, pool: list[int], hand_size: int) -> None:
         """Deal `hand_size` wires to each player from `pool` (counts per kind), unseen (TB-4).
 
-        Placing each wire of the rarer kinds in a uniformly random free slot, and filling the
+        Placing each wire of the rarer kinds in a uniformly random free place, and filling the
         rest with the commonest kind, is the same distribution as shuffling the pile and
         dealing it (TB-5, TB-11), with a handful of draws instead of one per wire.
         """
         random = self.rng.random  # C-fast and deterministic; randrange costs several times more
         hands = self.hands
-        slots = self.players * hand_size
-        owner = _owners(self.players, hand_size)
-        common = max(range(len(pool)), key=pool.__getitem__)
-        taken = 0  # a bit per place: the rare wires are few, so a clash is rare
+        # The free places, each named by the player it goes to; a taken place is replaced by
+        # the last free one, so every draw is uniform over the free places and never repeats.
+        free = list(_owners(self.players, hand_size))
+        common = pool.index(max(pool))
         for kind, count in enumerate(pool):
-            if kind == common:
-                continue
-            for _ in range(count):
-                slot = int(random() * slots)
-                if taken >> slot & 1:
-                    # Taken: draw again among the free places only. Still uniform, and a
-                    # deal never loops, whatever the generator.
-                    free = [i for i in range(slots) if not taken >> i & 1]
-                    slot = free[int(random() * len(free))]
-                taken |= 1 << slot
-                hands[owner[slot]][kind] += 1
+            if kind != common:
+                for _ in range(count):
+                    place = int(random() * len(free))
+                    hands[free[place]][kind] += 1
+                    free[place] = free[-1]
+                    free.pop()
         for hand in hands:
             hand[common] = hand_size - sum(hand)
         self.claims = [None] * self.players
@@ -249,8 +253,8 @@ class TimeBomb(Game):
 
     def cut_targets(self, seat: int) -> list[int]:
         """Hook: the seats whose wire `seat` may cut now (TB-7, TB-16)."""
-        empty = self.no_wires
-        return [t for t, hand in enumerate(self.hands) if t != seat and hand != empty]
+        hands, empty = self.hands, self.no_wires
+        return [t for t in _others(self.players)[seat] if hands[t] != empty]
 
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
         if self.outcome is not None:
@@ -259,8 +263,7 @@ class TimeBomb(Game):
         if pending is not None:
             actions = self.decision_actions(pending) if seat == pending["seat"] else []
         elif seat == self.cutter:
-            cuts = _CUT_ACTIONS
-            actions = [cuts[t] for t in self.cut_targets(seat)]
+            actions = list(map(_CUT_ACTIONS.__getitem__, self.cut_targets(seat)))
         else:
             actions = []
         if self.options["claims"]:
@@ -276,10 +279,11 @@ class TimeBomb(Game):
         """Hook: what a pending decision waits for, in words a player can read."""
         raise AssertionError("Time Bomb opens no decision")
 
-    def claim_actions(self, seat: int) -> list[dict[str, Any]]:
-        # Shared read-only dicts (see Game.legal_actions): a cutter's legal list is mostly
-        # claims, and copying them would be most of its cost.
-        return list(_claim_templates(sum(self.hands[seat])))
+    def claim_actions(self, seat: int) -> Sequence[dict[str, Any]]:
+        """Hook: every claim `seat` may make now, to be added to a legal list. Time Bomb's are
+        shared read-only dicts (see Game.legal_actions): a cutter's legal list is mostly claims,
+        and copying them would be most of its cost."""
+        return _claim_templates(sum(self.hands[seat]))
 
     # -- actions --------------------------------------------------------------------------
 
@@ -370,7 +374,7 @@ class TimeBomb(Game):
 
     def redeal(self) -> None:
         """TB-11 and TB-12: gather the face-down wires, shuffle, deal 5-r each."""
-        pool = [sum(counts) for counts in zip(*self.hands)]
+        pool = list(map(sum, zip(*self.hands)))
         self.hands = [[0] * len(self.kinds) for _ in self.hands]
         self.round += 1
         self.cuts = 0
