@@ -38,10 +38,6 @@ def _claim_templates(held: int) -> tuple[dict[str, Any], ...]:
     )
 
 
-_CUT_ACTIONS = tuple({"type": "cut", "target": t} for t in range(64))
-"""Shared read-only cut actions, by target (see `Game.legal_actions`)."""
-
-
 class _Texts:
     """The events of one game class and wire-kind set, each built once and shared by every
     game: a simulation logs tens of thousands of deals and cuts, and most of them look alike.
@@ -125,9 +121,14 @@ _TEXTS: dict[tuple[type, tuple[str, ...]], _Texts] = {}
 
 
 @functools.cache
-def _others(players: int) -> tuple[tuple[int, ...], ...]:
-    """For each seat, every other seat in order."""
-    return tuple(tuple(t for t in range(players) if t != seat) for seat in range(players))
+def _cuts_by_seat(players: int) -> tuple[tuple[tuple[int, dict[str, Any]], ...], ...]:
+    """For each seat, each other seat with the action that cuts its wire: shared, read-only
+    (see `Game.legal_actions`)."""
+    return tuple(
+        tuple((target, {"type": "cut", "target": target}) for target in range(players)
+              if target != seat)
+        for seat in range(players)
+    )
 
 
 @functools.cache
@@ -251,10 +252,10 @@ class TimeBomb(Game):
         return self.outcome is None and seat == (
             self.cutter if pending is None else pending["seat"])
 
-    def cut_targets(self, seat: int) -> list[int]:
-        """Hook: the seats whose wire `seat` may cut now (TB-7, TB-16)."""
+    def cut_actions(self, seat: int) -> list[dict[str, Any]]:
+        """Hook: a cut of each seat whose wire `seat` may cut now (TB-7, TB-16)."""
         hands, empty = self.hands, self.no_wires
-        return [t for t in _others(self.players)[seat] if hands[t] != empty]
+        return [cut for target, cut in _cuts_by_seat(self.players)[seat] if hands[target] != empty]
 
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
         if self.outcome is not None:
@@ -263,7 +264,7 @@ class TimeBomb(Game):
         if pending is not None:
             actions = self.decision_actions(pending) if seat == pending["seat"] else []
         elif seat == self.cutter:
-            actions = list(map(_CUT_ACTIONS.__getitem__, self.cut_targets(seat)))
+            actions = self.cut_actions(seat)
         else:
             actions = []
         if self.options["claims"]:
