@@ -202,23 +202,28 @@ class TimeBomb(Game):
     def deal(self, pool: list[int], hand_size: int) -> None:
         """Deal `hand_size` wires to each player from `pool` (counts per kind), unseen (TB-4).
 
-        Placing each wire of the rarer kinds in a uniformly random free place, and filling the
+        Placing each wire of the rarer kinds in a uniformly random free slot, and filling the
         rest with the commonest kind, is the same distribution as shuffling the pile and
         dealing it (TB-5, TB-11), with a handful of draws instead of one per wire.
         """
         random = self.rng.random  # C-fast and deterministic; randrange costs several times more
         hands = self.hands
-        # The free places, each named by the player it goes to; a taken place is replaced by
-        # the last free one, so every draw is uniform over the free places and never repeats.
-        free = list(_owners(self.players, hand_size))
+        slots = self.players * hand_size
+        owner = _owners(self.players, hand_size)
         common = pool.index(max(pool))
+        taken = 0  # a bit per place: the rare wires are few, so a clash is rare
         for kind, count in enumerate(pool):
-            if kind != common:
-                for _ in range(count):
-                    place = int(random() * len(free))
-                    hands[free[place]][kind] += 1
-                    free[place] = free[-1]
-                    free.pop()
+            if kind == common:
+                continue
+            for _ in range(count):
+                slot = int(random() * slots)
+                if taken >> slot & 1:
+                    # Taken: draw again among the free places only. Still uniform, and a
+                    # deal never loops, whatever the generator.
+                    free = [i for i in range(slots) if not taken >> i & 1]
+                    slot = free[int(random() * len(free))]
+                taken |= 1 << slot
+                hands[owner[slot]][kind] += 1
         for hand in hands:
             hand[common] = hand_size - sum(hand)
         self.claims = [None] * self.players
