@@ -106,11 +106,11 @@ class Evolution(TimeBomb):
             return [{"type": DRAW_NUMBER}]
         return [{"type": kind, "colour": c} for c in pending["choices"]]
 
-    def cut_targets(self, seat: int) -> list[int]:
+    def cut_actions(self, seat: int) -> list[dict[str, Any]]:
         """EV-8, EV-12, EV-19: a designated player's wire, the drawer's own after a 0."""
         if self.designated is not None:
-            return [self.designated]
-        return super().cut_targets(seat)
+            return [{"type": "cut", "target": self.designated}]
+        return super().cut_actions(seat)
 
     def check_cut(self, seat: int, target: int) -> None:
         if self.pending is None and self.designated is not None and 0 <= target < self.players:

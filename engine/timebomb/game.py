@@ -11,7 +11,7 @@ Time Bomb Évolution subclasses this class and overrides the hooks marked "hook"
 from __future__ import annotations
 
 import functools
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Sequence
 
 from engine import catalogue
 from engine.core import Event, Game, IllegalAction, Outcome
@@ -38,10 +38,6 @@ def _claim_templates(held: int) -> tuple[dict[str, Any], ...]:
     )
 
 
-_CUT_ACTIONS = tuple({"type": "cut", "target": t} for t in range(64))
-"""Shared read-only cut actions, by target (see `Game.legal_actions`)."""
-
-
 class _Texts:
     """The events of one game class and wire-kind set, each built once and shared by every
     game: a simulation logs tens of thousands of deals and cuts, and most of them look alike.
@@ -54,6 +50,7 @@ class _Texts:
         self.cut_texts = ["{0} cuts a wire of {1}: " + name + "." for name in names]
         self._describe: dict[tuple[int, ...], str] = {}
         self._events: dict[tuple, Event] = {}
+        self._role_events: dict[tuple[str, ...], tuple[Event, ...]] = {}
         self.hand_events: dict[int, dict[tuple[int, ...], Event]] = {}
         """Seat -> that seat's counts -> its hand event: a deal looks up one per seat."""
 
@@ -67,18 +64,22 @@ class _Texts:
             text = self._describe[counts] = ", ".join(parts) or "no wires"
         return text
 
-    def role_event(self, seat: int, role: str) -> Event:
-        key = ("role", seat, role)
-        event = self._events.get(key)
-        if event is None:
-            event = self._events[key] = Event(
-                "role",
-                f"You are on {TEAM_NAMES.get(role, role.capitalize())}'s team.",
-                (),
-                {"role": role},
-                frozenset((seat,)),
+    def role_events(self, roles: list[str]) -> tuple[Event, ...]:
+        """Each seat's role event, for its seat alone."""
+        key = tuple(roles)
+        events = self._role_events.get(key)
+        if events is None:
+            events = self._role_events[key] = tuple(
+                Event(
+                    "role",
+                    f"You are on {TEAM_NAMES.get(role, role.capitalize())}'s team.",
+                    (),
+                    {"role": role},
+                    frozenset((seat,)),
+                )
+                for seat, role in enumerate(roles)
             )
-        return event
+        return events
 
     def deal_event(self, round: int, hand_size: int, cutter: int) -> Event:
         key = ("deal", round, hand_size, cutter)
@@ -117,6 +118,17 @@ class _Texts:
 
 
 _TEXTS: dict[tuple[type, tuple[str, ...]], _Texts] = {}
+
+
+@functools.cache
+def _cuts_by_seat(players: int) -> tuple[tuple[tuple[int, dict[str, Any]], ...], ...]:
+    """For each seat, each other seat with the action that cuts its wire: shared, read-only
+    (see `Game.legal_actions`)."""
+    return tuple(
+        tuple((target, {"type": "cut", "target": target}) for target in range(players)
+              if target != seat)
+        for seat in range(players)
+    )
 
 
 @functools.cache
@@ -175,9 +187,7 @@ class TimeBomb(Game):
 
         first = self.options["first_player"]
         self.cutter: int = int(random() * players) if first == "random" else first
-        events = self.events
-        for seat, role in enumerate(self.roles):
-            events.append(texts.role_event(seat, role))
+        self.events += texts.role_events(self.roles)
         self.deal(pool, FIRST_HAND)
 
     def wire_kinds(self) -> tuple[str, ...]:
@@ -200,7 +210,7 @@ class TimeBomb(Game):
         hands = self.hands
         slots = self.players * hand_size
         owner = _owners(self.players, hand_size)
-        common = max(range(len(pool)), key=pool.__getitem__)
+        common = pool.index(max(pool))
         taken = 0  # a bit per place: the rare wires are few, so a clash is rare
         for kind, count in enumerate(pool):
             if kind == common:
@@ -247,10 +257,10 @@ class TimeBomb(Game):
         return self.outcome is None and seat == (
             self.cutter if pending is None else pending["seat"])
 
-    def cut_targets(self, seat: int) -> list[int]:
-        """Hook: the seats whose wire `seat` may cut now (TB-7, TB-16)."""
-        empty = self.no_wires
-        return [t for t, hand in enumerate(self.hands) if t != seat and hand != empty]
+    def cut_actions(self, seat: int) -> list[dict[str, Any]]:
+        """Hook: a cut of each seat whose wire `seat` may cut now (TB-7, TB-16)."""
+        hands, empty = self.hands, self.no_wires
+        return [cut for target, cut in _cuts_by_seat(self.players)[seat] if hands[target] != empty]
 
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
         if self.outcome is not None:
@@ -259,8 +269,7 @@ class TimeBomb(Game):
         if pending is not None:
             actions = self.decision_actions(pending) if seat == pending["seat"] else []
         elif seat == self.cutter:
-            cuts = _CUT_ACTIONS
-            actions = [cuts[t] for t in self.cut_targets(seat)]
+            actions = self.cut_actions(seat)
         else:
             actions = []
         if self.options["claims"]:
@@ -276,10 +285,11 @@ class TimeBomb(Game):
         """Hook: what a pending decision waits for, in words a player can read."""
         raise AssertionError("Time Bomb opens no decision")
 
-    def claim_actions(self, seat: int) -> list[dict[str, Any]]:
-        # Shared read-only dicts (see Game.legal_actions): a cutter's legal list is mostly
-        # claims, and copying them would be most of its cost.
-        return list(_claim_templates(sum(self.hands[seat])))
+    def claim_actions(self, seat: int) -> Sequence[dict[str, Any]]:
+        """Hook: every claim `seat` may make now, to be added to a legal list. Time Bomb's are
+        shared read-only dicts (see Game.legal_actions): a cutter's legal list is mostly claims,
+        and copying them would be most of its cost."""
+        return _claim_templates(sum(self.hands[seat]))
 
     # -- actions --------------------------------------------------------------------------
 
@@ -370,7 +380,7 @@ class TimeBomb(Game):
 
     def redeal(self) -> None:
         """TB-11 and TB-12: gather the face-down wires, shuffle, deal 5-r each."""
-        pool = [sum(counts) for counts in zip(*self.hands)]
+        pool = list(map(sum, zip(*self.hands)))
         self.hands = [[0] * len(self.kinds) for _ in self.hands]
         self.round += 1
         self.cuts = 0
