@@ -39,7 +39,7 @@ async def main() -> None:
     from tui.backend import Backend
     from tui.screens.end import EndScreen
     from tui.screens.table import TableScreen
-    from tui.screens.timebomb_cut import CutScreen
+    from tui.games.timebomb.dialogs import CutScreen
 
     data = Path(tempfile.mkdtemp(prefix="gaslight-shots-data-"))
     # Quick play remembers its choices in the config: start from none, like a new player.
@@ -157,7 +157,7 @@ async def evolution_screenshot(backend) -> None:
     lies on a colour or a Number card has been drawn: the bombs board at work."""
     from tui.screens.action_picker import ActionPicker
     from tui.screens.table import TableScreen
-    from tui.screens.timebomb_cut import CutScreen
+    from tui.games.timebomb.dialogs import CutScreen
 
     from tui.app import create_app
 
@@ -211,7 +211,7 @@ async def machinations_shot(backend, pilot_settle) -> None:
     """A 7-player Moriarty's Machinations table against bots, after its first heist, at the
     moment the player must act: played by keyboard through the same dialogs as a person."""
     from tui.app import create_app
-    from tui.screens.machinations_dialogs import (
+    from tui.games.machinations.dialogs import (
         AccuseScreen, CardScreen, ProposeScreen, VoteScreen)
     from tui.screens.table import TableScreen
 

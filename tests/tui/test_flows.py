@@ -8,7 +8,7 @@ from tui.screens.confirm import ConfirmScreen
 from tui.screens.end import EndScreen
 from tui.screens.table import TableScreen
 from tui.screens.action_picker import ActionPicker
-from tui.screens.timebomb_cut import CutScreen
+from tui.games.timebomb.dialogs import CutScreen
 from tui.widgets.event_log import EventLog
 from tui.widgets.player_list import PlayerList
 from tui.widgets.table_list import TableList

@@ -16,7 +16,7 @@ from screen_text import screen_text
 from tui.app import create_app
 from tui.screens.end import EndScreen
 from tui.screens.host_table import HostTableScreen
-from tui.screens.timebomb_cut import CutScreen
+from tui.games.timebomb.dialogs import CutScreen
 from tui.widgets.event_log import HIDDEN, EventLog
 
 
@@ -247,7 +247,7 @@ async def test_machinations_at_ten_players_keeps_the_record_in_view():
 async def test_heist_card_dialog_a_digit_picks_and_enter_plays():
     """The first legal card has the focus; 2 moves it to Foil; Enter plays Foil. An illegal
     card's digit says why instead."""
-    from tui.screens.machinations_dialogs import CardScreen
+    from tui.games.machinations.dialogs import CardScreen
 
     chosen = []
     application = app()

@@ -8,7 +8,7 @@ from screen_text import screen_text
 
 import engine
 from tui.app import create_app
-from tui.models.holmes import build_model, describe_action
+from tui.games.holmes.model import build_model, describe_action
 from tui.models.seats import SeatInfo
 from tui.screens.end import EndScreen
 from tui.screens.action_picker import ActionPicker

@@ -12,10 +12,10 @@ import engine
 from engine.machinations.bots import BOTS
 from engine.machinations.roles import COMPOSITIONS
 from tui.app import create_app
-from tui.models.machinations import build_model
+from tui.games.machinations.model import build_model
 from tui.models.seats import SeatInfo
 from tui.screens.end import EndScreen
-from tui.screens.machinations_dialogs import AccuseScreen, CardScreen, ProposeScreen, VoteScreen
+from tui.games.machinations.dialogs import AccuseScreen, CardScreen, ProposeScreen, VoteScreen
 from tui.screens.table import TableScreen
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]

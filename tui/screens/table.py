@@ -26,7 +26,7 @@ from tui.messages import (
     StateChanged,
 )
 from tui.models.seats import SeatInfo, names_of, seat_infos
-from tui.tables import table_widget_for
+from tui.games import table_widget_for
 from tui.widgets.chat_panel import ChatPanel
 from tui.widgets.event_log import EventLog
 from tui.widgets.game_table import GameTable

@@ -1,6 +1,6 @@
 """The Time Bomb table: your role and wires, the players, the revealed wires.
 
-Built from `tui.models.timebomb`; only the targets in `legal` can be picked, and a cut is a
+Built from `tui.games.timebomb.model`; only the targets in `legal` can be picked, and a cut is a
 player, then one of their face-down wires (the wire's position carries no information, TB-5).
 """
 
@@ -15,7 +15,7 @@ from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Static
 
-from tui.models.timebomb import (
+from tui.games.timebomb.model import (
     TimeBombModel,
     build_ending,
     build_model,
@@ -180,7 +180,7 @@ class TimeBombTable(GameTable):
         self.offer_wires(event.seat)
 
     def offer_wires(self, seat: int) -> None:
-        from tui.screens.timebomb_cut import CutScreen
+        from tui.games.timebomb.dialogs import CutScreen
 
         model = self.model
         if model is None or seat not in model.targets:
@@ -212,6 +212,6 @@ class TimeBombTable(GameTable):
 
     @classmethod
     def ending(cls, view, seat, seats) -> Widget:
-        from tui.widgets.timebomb_ending import TimeBombEnding
+        from tui.games.timebomb.ending import TimeBombEnding
 
         return TimeBombEnding(build_ending(view, seat, seats))

@@ -1,7 +1,7 @@
 """The Holmes table: the day track, the characters with their markers, the line, both play
 areas, the investigation markers and a live score estimate from the visible cards.
 
-Built from `tui.models.holmes`. When the game waits on you, Enter (or c) opens a dialog that
+Built from `tui.games.holmes.model`. When the game waits on you, Enter (or c) opens a dialog that
 lists only the legal actions, in words.
 """
 
@@ -24,7 +24,7 @@ from engine.holmes.catalogue import (
     UNASSIGNED_PENALTY,
     UNCLAIMED_RESERVED_PENALTY,
 )
-from tui.models.holmes import AreaModel, HolmesModel, build_model, clue_word
+from tui.games.holmes.model import AreaModel, HolmesModel, build_model, clue_word
 from tui.widgets.game_table import GameTable
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Mapping, Sequence
 
 from tui.models.seats import SeatInfo
-from tui.models.timebomb import TimeBombModel, build_model as build_timebomb_model
+from tui.games.timebomb.model import TimeBombModel, build_model as build_timebomb_model
 
 COLOUR_STYLES = {
     "yellow": "bold yellow",

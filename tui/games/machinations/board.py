@@ -1,7 +1,7 @@
 """The Moriarty's Machinations table: your role and what you learned, the players with their
 used crew sizes, the scores, and the heist and vote histories.
 
-Built from `tui.models.machinations`. A Proposer picks a crew seat by seat from the player list:
+Built from `tui.games.machinations.model`. A Proposer picks a crew seat by seat from the player list:
 only seats that still lead to an eligible crew can be picked, and `s` proposes once the pick is
 an eligible crew. Votes, heist cards and accusations are secret dialogs.
 """
@@ -18,7 +18,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from engine.machinations.roles import TEAM_NAMES, role_name, team_of
-from tui.models.machinations import (
+from tui.games.machinations.model import (
     OTHERS_TURN,
     SHORT_ROLE_NAMES,
     YOUR_TURN,
@@ -242,26 +242,26 @@ class MachinationsTable(GameTable):
                 self.refresh_record()
                 self.footer_changed()
         elif event.seat in model.targets:
-            from tui.screens.machinations_dialogs import AccuseScreen
+            from tui.games.machinations.dialogs import AccuseScreen
 
             verb = "Murder" if model.role == "jack" else "Arrest"
             name = model.players[event.seat].name
             self.app.push_screen(AccuseScreen(event.seat, name, verb), self.send)
 
     def action_vote(self) -> None:
-        from tui.screens.machinations_dialogs import VoteScreen
+        from tui.games.machinations.dialogs import VoteScreen
 
         if self.model and self.model.can_vote:
             self.app.push_screen(VoteScreen(self.model.proposal), self.send)
 
     def action_play(self) -> None:
-        from tui.screens.machinations_dialogs import CardScreen
+        from tui.games.machinations.dialogs import CardScreen
 
         if self.model and self.model.cards:
             self.app.push_screen(CardScreen(self.model.cards), self.send)
 
     def action_propose(self) -> None:
-        from tui.screens.machinations_dialogs import ProposeScreen
+        from tui.games.machinations.dialogs import ProposeScreen
 
         if not self.eligible_pick():
             return

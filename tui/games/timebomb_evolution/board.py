@@ -19,7 +19,7 @@ from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Static
 
-from tui.models.evolution import (
+from tui.games.timebomb_evolution.model import (
     COLOUR_STYLES,
     QUESTIONS,
     EvolutionModel,
@@ -28,8 +28,8 @@ from tui.models.evolution import (
     describe_claim,
     describe_decision,
 )
-from tui.models.timebomb import build_ending, team_label
-from tui.widgets.timebomb_table import TEAM_STYLES, TargetList, TimeBombTable
+from tui.games.timebomb.model import build_ending, team_label
+from tui.games.timebomb.board import TEAM_STYLES, TargetList, TimeBombTable
 
 WAITING = {
     "defuse": "a colour to defuse",
@@ -226,7 +226,7 @@ class EvolutionTable(TimeBombTable):
 
     @classmethod
     def ending(cls, view, seat, seats) -> Widget:
-        from tui.widgets.evolution_ending import EvolutionEnding
+        from tui.games.timebomb_evolution.ending import EvolutionEnding
 
         ending = build_ending(view, seat, seats)
         hands = view.get("hands") or []
