@@ -96,7 +96,7 @@ APP_RUN = textwrap.dedent("""
 
     from tui.app import create_app
     from tui.backend import Backend
-    from tui.games import game_ids, table_widget_for
+    from tui.games import game_ids, board_for
 
     async def run():
         data = tempfile.mkdtemp()
@@ -108,7 +108,7 @@ APP_RUN = textwrap.dedent("""
                 await pilot.press(*keys)
                 await pilot.pause()
         for game in game_ids():
-            table_widget_for(game)
+            board_for(game)
 
     asyncio.run(run())
     games = sorted(m for m in sys.modules if m.startswith("engine.")
@@ -120,7 +120,7 @@ APP_RUN = textwrap.dedent("""
 
 def test_the_app_loads_no_game():
     """Every tui module imported, the app started (lobby, quick play, host form, rules, keys)
-    and every game's table widget loaded: no `engine.<game>.game` is, only the catalogue."""
+    and every game's board loaded: no `engine.<game>.game` is, only the catalogue."""
     out = subprocess.run([sys.executable, "-c", APP_RUN], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip().splitlines()[-1] == "loaded: []", out.stdout

@@ -15,7 +15,7 @@ from tui.games.timebomb_evolution.model import build_model, claim_text, describe
 from tui.models.seats import seat_infos
 from tui.screens.end import EndScreen
 from tui.screens.action_picker import ActionPicker
-from tui.screens.table import TableScreen
+from tui.screens.play import PlayScreen
 from tui.games.timebomb.dialogs import CutScreen
 
 GAME = "timebomb-evolution"
@@ -178,8 +178,8 @@ def is_decision(screen) -> bool:
     return isinstance(screen, ActionPicker) and screen.has_class("-decision")
 
 
-def table_screen(application) -> TableScreen | None:
-    return next((s for s in application.screen_stack if isinstance(s, TableScreen)), None)
+def play_screen(application) -> PlayScreen | None:
+    return next((s for s in application.screen_stack if isinstance(s, PlayScreen)), None)
 
 
 async def test_play_the_variante_against_bots_to_the_end(app_factory, waiter):
@@ -190,15 +190,15 @@ async def test_play_the_variante_against_bots_to_the_end(app_factory, waiter):
             GAME, 5, {"variante": True}, name="Variante", bots=4, advertise=False
         )
         application.screen.go(ticket)
-        table = await waiter.until(pilot, lambda: table_screen(application), "the table")
+        table = await waiter.until(pilot, lambda: play_screen(application), "the table")
         await waiter.until(pilot, lambda: table.view is not None, "the first state")
         claimed = decided = cuts = 0
         while not isinstance(application.screen, EndScreen):
             await waiter.until(
                 pilot,
                 lambda: isinstance(application.screen, EndScreen) or is_decision(application.screen)
-                or (application.screen is table and table.game_table.model
-                    and table.game_table.model.your_turn),
+                or (application.screen is table and table.board.model
+                    and table.board.model.your_turn),
                 "my turn, my decision or the end",
             )
             screen = application.screen
@@ -208,7 +208,7 @@ async def test_play_the_variante_against_bots_to_the_end(app_factory, waiter):
             if is_decision(screen):
                 await pilot.press("enter")
                 decided += 1
-            elif not claimed and table.game_table.model.claims:
+            elif not claimed and table.board.model.claims:
                 await pilot.press("c")
                 await waiter.until(
                     pilot, lambda: isinstance(application.screen, ActionPicker), "claims")

@@ -116,7 +116,7 @@ async def test_a_digit_picks_a_player_and_enter_acts():
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
         await opened(application, pilot, mm.proposing_at_0(), 0, mm.lobby(7))
-        table = application.screen.game_table
+        table = application.screen.board
         await pilot.press("2")
         assert table.crew == frozenset()
         await pilot.press("enter")

@@ -12,7 +12,7 @@ from tui.games.holmes.model import build_model, describe_action
 from tui.models.seats import SeatInfo
 from tui.screens.end import EndScreen
 from tui.screens.action_picker import ActionPicker
-from tui.screens.table import TableScreen
+from tui.screens.play import PlayScreen
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 SEATS = [SeatInfo(0, "Ada", "human", True), SeatInfo(1, "Bot 2", "bot", True)]
@@ -141,8 +141,8 @@ def test_holmes_table_for_a_spectator(snap_compare, size):
 # -- a full game against the bot ---------------------------------------------------------------
 
 
-def table_screen(app) -> TableScreen | None:
-    return next((s for s in app.screen_stack if isinstance(s, TableScreen)), None)
+def play_screen(app) -> PlayScreen | None:
+    return next((s for s in app.screen_stack if isinstance(s, PlayScreen)), None)
 
 
 async def test_play_a_full_game_of_holmes_against_the_bot(app_factory, waiter):
@@ -151,15 +151,15 @@ async def test_play_a_full_game_of_holmes_against_the_bot(app_factory, waiter):
     async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
         ticket = await app.backend.play_bots("Ann", game="holmes", players=2)
         app.screen.go(ticket)
-        table = await waiter.until(pilot, lambda: table_screen(app), "the table screen")
+        table = await waiter.until(pilot, lambda: play_screen(app), "the play screen")
         await waiter.until(pilot, lambda: table.view is not None, "the first state")
         choices = 0
         while not isinstance(app.screen, EndScreen):
             await waiter.until(
                 pilot,
                 lambda: isinstance(app.screen, EndScreen)
-                or (app.screen is table and table.game_table.model
-                    and table.game_table.model.your_turn),
+                or (app.screen is table and table.board.model
+                    and table.board.model.your_turn),
                 "my turn or the end",
             )
             if isinstance(app.screen, EndScreen):

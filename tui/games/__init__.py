@@ -17,7 +17,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tui.widgets.game_table import GameTable
+    from tui.widgets.game_board import GameBoard
 
 
 def package_name(game_id: str) -> str:
@@ -46,11 +46,11 @@ def game_ids() -> list[str]:
     return sorted(package.GAME_ID for package in found)
 
 
-def table_widget_for(game_id: str) -> type["GameTable"]:
+def board_for(game_id: str) -> type["GameBoard"]:
     """The widget class for `game_id`, or the generic fallback that shows the raw public state."""
     package = game_package(game_id)
     if package is None:
-        from tui.widgets.game_table import UnsupportedTable
+        from tui.widgets.game_board import UnsupportedBoard
 
-        return UnsupportedTable
+        return UnsupportedBoard
     return package.load_board()

@@ -182,9 +182,9 @@ class LobbyScreen(Screen):
         self.go(listing.ticket(spectate))
 
     def go(self, ticket: Ticket) -> None:
-        from tui.screens.table import TableScreen
+        from tui.screens.play import PlayScreen
 
-        self.app.push_screen(TableScreen(self.backend, ticket, self.app.player_name or "guest"))
+        self.app.push_screen(PlayScreen(self.backend, ticket, self.app.player_name or "guest"))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         selected = self.query_one(TableList).selected if self.is_mounted else None

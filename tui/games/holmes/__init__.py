@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tui.games.holmes.board import HolmesTable
+    from tui.games.holmes.board import HolmesBoard
 
 GAME_ID = "holmes"
 
 
-def load_board() -> type["HolmesTable"]:
-    from tui.games.holmes.board import HolmesTable
+def load_board() -> type["HolmesBoard"]:
+    from tui.games.holmes.board import HolmesBoard
 
-    return HolmesTable
+    return HolmesBoard

@@ -1,4 +1,4 @@
-"""The Holmes table: the day track, the characters with their markers, the line, both play
+"""The Holmes board: the day track, the characters with their markers, the line, both play
 areas, the investigation markers and a live score estimate from the visible cards.
 
 Built from `tui.games.holmes.model`. When the game waits on you, Enter (or c) opens a dialog that
@@ -25,7 +25,7 @@ from engine.holmes.catalogue import (
     UNCLAIMED_RESERVED_PENALTY,
 )
 from tui.games.holmes.model import AreaModel, HolmesModel, build_model, clue_word
-from tui.widgets.game_table import GameTable
+from tui.widgets.game_board import GameBoard
 
 
 def area_text(area: AreaModel, hide_secrets: bool) -> Text:
@@ -75,19 +75,19 @@ class CharacterList(OptionList):
             self.highlighted = min(highlighted or 0, len(rows) - 1)
 
 
-class HolmesTable(GameTable):
+class HolmesBoard(GameBoard):
     """Top to bottom, most urgent first: the day, what the game waits for, the characters
     beside your own play area, the line beside your opponent's."""
 
     DEFAULT_CSS = """
-    HolmesTable #ho-track { height: auto; padding: 0 1; }
-    HolmesTable #ho-prompt { height: auto; padding: 0 1; }
-    HolmesTable #ho-prompt.-your-turn { background: $warning 20%; text-style: bold; }
-    HolmesTable .ho-row { height: auto; }
-    HolmesTable CharacterList { width: 24; }
-    HolmesTable #ho-line { width: 24; }
-    HolmesTable .ho-area { width: 1fr; padding: 0 0 0 1; border-subtitle-align: right; }
-    HolmesTable.-wide CharacterList { width: 34; }
+    HolmesBoard #ho-track { height: auto; padding: 0 1; }
+    HolmesBoard #ho-prompt { height: auto; padding: 0 1; }
+    HolmesBoard #ho-prompt.-your-turn { background: $warning 20%; text-style: bold; }
+    HolmesBoard .ho-row { height: auto; }
+    HolmesBoard CharacterList { width: 24; }
+    HolmesBoard #ho-line { width: 24; }
+    HolmesBoard .ho-area { width: 1fr; padding: 0 0 0 1; border-subtitle-align: right; }
+    HolmesBoard.-wide CharacterList { width: 34; }
     """
 
     BINDINGS = [Binding("c", "choose", "Choose")]
@@ -134,7 +134,7 @@ class HolmesTable(GameTable):
         self.refresh_prompt(model)
 
     def refresh_track(self, model: HolmesModel) -> None:
-        # Only the days so far: later arrivals are unknown. A narrow table leaves the arrivals
+        # Only the days so far: later arrivals are unknown. A narrow board leaves the arrivals
         # to the characters list (the status bar has the day), keeping the rows for the areas.
         track = self.query_one("#ho-track", Static)
         wide = self.has_class("-wide")

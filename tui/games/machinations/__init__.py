@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tui.games.machinations.board import MachinationsTable
+    from tui.games.machinations.board import MachinationsBoard
 
 GAME_ID = "machinations"
 
 
-def load_board() -> type["MachinationsTable"]:
-    from tui.games.machinations.board import MachinationsTable
+def load_board() -> type["MachinationsBoard"]:
+    from tui.games.machinations.board import MachinationsBoard
 
-    return MachinationsTable
+    return MachinationsBoard

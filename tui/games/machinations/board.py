@@ -1,4 +1,4 @@
-"""The Moriarty's Machinations table: your role and what you learned, the players with their
+"""The Moriarty's Machinations board: your role and what you learned, the players with their
 used crew sizes, the scores, and the heist and vote histories.
 
 Built from `tui.games.machinations.model`. A Proposer picks a crew seat by seat from the player list:
@@ -26,7 +26,7 @@ from tui.games.machinations.model import (
     PlayerRow,
     build_model,
 )
-from tui.widgets.game_table import GameTable
+from tui.widgets.game_board import GameBoard
 from tui.widgets.player_list import PlayerEntry, PlayerList, fit_cells, name_cell
 
 class CrewList(PlayerList):
@@ -44,11 +44,11 @@ WIDE = 70
 """From this row width on, the players' rows have room for full role names."""
 
 
-class MachinationsTable(GameTable):
+class MachinationsBoard(GameBoard):
     DEFAULT_CSS = """
-    MachinationsTable #mm-players-head { height: 1; color: $text-muted; }
-    MachinationsTable PlayerList, MachinationsTable PlayerList:focus { border: none; }
-    MachinationsTable #mm-record { height: 1fr; min-height: 5; }
+    MachinationsBoard #mm-players-head { height: 1; color: $text-muted; }
+    MachinationsBoard PlayerList, MachinationsBoard PlayerList:focus { border: none; }
+    MachinationsBoard #mm-record { height: 1fr; min-height: 5; }
     """
 
     BINDINGS = [
@@ -276,7 +276,7 @@ class MachinationsTable(GameTable):
         self.footer_changed()
 
     def footer_changed(self) -> None:
-        """The crew pick changes what may be pressed; the table screen owns the footer."""
+        """The crew pick changes what may be pressed; the play screen owns the footer."""
         update = getattr(self.screen, "update_bindings", None)
         (update or self.refresh_bindings)()
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tui.games.timebomb.board import TimeBombTable
+    from tui.games.timebomb.board import TimeBombBoard
 
 GAME_ID = "timebomb"
 
 
-def load_board() -> type["TimeBombTable"]:
-    from tui.games.timebomb.board import TimeBombTable
+def load_board() -> type["TimeBombBoard"]:
+    from tui.games.timebomb.board import TimeBombBoard
 
-    return TimeBombTable
+    return TimeBombBoard

@@ -1,4 +1,4 @@
-"""The Time Bomb table: your role and wires, the players, the revealed wires.
+"""The Time Bomb board: your role and wires, the players, the revealed wires.
 
 Built from `tui.games.timebomb.model`; only the targets in `legal` can be picked, and a cut is a
 player, then one of their face-down wires (the wire's position carries no information, TB-5).
@@ -25,7 +25,7 @@ from tui.games.timebomb.model import (
     wire_symbol,
     wire_word,
 )
-from tui.widgets.game_table import GameTable
+from tui.widgets.game_board import GameBoard
 from tui.widgets.player_list import PlayerEntry, PlayerList, name_cell
 
 TEAM_STYLES = {"sherlock": "bold dodger_blue1", "moriarty": "bold red1"}
@@ -40,11 +40,11 @@ class TargetList(PlayerList):
     ]
 
 
-class TimeBombTable(GameTable):
+class TimeBombBoard(GameBoard):
     DEFAULT_CSS = """
-    TimeBombTable #tb-players-head { height: 1; color: $text-muted; }
-    TimeBombTable TargetList, TimeBombTable TargetList:focus { border: none; }
-    TimeBombTable #tb-revealed { height: 1fr; min-height: 3; }
+    TimeBombBoard #tb-players-head { height: 1; color: $text-muted; }
+    TimeBombBoard TargetList, TimeBombBoard TargetList:focus { border: none; }
+    TimeBombBoard #tb-revealed { height: 1fr; min-height: 3; }
     """
 
     BINDINGS = [

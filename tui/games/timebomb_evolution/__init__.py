@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tui.games.timebomb_evolution.board import EvolutionTable
+    from tui.games.timebomb_evolution.board import EvolutionBoard
 
 GAME_ID = "timebomb-evolution"
 
 
-def load_board() -> type["EvolutionTable"]:
-    from tui.games.timebomb_evolution.board import EvolutionTable
+def load_board() -> type["EvolutionBoard"]:
+    from tui.games.timebomb_evolution.board import EvolutionBoard
 
-    return EvolutionTable
+    return EvolutionBoard

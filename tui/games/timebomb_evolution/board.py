@@ -1,7 +1,7 @@
-"""The Time Bomb Évolution table: Time Bomb's table plus the bombs board and the Variante's
+"""The Time Bomb Évolution board: Time Bomb's board plus the bombs board and the Variante's
 decisions.
 
-It is a small subclass of `TimeBombTable`, as the engine's Évolution is of Time Bomb: the
+It is a small subclass of `TimeBombBoard`, as the engine's Évolution is of Time Bomb: the
 players, the cut and the claim work the same; the board shows each colour's count against its
 threshold, the Defusing wires (on a colour, set apart or moved apart), the last reveal, the
 Number cards drawn, a forced target and round 4's length; a decision the game waits for from
@@ -29,7 +29,7 @@ from tui.games.timebomb_evolution.model import (
     describe_decision,
 )
 from tui.games.timebomb.model import build_ending, team_label
-from tui.games.timebomb.board import TEAM_STYLES, TargetList, TimeBombTable
+from tui.games.timebomb.board import TEAM_STYLES, TargetList, TimeBombBoard
 
 WAITING = {
     "defuse": "a colour to defuse",
@@ -54,7 +54,7 @@ def kind_text(kind: str) -> Text:
     return Text(colour_word(kind), style=COLOUR_STYLES.get(kind, ""))
 
 
-class EvolutionTable(TimeBombTable):
+class EvolutionBoard(TimeBombBoard):
     BINDINGS = [Binding("d", "decide", "Decide")]
 
     def __init__(self, **kwargs) -> None:

@@ -1,4 +1,4 @@
-"""What the Time Bomb Évolution table shows, on top of Time Bomb's model.
+"""What the Time Bomb Évolution board shows, on top of Time Bomb's model.
 
 Everything the Variante makes public is here: each colour's cards out and the count that makes
 it explode, which Defusing wire lies on which colour, the wires set or moved apart, the last
