@@ -218,13 +218,17 @@ async def test_the_host_form_shows_its_buttons_at_80x24(game_id):
         assert "[" not in text and "random_one" not in text
 
 
-async def test_holmes_shows_your_own_area_at_80x24():
+async def test_holmes_late_in_the_game_shows_both_areas_at_80x24():
+    """Whose turn, what you hold, what you can do and your opponent's whole area, unscrolled:
+    an area's side is written on its bottom border, so seeing both sides sees both areas."""
     game = next(g for n in range(88, 100) if 0 in (g := ho.holmes_game(n)).to_act())
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
         await opened(application, pilot, game, 0, ho.holmes_lobby())
         text = screen_text(application)
-        assert "Ada (you)" in text and "Your turn" in text
+        assert "Ada (you)" in text and "Your turn" in text and "c Choose" in text
+        assert "Bot 2 ─" in text and "Sherlock ─" in text and "Mycroft ─" in text
+        assert "hidden 3: " in text and "The line" in text
         await pilot.press("c")
         await pilot.pause()
         assert "↑/↓ then Enter" in screen_text(application)
