@@ -218,6 +218,23 @@ async def test_the_host_form_shows_its_buttons_at_80x24(game_id):
         assert "[" not in text and "random_one" not in text
 
 
+async def test_the_host_form_takes_a_table_name_as_long_as_the_host_keeps():
+    """The name box stops where the host would cut the name: nothing is lost silently."""
+    from textual.widgets import Input
+
+    from netplay.protocol import MAX_NAME
+
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        await application.push_screen(HostTableScreen("Ada"))
+        await pilot.pause()
+        name = application.screen.query_one("#host-name", Input)
+        name.focus()
+        name.value = ""
+        await pilot.press(*"x" * (MAX_NAME + 5))
+        assert name.value == "x" * MAX_NAME
+
+
 async def test_holmes_late_in_the_game_shows_both_areas_at_80x24():
     """Whose turn, what you hold, what you can do and your opponent's whole area, unscrolled:
     an area's side is written on its bottom border, so seeing both sides sees both areas."""
