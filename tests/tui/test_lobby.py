@@ -33,6 +33,33 @@ async def test_one_row_per_table_whatever_the_address(app_factory, waiter, tmp_p
         await host.stop()
 
 
+async def test_rows_added_by_address_stay_current_and_go_with_their_host(
+    app_factory, waiter, tmp_path, monkeypatch
+):
+    """A host added by address is asked again, as discovery would hear it: a new table shows,
+    and once the host stops, its rows go."""
+    from netplay.host import Host
+
+    monkeypatch.setattr("tui.screens.lobby.ADDRESS_REFRESH", 0.05)
+    host = Host(data_dir=tmp_path / "lan")
+    _, port = await host.start("127.0.0.1", 0)
+    host.create_table("timebomb", 5, {}, "Baker Street", bots=2)
+    app = app_factory()
+    try:
+        async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+            tables = app.lobby.query_one(TableList)
+            await pilot.press("a", *f"127.0.0.1:{port}", "enter")
+            await waiter.until(pilot, lambda: tables.row_count == 1, "the first table")
+            host.create_table("holmes", 2, {}, "Diogenes Club", bots=1)
+            await waiter.until(pilot, lambda: tables.row_count == 2, "the new table")
+            assert "Diogenes Club" in screen_text(app)
+            await host.stop()
+            await waiter.until(pilot, lambda: tables.row_count == 0, "the rows to go")
+            assert "Baker Street" not in screen_text(app)
+    finally:
+        await host.stop()
+
+
 async def test_long_names_give_way_to_the_address(app_factory, waiter):
     """At 80 columns a long table name is shortened; the address keeps its port."""
     long_name = "The Adventure of the Long-Winded Table Name at Baker Street"
