@@ -103,6 +103,8 @@ class HolmesBoard(GameBoard):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.model: HolmesModel | None = None
+        self.composed_short = False
+        """The board was laid out for a short screen: a resize across `SHORT` lays it out anew."""
 
     @property
     def short(self) -> bool:
@@ -195,7 +197,8 @@ class HolmesBoard(GameBoard):
         self.query_one("#ho-line", Static).update(text)
 
     def refresh_areas(self, model: HolmesModel) -> None:
-        # Your own area beside the characters, where the eye starts; a spectator's in seat order.
+        # Your own area first, where the eye starts (beside the characters, or on a short
+        # screen beside your opponent's); a spectator's in seat order.
         first = next((a for a in model.areas if a.you), model.areas[0])
         second = next(a for a in model.areas if a is not first)
         for box_id, area in (("#ho-area-a", first), ("#ho-area-b", second)):
