@@ -120,14 +120,14 @@ def table_run(game, seat, *keys):
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_evolution_table_shows_the_bombs_board(snap_compare, size):
+def test_evolution_board_shows_the_bombs_board(snap_compare, size):
     """Variante mid-game from the forced cutter's seat: thresholds, defused colours, wires apart,
     the last reveal, Number cards drawn, the forced target and round 4's length."""
     assert snap_compare(app(), terminal_size=size, run_before=table_run(arranged_game(), 0))
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_evolution_table_as_a_spectator(snap_compare, size):
+def test_evolution_board_as_a_spectator(snap_compare, size):
     """The same moment from the public view."""
     assert snap_compare(app(), terminal_size=size, run_before=table_run(arranged_game(), None))
 

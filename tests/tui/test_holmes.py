@@ -1,4 +1,4 @@
-"""The Holmes table: its model from engine views, its snapshots, and a full game by Pilot."""
+"""The Holmes board: its model from engine views, its snapshots, and a full game by Pilot."""
 
 from __future__ import annotations
 
@@ -106,13 +106,13 @@ def my_turn(first_step: int) -> engine.Game:
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_holmes_table_mid_game(snap_compare, size):
+def test_holmes_board_mid_game(snap_compare, size):
     """Day 2 after a few moves: markers, the line, both areas, your turn."""
     assert snap_compare(app(), terminal_size=size, run_before=table_run(my_turn(14), 0))
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_holmes_table_late_in_the_game(snap_compare, size):
+def test_holmes_board_late_in_the_game(snap_compare, size):
     """Day 7: every character in play; at 80x24 both areas come first, the characters scroll."""
     assert snap_compare(app(), terminal_size=size, run_before=table_run(my_turn(88), 0))
 
@@ -132,7 +132,7 @@ def test_holmes_end_screen_explains_the_scores(snap_compare, size):
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_holmes_table_for_a_spectator(snap_compare, size):
+def test_holmes_board_for_a_spectator(snap_compare, size):
     """A spectator sees hidden-clue counts, never the clues."""
     assert snap_compare(app(), terminal_size=size,
                         run_before=table_run(holmes_game(30), None))

@@ -1,4 +1,4 @@
-"""What every game's table shares, checked in every game at 80x24: whose turn the status bar
+"""What every game's board shares, checked in every game at 80x24: whose turn the status bar
 says, digits that pick and Enter that acts, a word for a key that does nothing, `h` hiding the
 events only this seat may see, and "You won" or "You lost" at the end."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import engine
 import pytest
 import test_evolution as ev
-import test_holmes_table as ho
+import test_holmes as ho
 import test_machinations as mm
 import test_snapshots as tb
 from offline import lobby, offline_backend, open_table
@@ -116,13 +116,13 @@ async def test_a_digit_picks_a_player_and_enter_acts():
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
         await opened(application, pilot, mm.proposing_at_0(), 0, mm.lobby(7))
-        table = application.screen.board
+        board = application.screen.board
         await pilot.press("2")
-        assert table.crew == frozenset()
+        assert board.crew == frozenset()
         await pilot.press("enter")
-        assert table.crew == {1}
+        assert board.crew == {1}
         await pilot.press("2", "enter")
-        assert table.crew == frozenset()
+        assert board.crew == frozenset()
     game = tb.cutter_game()
     target = next(a["target"] for a in game.legal_actions(game.cutter) if a["type"] == "cut")
     application = app()
