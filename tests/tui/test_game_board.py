@@ -251,6 +251,25 @@ async def test_holmes_late_in_the_game_shows_both_areas_at_80x24():
         assert "↑/↓ then Enter" in screen_text(application)
 
 
+async def test_holmes_lays_itself_out_again_when_the_terminal_shrinks_or_grows():
+    """From 120x40 to 80x24 the areas move to the top, side by side, and back again; the
+    characters list keeps the keyboard."""
+    game = next(g for n in range(88, 100) if 0 in (g := ho.holmes_game(n)).to_act())
+    application = app()
+    async with application.run_test(size=(120, 40)) as pilot:
+        await opened(application, pilot, game, 0, ho.holmes_lobby())
+        board = application.screen.board
+        for size, short in (((80, 24), True), ((120, 40), False)):
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            await pilot.pause()
+            text = screen_text(application)
+            assert board.composed_short is short
+            assert "Mycroft ─" in text and "The line" in text
+            assert ("hidden 3: " in text) is short
+            assert application.focused is board.query_one("#ho-characters")
+
+
 async def test_machinations_at_ten_players_keeps_the_record_in_view():
     game = mm.game_until(lambda g: g.phase == "vote" and len(g.heists) >= 4 and 0 not in g.votes,
                          n=10, seed=5)
