@@ -96,7 +96,7 @@ APP_RUN = textwrap.dedent("""
 
     from tui.app import create_app
     from tui.backend import Backend
-    from tui.games import game_ids, board_for
+    from tui.games import board_for, game_ids
 
     async def run():
         data = tempfile.mkdtemp()

@@ -1,4 +1,5 @@
-"""The Time Bomb Évolution table: its model, its snapshots, and a Variante game played to the end."""
+"""The Time Bomb Évolution board: its model, its snapshots, and a Variante game played to the
+end."""
 
 from __future__ import annotations
 
@@ -11,12 +12,12 @@ from offline import lobby, offline_backend, open_table
 from screen_text import screen_text
 
 from tui.app import create_app
+from tui.games.timebomb.dialogs import CutScreen
 from tui.games.timebomb_evolution.model import build_model, claim_text, describe_decision
 from tui.models.seats import seat_infos
-from tui.screens.end import EndScreen
 from tui.screens.action_picker import ActionPicker
+from tui.screens.end import EndScreen
 from tui.screens.play import PlayScreen
-from tui.games.timebomb.dialogs import CutScreen
 
 GAME = "timebomb-evolution"
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from screen_text import screen_text
 
+from tui.games.timebomb.dialogs import CutScreen
+from tui.screens.action_picker import ActionPicker
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.end import EndScreen
 from tui.screens.play import PlayScreen
-from tui.screens.action_picker import ActionPicker
-from tui.games.timebomb.dialogs import CutScreen
 from tui.widgets.event_log import EventLog
 from tui.widgets.player_list import PlayerList
 from tui.widgets.table_list import TableList

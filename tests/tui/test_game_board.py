@@ -14,9 +14,9 @@ from offline import lobby, offline_backend, open_table
 from screen_text import screen_text
 
 from tui.app import create_app
+from tui.games.timebomb.dialogs import CutScreen
 from tui.screens.end import EndScreen
 from tui.screens.host_table import HostTableScreen
-from tui.games.timebomb.dialogs import CutScreen
 from tui.widgets.event_log import HIDDEN, EventLog
 
 

@@ -10,8 +10,8 @@ import engine
 from tui.app import create_app
 from tui.games.holmes.model import build_model, describe_action
 from tui.models.seats import SeatInfo
-from tui.screens.end import EndScreen
 from tui.screens.action_picker import ActionPicker
+from tui.screens.end import EndScreen
 from tui.screens.play import PlayScreen
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]

@@ -12,10 +12,15 @@ import engine
 from engine.machinations.bots import BOTS
 from engine.machinations.roles import COMPOSITIONS
 from tui.app import create_app
+from tui.games.machinations.dialogs import (
+    AccuseScreen,
+    CardScreen,
+    ProposeScreen,
+    VoteScreen,
+)
 from tui.games.machinations.model import build_model
 from tui.models.seats import SeatInfo
 from tui.screens.end import EndScreen
-from tui.games.machinations.dialogs import AccuseScreen, CardScreen, ProposeScreen, VoteScreen
 from tui.screens.play import PlayScreen
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]

@@ -8,9 +8,9 @@ from screen_text import screen_text
 from engine.catalogue import CATALOGUE
 from tui.quick_play import QuickPlay, remember, remembered
 from tui.screens.confirm import ConfirmScreen
+from tui.screens.play import PlayScreen
 from tui.screens.quick_play import QuickPlayScreen
 from tui.screens.rules import RulesScreen
-from tui.screens.play import PlayScreen
 
 
 def play_screen(app) -> PlayScreen | None:

@@ -11,8 +11,8 @@ from screen_text import screen_text
 from tui.address import Address
 from tui.backend import TableListing
 from tui.screens.confirm import ConfirmScreen
-from tui.screens.quick_play import QuickPlayScreen
 from tui.screens.play import PlayScreen
+from tui.screens.quick_play import QuickPlayScreen
 from tui.seat_book import HeldSeat, SeatBook
 from tui.widgets.table_list import TableList
 

@@ -1,8 +1,8 @@
 """The games this client can draw: one package per game, found by the engine's game id.
 
 A game's package (`tui/games/<package>/`) holds its model, its board, its dialogs and its end
-screen, and registers itself once, in its `__init__`: `GAME_ID`, the engine's id, and `load_board()`,
-which imports the board only when someone sits at that game. The package is named after the
+screen, and registers itself once, in its `__init__`: `GAME_ID`, the engine's id, and
+`load_board()`, which imports the board only when someone sits at that game. The package is named after the
 id, with `-` as `_` (`timebomb-evolution` is `tui.games.timebomb_evolution`), so finding a
 game's package needs no list here. See tui/README.md for adding a game.
 
@@ -47,7 +47,7 @@ def game_ids() -> list[str]:
 
 
 def board_for(game_id: str) -> type["GameBoard"]:
-    """The widget class for `game_id`, or the generic fallback that shows the raw public state."""
+    """The board for `game_id`, or the fallback that says this client cannot draw it."""
     package = game_package(game_id)
     if package is None:
         from tui.widgets.game_board import UnsupportedBoard

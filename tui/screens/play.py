@@ -25,8 +25,8 @@ from tui.messages import (
     LobbyChanged,
     StateChanged,
 )
-from tui.models.seats import SeatInfo, names_of, seat_infos
 from tui.games import board_for
+from tui.models.seats import SeatInfo, names_of, seat_infos
 from tui.widgets.chat_panel import ChatPanel
 from tui.widgets.event_log import EventLog
 from tui.widgets.game_board import GameBoard

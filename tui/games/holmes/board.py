@@ -1,8 +1,8 @@
 """The Holmes board: the day track, the characters with their markers, the line, both play
 areas, the investigation markers and a live score estimate from the visible cards.
 
-Built from `tui.games.holmes.model`. When the game waits on you, Enter (or c) opens a dialog that
-lists only the legal actions, in words.
+Built from `tui.games.holmes.model`. When the game waits on you, Enter (or c) opens a dialog
+that lists only the legal actions, in words.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """The Moriarty's Machinations board: your role and what you learned, the players with their
 used crew sizes, the scores, and the heist and vote histories.
 
-Built from `tui.games.machinations.model`. A Proposer picks a crew seat by seat from the player list:
-only seats that still lead to an eligible crew can be picked, and `s` proposes once the pick is
-an eligible crew. Votes, heist cards and accusations are secret dialogs.
+Built from `tui.games.machinations.model`. A Proposer picks a crew seat by seat from the
+player list: only seats that still lead to an eligible crew can be picked, and `s` proposes
+once the pick is an eligible crew. Votes, heist cards and accusations are secret dialogs.
 """
 
 from __future__ import annotations

@@ -28,8 +28,8 @@ from tui.games.timebomb_evolution.model import (
     describe_claim,
     describe_decision,
 )
-from tui.games.timebomb.model import build_ending, team_label
 from tui.games.timebomb.board import TEAM_STYLES, TargetList, TimeBombBoard
+from tui.games.timebomb.model import build_ending, team_label
 
 WAITING = {
     "defuse": "a colour to defuse",

@@ -8,9 +8,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Static
 
-from tui.games.timebomb_evolution.model import COLOUR_STYLES, colour_word
-from tui.games.timebomb.model import Ending
 from tui.games.timebomb.ending import TimeBombEnding
+from tui.games.timebomb.model import Ending
+from tui.games.timebomb_evolution.model import COLOUR_STYLES, colour_word
 
 
 class EvolutionEnding(TimeBombEnding):

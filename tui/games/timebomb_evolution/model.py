@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any, Mapping, Sequence
 
-from tui.models.seats import SeatInfo
 from tui.games.timebomb.model import TimeBombModel, build_model as build_timebomb_model
+from tui.models.seats import SeatInfo
 
 COLOUR_STYLES = {
     "yellow": "bold yellow",
