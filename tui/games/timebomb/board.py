@@ -63,7 +63,12 @@ class TimeBombBoard(GameBoard):
             with Vertical(id="tb-players-box", classes="panel -list"):
                 yield Static("", id="tb-players-head")
                 yield TargetList(id="tb-players")
+            yield from self.variant_panels()
             yield Static("", id="tb-revealed", classes="panel")
+
+    def variant_panels(self) -> ComposeResult:
+        """What a variant shows between the players and the revealed wires: nothing here."""
+        return ()
 
     def on_mount(self) -> None:
         self.query_one("#tb-secret").border_title = "You"

@@ -15,7 +15,6 @@ from dataclasses import replace
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -28,7 +27,7 @@ from tui.games.timebomb_evolution.model import (
     describe_claim,
     describe_decision,
 )
-from tui.games.timebomb.board import TEAM_STYLES, TargetList, TimeBombBoard
+from tui.games.timebomb.board import TEAM_STYLES, TimeBombBoard
 from tui.games.timebomb.model import build_ending, team_label
 
 WAITING = {
@@ -62,14 +61,8 @@ class EvolutionBoard(TimeBombBoard):
         self.model: EvolutionModel | None = None
         self.deciding = False
 
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static("", id="tb-secret", classes="panel -you")
-            with Vertical(id="tb-players-box", classes="panel -list"):
-                yield Static("", id="tb-players-head")
-                yield TargetList(id="tb-players")
-            yield Static("", id="ev-board", classes="panel")
-            yield Static("", id="tb-revealed", classes="panel")
+    def variant_panels(self) -> ComposeResult:
+        yield Static("", id="ev-board", classes="panel")
 
     def on_mount(self) -> None:
         super().on_mount()
