@@ -21,6 +21,7 @@ import pytest
 import engine
 import netplay
 import tui.commands
+import tui.games
 import tui.models
 
 
@@ -29,14 +30,20 @@ def modules_of(package, *, prefix: str) -> list[str]:
     return sorted({prefix} | {m.name for m in found})
 
 
+def game_models() -> list[str]:
+    """Each game's package and its model: the headless half of a game at the client."""
+    packages = [m.name for m in pkgutil.iter_modules(tui.games.__path__, "tui.games.") if m.ispkg]
+    return sorted({*packages, *(f"{p}.model" for p in packages)})
+
+
 LAYERS = {
     "engine": (modules_of(engine, prefix="engine"),
                ("asyncio", "msgpack", "zeroconf", "textual", "netplay", "tui")),
     "netplay": (modules_of(netplay, prefix="netplay"), ("textual", "tui")),
     "tui headless": (
-        ["tui.address", "tui.config", "tui.backend", "tui.launch", "tui.cli", "tui.tables",
+        ["tui.address", "tui.config", "tui.backend", "tui.launch", "tui.cli", "tui.games",
          "tui.quick_play", "tui.seat_book", *modules_of(tui.commands, prefix="tui.commands"),
-         *modules_of(tui.models, prefix="tui.models")],
+         *modules_of(tui.models, prefix="tui.models"), *game_models()],
         ("textual",),
     ),
 }
@@ -89,7 +96,7 @@ APP_RUN = textwrap.dedent("""
 
     from tui.app import create_app
     from tui.backend import Backend
-    from tui.tables import TABLE_WIDGETS, table_widget_for
+    from tui.games import board_for, game_ids
 
     async def run():
         data = tempfile.mkdtemp()
@@ -100,8 +107,8 @@ APP_RUN = textwrap.dedent("""
             for keys in screens:
                 await pilot.press(*keys)
                 await pilot.pause()
-        for game in TABLE_WIDGETS:
-            table_widget_for(game)
+        for game in game_ids():
+            board_for(game)
 
     asyncio.run(run())
     games = sorted(m for m in sys.modules if m.startswith("engine.")
@@ -113,7 +120,7 @@ APP_RUN = textwrap.dedent("""
 
 def test_the_app_loads_no_game():
     """Every tui module imported, the app started (lobby, quick play, host form, rules, keys)
-    and every game's table widget loaded: no `engine.<game>.game` is, only the catalogue."""
+    and every game's board loaded: no `engine.<game>.game` is, only the catalogue."""
     out = subprocess.run([sys.executable, "-c", APP_RUN], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip().splitlines()[-1] == "loaded: []", out.stdout

@@ -49,7 +49,7 @@ def connect_error_text(address: Address, error: BaseException) -> str:
 
 @dataclass(frozen=True)
 class Ticket:
-    """Where a table is and how to sit at it: everything the table screen needs to connect."""
+    """Where a table is and how to sit at it: everything the play screen needs to connect."""
 
     address: Address
     table: str | None

@@ -38,8 +38,8 @@ async def main() -> None:
     from tui.app import create_app
     from tui.backend import Backend
     from tui.screens.end import EndScreen
-    from tui.screens.table import TableScreen
-    from tui.screens.timebomb_cut import CutScreen
+    from tui.screens.play import PlayScreen
+    from tui.games.timebomb.dialogs import CutScreen
 
     data = Path(tempfile.mkdtemp(prefix="gaslight-shots-data-"))
     # Quick play remembers its choices in the config: start from none, like a new player.
@@ -67,11 +67,11 @@ async def main() -> None:
     player = create_app(backend(port=HOST_PORT), player_name="Ada")
     async with player.run_test(size=SIZE) as pilot:
         await pilot.press("b", "1", "enter")  # quick play: Time Bomb, as it comes
-        await settle(pilot, lambda: isinstance(player.screen, TableScreen) and player.screen.view)
+        await settle(pilot, lambda: isinstance(player.screen, PlayScreen) and player.screen.view)
         table = player.screen
 
         async def my_cut() -> None:
-            await settle(pilot, lambda: table.view["outcome"] or table.game_table.model.your_turn)
+            await settle(pilot, lambda: table.view["outcome"] or table.board.model.your_turn)
             if table.view["outcome"]:
                 return
             before = len(table.view["revealed"])
@@ -83,7 +83,7 @@ async def main() -> None:
 
         while len(table.view["revealed"]) < 6 and not table.view["outcome"]:
             await my_cut()
-        await settle(pilot, lambda: table.view["outcome"] or table.game_table.model.your_turn)
+        await settle(pilot, lambda: table.view["outcome"] or table.board.model.your_turn)
         table.send({"t": "chat", "text": "I hold nothing dangerous, honest."})
         await settle(pilot, lambda: "honest" in str(table.query_one("#chat-log").lines))
         await pilot.pause(0.3)
@@ -93,7 +93,7 @@ async def main() -> None:
             backend(), player_name="Sam", initial=(Address("127.0.0.1", HOST_PORT), True)
         )
         async with spectator.run_test(size=SIZE) as watcher:
-            await settle(watcher, lambda: isinstance(spectator.screen, TableScreen)
+            await settle(watcher, lambda: isinstance(spectator.screen, PlayScreen)
                          and spectator.screen.view)
             await watcher.pause(0.3)
             spectator.save_screenshot(str(OUT / "table-spectator.svg"))
@@ -116,17 +116,17 @@ async def holmes_shots(backend) -> None:
     """Holmes against the smart bot, every choice the first one offered, until Day 2."""
     from tui.app import create_app
     from tui.screens.action_picker import ActionPicker
-    from tui.screens.table import TableScreen
+    from tui.screens.play import PlayScreen
 
     app = create_app(backend(port=HOST_PORT + 2), player_name="Ada")
     async with app.run_test(size=SIZE) as pilot:
         ticket = await app.backend.play_bots("Ada", game="holmes", players=2)
         app.screen.go(ticket)
-        await settle(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view)
+        await settle(pilot, lambda: isinstance(app.screen, PlayScreen) and app.screen.view)
         table = app.screen
 
         def my_turn() -> bool:
-            model = table.game_table.model
+            model = table.board.model
             return bool(model and model.your_turn) and app.screen is table
 
         while not (table.view["day"] >= 2 and my_turn()
@@ -156,8 +156,8 @@ async def evolution_screenshot(backend) -> None:
     """Time Bomb Évolution with the Variante against bots, from a seat, once a Defusing wire
     lies on a colour or a Number card has been drawn: the bombs board at work."""
     from tui.screens.action_picker import ActionPicker
-    from tui.screens.table import TableScreen
-    from tui.screens.timebomb_cut import CutScreen
+    from tui.screens.play import PlayScreen
+    from tui.games.timebomb.dialogs import CutScreen
 
     from tui.app import create_app
 
@@ -168,7 +168,7 @@ async def evolution_screenshot(backend) -> None:
             advertise=False,
         )
         app.screen.go(ticket)
-        await settle(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view)
+        await settle(pilot, lambda: isinstance(app.screen, PlayScreen) and app.screen.view)
         table = app.screen
 
         def shows_enough() -> bool:
@@ -178,8 +178,8 @@ async def evolution_screenshot(backend) -> None:
 
         while not shows_enough():
             await settle(pilot, lambda: shows_enough() or isinstance(app.screen, ActionPicker)
-                         or (app.screen is table and table.game_table.model is not None
-                             and table.game_table.model.your_turn))
+                         or (app.screen is table and table.board.model is not None
+                             and table.board.model.your_turn))
             if shows_enough():
                 break
             events = len(table.view["events"])
@@ -211,24 +211,24 @@ async def machinations_shot(backend, pilot_settle) -> None:
     """A 7-player Moriarty's Machinations table against bots, after its first heist, at the
     moment the player must act: played by keyboard through the same dialogs as a person."""
     from tui.app import create_app
-    from tui.screens.machinations_dialogs import (
+    from tui.games.machinations.dialogs import (
         AccuseScreen, CardScreen, ProposeScreen, VoteScreen)
-    from tui.screens.table import TableScreen
+    from tui.screens.play import PlayScreen
 
     app = create_app(backend, player_name="Ada")
     async with app.run_test(size=SIZE) as pilot:
         ticket = await backend.play_bots("Ada", "machinations", 7)
         app.screen.go(ticket)
-        await pilot_settle(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view)
+        await pilot_settle(pilot, lambda: isinstance(app.screen, PlayScreen) and app.screen.view)
         table = app.screen
 
         def ready() -> bool:
-            model = table.game_table.model
+            model = table.board.model
             return bool(table.view["outcome"] or (model is not None and model.your_turn))
 
         while True:
             await pilot_settle(pilot, ready)
-            model = table.game_table.model
+            model = table.board.model
             if table.view["outcome"] or table.view["heists"]:
                 break
             before = (len(table.view["events"]), table.view["phase"], model.my_choice)
@@ -252,8 +252,8 @@ async def machinations_shot(backend, pilot_settle) -> None:
                 await pilot.press("y")
             await pilot_settle(pilot, lambda: table.view["outcome"] or (
                 len(table.view["events"]), table.view["phase"],
-                table.game_table.model.my_choice) != before)
-        model = table.game_table.model
+                table.board.model.my_choice) != before)
+        model = table.board.model
         if model.crews:  # show the crew picker with an eligible crew picked
             for seat in min(model.crews, key=lambda c: (len(c) != 3, c)):
                 await pilot.press(str(seat + 1), "enter")

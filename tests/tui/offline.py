@@ -1,4 +1,4 @@
-"""A table screen fed with engine views instead of a host, for deterministic snapshots.
+"""A play screen fed with engine views instead of a host, for deterministic snapshots.
 
 Flows drive the real host (test_flows.py); snapshots need the exact same pixels each run, so
 here the screen receives the same messages the host would send, built from a seeded game.
@@ -13,13 +13,13 @@ import engine
 from tui.address import Address
 from tui.backend import Backend, Ticket
 from tui.messages import Connected, ConnectionStatusChanged, LobbyChanged, StateChanged
-from tui.screens.table import TableScreen
+from tui.screens.play import PlayScreen
 
 NAMES = ["Ada", "Bot 2", "Cyril", "Bot 4", "Edith"]
 KINDS = ["human", "bot", "human", "bot", "human"]
 
 
-class OfflineTableScreen(TableScreen):
+class OfflinePlayScreen(PlayScreen):
     def run_connection(self) -> None:
         """No host: the test posts the host's messages itself."""
 
@@ -50,8 +50,8 @@ def lobby(players: int = 5, phase: str = "playing", **overrides: Any) -> dict[st
 
 
 async def open_table(app, game: engine.Game | None, seat: int | None, lobby_message=None):
-    """Push an offline table screen and give it what the host would send to `seat`."""
-    screen = OfflineTableScreen(
+    """Push an offline play screen and give it what the host would send to `seat`."""
+    screen = OfflinePlayScreen(
         app.backend, Ticket(Address("127.0.0.1", 47420), "t1", spectate=seat is None), "Ada"
     )
     await app.push_screen(screen)

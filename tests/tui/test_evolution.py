@@ -1,4 +1,5 @@
-"""The Time Bomb Évolution table: its model, its snapshots, and a Variante game played to the end."""
+"""The Time Bomb Évolution board: its model, its snapshots, and a Variante game played to the
+end."""
 
 from __future__ import annotations
 
@@ -11,12 +12,12 @@ from offline import lobby, offline_backend, open_table
 from screen_text import screen_text
 
 from tui.app import create_app
-from tui.models.evolution import build_model, claim_text, describe_decision
+from tui.games.timebomb.dialogs import CutScreen
+from tui.games.timebomb_evolution.model import build_model, claim_text, describe_decision
 from tui.models.seats import seat_infos
-from tui.screens.end import EndScreen
 from tui.screens.action_picker import ActionPicker
-from tui.screens.table import TableScreen
-from tui.screens.timebomb_cut import CutScreen
+from tui.screens.end import EndScreen
+from tui.screens.play import PlayScreen
 
 GAME = "timebomb-evolution"
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
@@ -120,14 +121,14 @@ def table_run(game, seat, *keys):
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_evolution_table_shows_the_bombs_board(snap_compare, size):
+def test_evolution_board_shows_the_bombs_board(snap_compare, size):
     """Variante mid-game from the forced cutter's seat: thresholds, defused colours, wires apart,
     the last reveal, Number cards drawn, the forced target and round 4's length."""
     assert snap_compare(app(), terminal_size=size, run_before=table_run(arranged_game(), 0))
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_evolution_table_as_a_spectator(snap_compare, size):
+def test_evolution_board_as_a_spectator(snap_compare, size):
     """The same moment from the public view."""
     assert snap_compare(app(), terminal_size=size, run_before=table_run(arranged_game(), None))
 
@@ -178,8 +179,8 @@ def is_decision(screen) -> bool:
     return isinstance(screen, ActionPicker) and screen.has_class("-decision")
 
 
-def table_screen(application) -> TableScreen | None:
-    return next((s for s in application.screen_stack if isinstance(s, TableScreen)), None)
+def play_screen(application) -> PlayScreen | None:
+    return next((s for s in application.screen_stack if isinstance(s, PlayScreen)), None)
 
 
 async def test_play_the_variante_against_bots_to_the_end(app_factory, waiter):
@@ -190,15 +191,15 @@ async def test_play_the_variante_against_bots_to_the_end(app_factory, waiter):
             GAME, 5, {"variante": True}, name="Variante", bots=4, advertise=False
         )
         application.screen.go(ticket)
-        table = await waiter.until(pilot, lambda: table_screen(application), "the table")
+        table = await waiter.until(pilot, lambda: play_screen(application), "the table")
         await waiter.until(pilot, lambda: table.view is not None, "the first state")
         claimed = decided = cuts = 0
         while not isinstance(application.screen, EndScreen):
             await waiter.until(
                 pilot,
                 lambda: isinstance(application.screen, EndScreen) or is_decision(application.screen)
-                or (application.screen is table and table.game_table.model
-                    and table.game_table.model.your_turn),
+                or (application.screen is table and table.board.model
+                    and table.board.model.your_turn),
                 "my turn, my decision or the end",
             )
             screen = application.screen
@@ -208,7 +209,7 @@ async def test_play_the_variante_against_bots_to_the_end(app_factory, waiter):
             if is_decision(screen):
                 await pilot.press("enter")
                 decided += 1
-            elif not claimed and table.game_table.model.claims:
+            elif not claimed and table.board.model.claims:
                 await pilot.press("c")
                 await waiter.until(
                     pilot, lambda: isinstance(application.screen, ActionPicker), "claims")

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from screen_text import screen_text
 
+from tui.games.timebomb.dialogs import CutScreen
+from tui.screens.action_picker import ActionPicker
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.end import EndScreen
-from tui.screens.table import TableScreen
-from tui.screens.action_picker import ActionPicker
-from tui.screens.timebomb_cut import CutScreen
+from tui.screens.play import PlayScreen
 from tui.widgets.event_log import EventLog
 from tui.widgets.player_list import PlayerList
 from tui.widgets.table_list import TableList
 
 
-def table_screen(app) -> TableScreen | None:
-    return next((s for s in app.screen_stack if isinstance(s, TableScreen)), None)
+def play_screen(app) -> PlayScreen | None:
+    return next((s for s in app.screen_stack if isinstance(s, PlayScreen)), None)
 
 
 async def test_play_against_bots_until_the_end_then_play_again(app_factory, waiter):
@@ -24,10 +24,10 @@ async def test_play_against_bots_until_the_end_then_play_again(app_factory, wait
     app = app_factory()
     async with app.run_test(size=(100, 30), message_hook=waiter.hook) as pilot:
         await pilot.press("b", "enter")
-        table = await waiter.until(pilot, lambda: table_screen(app), "the table screen")
+        table = await waiter.until(pilot, lambda: play_screen(app), "the play screen")
         await waiter.until(pilot, lambda: table.view is not None, "the first state")
         await waiter.until(
-            pilot, lambda: table.game_table.model.your_turn or table.view["outcome"], "my turn"
+            pilot, lambda: table.board.model.your_turn or table.view["outcome"], "my turn"
         )
         if not table.view["outcome"]:
             # A claim, from its dialog; then the first cut by mouse: a player, then a wire.
@@ -38,7 +38,7 @@ async def test_play_against_bots_until_the_end_then_play_again(app_factory, wait
                 pilot, lambda: table.view["claims"][table.seat] is not None, "my claim"
             )
             assert "1◆ no ✹" in screen_text(app)
-            players = table.game_table.query_one(PlayerList)
+            players = table.board.query_one(PlayerList)
             row = next(i for i, e in enumerate(players.entries) if e.pickable)
             before = len(table.view["revealed"])
             await pilot.click(players, offset=(4, row))
@@ -55,7 +55,7 @@ async def test_play_against_bots_until_the_end_then_play_again(app_factory, wait
             await waiter.until(
                 pilot,
                 lambda: isinstance(app.screen, EndScreen)
-                or (table.game_table.model and table.game_table.model.your_turn),
+                or (table.board.model and table.board.model.your_turn),
                 "my turn or the end",
             )
             if isinstance(app.screen, EndScreen):
@@ -86,7 +86,7 @@ async def test_play_against_bots_until_the_end_then_play_again(app_factory, wait
 async def play_my_turns(pilot, waiter, app, table, until) -> None:
     """Cut by keyboard whenever it is this app's turn, until `until()` holds."""
     while not until():
-        model = table.game_table.model if table.game_table else None
+        model = table.board.model if table.board else None
         if model and model.your_turn and app.screen is table:
             before = len(table.view["revealed"])
             await pilot.press("enter")
@@ -100,8 +100,8 @@ async def play_my_turns(pilot, waiter, app, table, until) -> None:
         else:
             await waiter.until(
                 pilot,
-                lambda: until() or (table.game_table and table.game_table.model
-                                    and table.game_table.model.your_turn),
+                lambda: until() or (table.board and table.board.model
+                                    and table.board.model.your_turn),
                 "a turn",
             )
 
@@ -122,7 +122,7 @@ async def test_host_a_table_and_a_second_app_joins_by_address(app_factory, waite
         form.query_one("#host-bots").value = 2
         await host_pilot.pause()
         await host_pilot.click("#host-go")
-        table = await waiter.until(host_pilot, lambda: table_screen(host_app), "the table")
+        table = await waiter.until(host_pilot, lambda: play_screen(host_app), "the table")
         await waiter.until(host_pilot, lambda: table.lobby.get("phase") == "waiting", "lobby")
         assert "waiting for players" in screen_text(host_app)
         port = host_app.backend.hosts[0].address[1]
@@ -134,7 +134,7 @@ async def test_host_a_table_and_a_second_app_joins_by_address(app_factory, waite
             )
             await guest.press("j")
             guest_table = await guest_waiter.until(
-                guest, lambda: table_screen(guest_app), "the guest's table"
+                guest, lambda: play_screen(guest_app), "the guest's table"
             )
             await guest_waiter.until(guest, lambda: guest_table.view is not None, "a state")
             await waiter.until(host_pilot, lambda: table.view is not None, "the host's state")
@@ -183,7 +183,7 @@ async def test_host_a_table_and_a_second_app_joins_by_address(app_factory, waite
             assert "★ Ann's table" in screen_text(guest_app)
             await guest.press("j")
             back = await guest_waiter.until(
-                guest, lambda: (s := table_screen(guest_app)) and s.view and s, "the seat again"
+                guest, lambda: (s := play_screen(guest_app)) and s.view and s, "the seat again"
             )
             assert back.seat == 1 and not back.spectator
             await waiter.until(
@@ -204,7 +204,7 @@ async def test_spectator_never_sees_a_role_or_a_hand(app_factory, waiter):
     player = app_factory("Ann")
     async with player.run_test(size=(100, 30), message_hook=waiter.hook) as pilot:
         await pilot.press("b", "enter")
-        table = await waiter.until(pilot, lambda: table_screen(player), "the table")
+        table = await waiter.until(pilot, lambda: play_screen(player), "the table")
         await waiter.until(pilot, lambda: table.view is not None, "a state")
         port = player.backend.hosts[0].address[1]
         spectator = create_app(
@@ -222,13 +222,13 @@ async def test_spectator_never_sees_a_role_or_a_hand(app_factory, waiter):
             view = getattr(message, "view", None)
             if isinstance(view, dict):
                 seen_views.append(view)
-            watched = table_screen(spectator)
+            watched = play_screen(spectator)
             if isinstance(view, dict) and watched is not None and not watched.ended:
                 texts.append(screen_text(spectator))
 
         async with spectator.run_test(size=(100, 30), message_hook=check) as watcher:
             watched = await spectator_waiter.until(
-                watcher, lambda: table_screen(spectator), "the spectator's table"
+                watcher, lambda: play_screen(spectator), "the spectator's table"
             )
             await spectator_waiter.until(watcher, lambda: watched.view is not None, "a view")
             await watcher.press("t", *"who is Moriarty?", "enter")
@@ -250,7 +250,7 @@ async def test_spectator_never_sees_a_role_or_a_hand(app_factory, waiter):
                 assert "Role:" not in text and "Wires:" not in text
                 assert "You see your wires" not in text and "team." not in text
             assert all("role" not in v and "hand" not in v for v in seen_views if not v["outcome"])
-            assert watched.spectator and watched.game_table.model.spectator
+            assert watched.spectator and watched.board.model.spectator
             assert len(texts) > 1
         assert "who is Moriarty?" not in screen_text(player)
 
@@ -266,7 +266,7 @@ async def test_losing_the_host_and_reconnecting(app_factory, waiter, tmp_path):
         await pilot.press("enter")
         await waiter.until(pilot, lambda: "Play against bots on" in screen_text(app), "picker")
         await pilot.press("enter")
-        table = await waiter.until(pilot, lambda: table_screen(app), "the table")
+        table = await waiter.until(pilot, lambda: play_screen(app), "the table")
         await waiter.until(pilot, lambda: table.view is not None, "a state")
         seat, round_ = table.seat, table.view["round"]
         old = app.backend.hosts[0]
@@ -302,7 +302,7 @@ async def test_losing_the_host_and_reconnecting(app_factory, waiter, tmp_path):
         # Enter on it takes the seat back.
         await pilot.press("enter")
         back = await waiter.until(
-            pilot, lambda: (s := table_screen(app)) and s.view and s, "the seat again"
+            pilot, lambda: (s := play_screen(app)) and s.view and s, "the seat again"
         )
         assert back.seat == seat and not back.spectator
 

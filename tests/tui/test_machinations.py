@@ -12,11 +12,16 @@ import engine
 from engine.machinations.bots import BOTS
 from engine.machinations.roles import COMPOSITIONS
 from tui.app import create_app
-from tui.models.machinations import build_model
+from tui.games.machinations.dialogs import (
+    AccuseScreen,
+    CardScreen,
+    ProposeScreen,
+    VoteScreen,
+)
+from tui.games.machinations.model import build_model
 from tui.models.seats import SeatInfo
 from tui.screens.end import EndScreen
-from tui.screens.machinations_dialogs import AccuseScreen, CardScreen, ProposeScreen, VoteScreen
-from tui.screens.table import TableScreen
+from tui.screens.play import PlayScreen
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 NAMES = ["Ada", "Basil", "Cyril", "Dora", "Edith", "Fred", "Gwen", "Hugo", "Iris", "Jules"]
@@ -164,8 +169,8 @@ def test_end_screen_reveals_every_role(snap_compare, size):
 # -- a whole game against bots -------------------------------------------------------------------
 
 
-def table_screen(app_) -> TableScreen | None:
-    return next((s for s in app_.screen_stack if isinstance(s, TableScreen)), None)
+def play_screen(app_) -> PlayScreen | None:
+    return next((s for s in app_.screen_stack if isinstance(s, PlayScreen)), None)
 
 
 async def test_play_seven_players_against_bots_to_the_end(app_factory, waiter):
@@ -174,20 +179,20 @@ async def test_play_seven_players_against_bots_to_the_end(app_factory, waiter):
     async with app_.run_test(size=(110, 36), message_hook=waiter.hook) as pilot:
         ticket = await app_.backend.play_bots("Ann", "machinations", 7)
         app_.screen.go(ticket)
-        table = await waiter.until(pilot, lambda: table_screen(app_), "the table screen")
+        table = await waiter.until(pilot, lambda: play_screen(app_), "the play screen")
         await waiter.until(pilot, lambda: table.view is not None, "the first state")
         for _ in range(400):
             if isinstance(app_.screen, EndScreen) or table.view.get("outcome"):
                 break
             await waiter.until(
                 pilot,
-                lambda: table.game_table.model.your_turn or table.view.get("outcome"),
+                lambda: table.board.model.your_turn or table.view.get("outcome"),
                 "my turn",
                 timeout=30,
             )
             if table.view.get("outcome"):
                 break
-            model = table.game_table.model
+            model = table.board.model
             before = len(table.view["events"]), table.view["phase"], model.my_choice
             if model.crews:
                 crew = min(model.crews, key=lambda c: (len(c), c))
@@ -211,7 +216,7 @@ async def test_play_seven_players_against_bots_to_the_end(app_factory, waiter):
             await waiter.until(
                 pilot,
                 lambda: (len(table.view["events"]), table.view["phase"],
-                         table.game_table.model.my_choice) != before
+                         table.board.model.my_choice) != before
                 or table.view.get("outcome"),
                 "the host to take my action",
                 timeout=30,

@@ -8,8 +8,8 @@ import pytest
 from tui.address import Address, AddressError, parse_address
 from tui.backend import connect_error_text
 from tui.config import InvalidName, clean_name, load_name, save_name
+from tui.games.timebomb.model import build_ending, build_model, counts_text, team_label
 from tui.models.seats import SeatInfo, event_text, seat_infos
-from tui.models.timebomb import build_ending, build_model, counts_text, team_label
 
 SEATS = [SeatInfo(s, n, "human", True) for s, n in enumerate(["Ann", "Bea", "Cy", "Dot", "Eve"])]
 

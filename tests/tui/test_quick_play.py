@@ -8,13 +8,13 @@ from screen_text import screen_text
 from engine.catalogue import CATALOGUE
 from tui.quick_play import QuickPlay, remember, remembered
 from tui.screens.confirm import ConfirmScreen
+from tui.screens.play import PlayScreen
 from tui.screens.quick_play import QuickPlayScreen
 from tui.screens.rules import RulesScreen
-from tui.screens.table import TableScreen
 
 
-def table_screen(app) -> TableScreen | None:
-    return next((s for s in app.screen_stack if isinstance(s, TableScreen)), None)
+def play_screen(app) -> PlayScreen | None:
+    return next((s for s in app.screen_stack if isinstance(s, PlayScreen)), None)
 
 
 def hosted_table(app):
@@ -32,7 +32,7 @@ async def test_three_keys_reach_each_games_first_move(app_factory, waiter, digit
         await pilot.press("b")
         await waiter.until(pilot, lambda: isinstance(app.screen, QuickPlayScreen), "the picker")
         await pilot.press(digit, "enter")
-        table = await waiter.until(pilot, lambda: table_screen(app), "the table")
+        table = await waiter.until(pilot, lambda: play_screen(app), "the table")
         await waiter.until(
             pilot,
             lambda: table.view is not None
@@ -69,7 +69,7 @@ async def test_the_choice_is_remembered_and_enter_replays_it(app_factory, waiter
         picker.query_one("#qp-bots").value = "random"
         await pilot.pause()
         await pilot.click("#qp-play")
-        table = await waiter.until(pilot, lambda: table_screen(app), "the table")
+        table = await waiter.until(pilot, lambda: play_screen(app), "the table")
         await waiter.until(pilot, lambda: table.view is not None, "a state")
         _, hosted = hosted_table(app)
         assert hosted.game.options["villains"] == "both" and hosted.bot_level == "random"
@@ -79,7 +79,7 @@ async def test_the_choice_is_remembered_and_enter_replays_it(app_factory, waiter
         # The first game is still on: the app offers its seat back first. Not now.
         await waiter.until(pilot, lambda: isinstance(again.screen, ConfirmScreen), "the offer")
         await pilot.press("escape", "b", "enter")
-        table = await waiter.until(pilot, lambda: table_screen(again), "the table")
+        table = await waiter.until(pilot, lambda: play_screen(again), "the table")
         await waiter.until(pilot, lambda: table.view is not None, "a state")
         _, hosted = hosted_table(again)
         assert hosted.game_id == "holmes"

@@ -11,14 +11,14 @@ from screen_text import screen_text
 from tui.address import Address
 from tui.backend import TableListing
 from tui.screens.confirm import ConfirmScreen
+from tui.screens.play import PlayScreen
 from tui.screens.quick_play import QuickPlayScreen
-from tui.screens.table import TableScreen
 from tui.seat_book import HeldSeat, SeatBook
 from tui.widgets.table_list import TableList
 
 
-def table_screen(app) -> TableScreen | None:
-    return next((s for s in app.screen_stack if isinstance(s, TableScreen)), None)
+def play_screen(app) -> PlayScreen | None:
+    return next((s for s in app.screen_stack if isinstance(s, PlayScreen)), None)
 
 
 async def test_a_restarted_app_takes_its_seat_back(app_factory, waiter, tmp_path):
@@ -29,7 +29,7 @@ async def test_a_restarted_app_takes_its_seat_back(app_factory, waiter, tmp_path
         await pilot.press("b")
         await waiter.until(pilot, lambda: isinstance(app.screen, QuickPlayScreen), "the picker")
         await pilot.press("4", "enter")
-        table = await waiter.until(pilot, lambda: table_screen(app), "the table")
+        table = await waiter.until(pilot, lambda: play_screen(app), "the table")
         await waiter.until(
             pilot, lambda: table.view is not None and table.seat in table.view["to_act"],
             "my turn",
@@ -52,7 +52,7 @@ async def test_a_restarted_app_takes_its_seat_back(app_factory, waiter, tmp_path
         assert offer is again.screen
         await pilot.press("enter")
         back = await waiter.until(
-            pilot, lambda: (s := table_screen(again)) and s.view and s, "the seat again"
+            pilot, lambda: (s := play_screen(again)) and s.view and s, "the seat again"
         )
         assert back.seat == seat and not back.spectator
         assert back.view["day"] == before["day"]
@@ -101,7 +101,7 @@ async def test_a_finished_bot_game_left_is_tidied_away(app_factory, waiter, tmp_
     app = app_factory("Ann")
     async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
         await pilot.press("b", "4", "enter")
-        table = await waiter.until(pilot, lambda: table_screen(app), "the table")
+        table = await waiter.until(pilot, lambda: play_screen(app), "the table")
         (host,) = app.backend.hosts
         store = host.store.path
         await waiter.until(pilot, lambda: table.view is not None, "the first state")

@@ -99,21 +99,21 @@ def cutter_game():
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_table_from_the_cutters_seat(snap_compare, size):
+def test_board_from_the_cutters_seat(snap_compare, size):
     """Mid-game from the cutter's seat: role, wire counts, players, revealed wires, log."""
     game = cutter_game()
     assert snap_compare(app(), terminal_size=size, run_before=table_run(game, game.cutter))
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_table_with_the_role_hidden(snap_compare, size):
+def test_board_with_the_role_hidden(snap_compare, size):
     """h hides the role and the wires from onlookers."""
     game = cutter_game()
     assert snap_compare(app(), terminal_size=size, run_before=table_run(game, game.cutter, "h"))
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_table_as_a_spectator(snap_compare, size):
+def test_board_as_a_spectator(snap_compare, size):
     """The same moment from the public view: no role, no hand, nothing to act on."""
     assert snap_compare(app(), terminal_size=size, run_before=table_run(cutter_game(), None))
 

@@ -12,6 +12,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 from textual.widgets._select import SelectOverlay
 
+from netplay.protocol import MAX_NAME
+
 
 @dataclass(frozen=True)
 class TableRequest:
@@ -77,8 +79,10 @@ class HostTableScreen(ModalScreen[TableRequest | None]):
                 )
             with Horizontal(classes="row"):
                 yield Label("Table name")
-                yield Input(f"{self.player_name}'s table", compact=True, id="host-name",
-                            max_length=40)
+                # The host keeps this many characters of a table's name: typing stops there
+                # rather than the host cutting it silently.
+                yield Input(f"{self.player_name}'s table"[:MAX_NAME], compact=True,
+                            id="host-name", max_length=MAX_NAME)
             with Horizontal(classes="row"):
                 yield Label("Players")
                 yield Select(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 
 from rich.markup import escape
@@ -12,7 +13,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from tui.address import Address
-from tui.backend import Backend, TableListing, Ticket, connect_error_text
+from tui.backend import LOOKUP_TIMEOUT, Backend, TableListing, Ticket, connect_error_text
 from tui.messages import TablesFound
 from tui.quick_play import QuickPlay, remember, remembered
 from tui.widgets.table_list import TableList, game_title
@@ -24,6 +25,10 @@ EMPTY_HINT = (
 DISCOVERY_DELAY = 0.3
 """Seconds between the lobby's first paint and loading zeroconf, which would slow that paint."""
 TABLES_HINT = "Enter or j: join the highlighted table · w: watch it as a spectator"
+ADDRESS_REFRESH = 3.0
+"""Seconds between asking again the hosts the player added by address. A host found on the LAN
+announces each change to its tables; one known only by its address cannot, so the lobby asks
+it, often enough that its rows move as the discovered ones do."""
 
 
 class LobbyScreen(Screen):
@@ -48,6 +53,9 @@ class LobbyScreen(Screen):
         self.seats_looked_up = False
         self.connecting: Address | None = None
         """A host asked by address that has not answered yet."""
+        self.added: dict[str, Address] = {}
+        """The hosts the player added by address, by their rows' source, asked again while
+        they answer."""
 
     def compose(self) -> ComposeResult:
         yield Static("", id="lobby-title")
@@ -62,6 +70,7 @@ class LobbyScreen(Screen):
             self.set_timer(DISCOVERY_DELAY, self.browse)
         if self.initial is not None and self.app.player_name:
             self.go_initial()
+        self.refresh_added()
 
     def on_screen_resume(self) -> None:
         # On start, and back from a table: its seat may be held still (left mid-game), or
@@ -134,7 +143,9 @@ class LobbyScreen(Screen):
             self.connecting = None
             if self.is_attached:
                 self.show_hint()
-        self.post_message(TablesFound(tables, f"address:{address}"))
+        source = f"address:{address}"
+        self.added[source] = address
+        self.post_message(TablesFound(tables, source))
         if not tables:
             self.notify(f"{address} hosts no table yet.", severity="warning")
             return
@@ -150,6 +161,25 @@ class LobbyScreen(Screen):
                 self.notify(f"No free seat at {address}: press w to watch.", severity="warning")
         else:
             self.notify(f"{len(tables)} table{'s' if len(tables) != 1 else ''} at {address}.")
+
+    @work(exclusive=True, group="refresh")
+    async def refresh_added(self) -> None:
+        """Keep the rows of the hosts added by address current; a host that stopped
+        answering takes its rows away with it."""
+        while True:
+            await asyncio.sleep(ADDRESS_REFRESH)
+            if self.app.screen is not self:
+                continue  # at a table: the lobby asks again when it is back in view
+            for source, address in list(self.added.items()):
+                try:
+                    tables = await asyncio.wait_for(
+                        self.backend.list_tables(address, self.app.player_name or "guest"),
+                        LOOKUP_TIMEOUT,
+                    )
+                except Exception:  # gone, or not answering: tidy its rows away
+                    del self.added[source]
+                    tables = []
+                self.post_message(TablesFound(tables, source))
 
     def show_hint(self) -> None:
         if self.connecting is not None:
@@ -182,9 +212,9 @@ class LobbyScreen(Screen):
         self.go(listing.ticket(spectate))
 
     def go(self, ticket: Ticket) -> None:
-        from tui.screens.table import TableScreen
+        from tui.screens.play import PlayScreen
 
-        self.app.push_screen(TableScreen(self.backend, ticket, self.app.player_name or "guest"))
+        self.app.push_screen(PlayScreen(self.backend, ticket, self.app.player_name or "guest"))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         selected = self.query_one(TableList).selected if self.is_mounted else None

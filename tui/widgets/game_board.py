@@ -1,6 +1,6 @@
-"""The base of every game's table widget, and the fallback for games without one yet.
+"""The base of every game's board, and the fallback for games without one yet.
 
-What every game shares lives here, once: the view the table was last given, whose turn it is
+What every game shares lives here, once: the view the board was last given, whose turn it is
 (from the view's `to_act`), hiding your secrets from onlookers with `h`, and whether you won.
 A game's subclass builds `self.model` from the view and draws it in `redraw`; the model's
 `status_line` fills the rest of the status bar.
@@ -21,28 +21,28 @@ from textual.widgets import Static
 from tui.models.seats import SeatInfo
 
 
-class GameTable(Widget):
+class GameBoard(Widget):
     """Renders one game's view for one viewer and turns the player's choices into actions.
 
-    The table screen calls `show` after every `state` message and handles `ActionChosen` by
+    The play screen calls `show` after every `state` message and handles `ActionChosen` by
     sending the action to the host. A subclass offers only what `legal` holds: the client never
     needs the rules to know what may be done.
     """
 
     can_focus = False
 
-    # Every game draws its table as panels: a rounded box titled on its top border. `-you`
+    # Every game draws its board as panels: a rounded box titled on its top border. `-you`
     # marks the viewer's own secrets, `-your-turn` where the game waits on them, `-list` a
     # box around a list of players, which shows when it has the keyboard.
     DEFAULT_CSS = """
-    GameTable { height: 1fr; }
-    GameTable .panel { height: auto; border: round $secondary; border-title-align: left;
+    GameBoard { height: 1fr; }
+    GameBoard .panel { height: auto; border: round $secondary; border-title-align: left;
                        padding: 0 1; }
-    GameTable .panel.-you { border: round $primary; }
-    GameTable .panel.-hidden { color: $text-muted; }
-    GameTable .panel.-list { padding: 0; }
-    GameTable .panel.-list:focus-within { border: round $accent; }
-    GameTable .panel.-your-turn { border: round $warning; }
+    GameBoard .panel.-you { border: round $primary; }
+    GameBoard .panel.-hidden { color: $text-muted; }
+    GameBoard .panel.-list { padding: 0; }
+    GameBoard .panel.-list:focus-within { border: round $accent; }
+    GameBoard .panel.-your-turn { border: round $warning; }
     """
 
     BINDINGS = [
@@ -54,7 +54,7 @@ class GameTable(Widget):
     """The status bar's words when the game waits on this seat."""
 
     secret_hidden: reactive[bool] = reactive(False)
-    """The player hid their secrets from onlookers: the table and the log mask them."""
+    """The player hid their secrets from onlookers: the board and the log mask them."""
 
     @dataclass
     class ActionChosen(Message):
@@ -165,7 +165,7 @@ class GameTable(Widget):
         return self.view is not None and self.seat is not None
 
     def binding_state(self) -> tuple:
-        """What this table's `check_action` depends on: the footer is redrawn when it changes."""
+        """What this board's `check_action` depends on: the footer is redrawn when it changes."""
         return (self.can_hide, self.secret_hidden)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -195,13 +195,13 @@ class GameTable(Widget):
         return Static(str(outcome.get("text", "The game is over.")))
 
 
-class UnsupportedTable(GameTable):
-    """A game this client has no table for yet: say so instead of failing."""
+class UnsupportedBoard(GameBoard):
+    """A game this client has no board for yet: say so instead of failing."""
 
     def compose(self) -> ComposeResult:
-        yield Static("This client cannot draw this game's table yet.", id="unsupported")
+        yield Static("This client cannot draw this game's board yet.", id="unsupported")
 
     def redraw(self) -> None:
         self.query_one("#unsupported", Static).update(
-            f"This client cannot draw the table of {self.view.get('game')!r} yet."
+            f"This client cannot draw the board of {self.view.get('game')!r} yet."
         )

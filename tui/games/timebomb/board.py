@@ -1,6 +1,6 @@
-"""The Time Bomb table: your role and wires, the players, the revealed wires.
+"""The Time Bomb board: your role and wires, the players, the revealed wires.
 
-Built from `tui.models.timebomb`; only the targets in `legal` can be picked, and a cut is a
+Built from `tui.games.timebomb.model`; only the targets in `legal` can be picked, and a cut is a
 player, then one of their face-down wires (the wire's position carries no information, TB-5).
 """
 
@@ -15,7 +15,7 @@ from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Static
 
-from tui.models.timebomb import (
+from tui.games.timebomb.model import (
     TimeBombModel,
     build_ending,
     build_model,
@@ -25,7 +25,7 @@ from tui.models.timebomb import (
     wire_symbol,
     wire_word,
 )
-from tui.widgets.game_table import GameTable
+from tui.widgets.game_board import GameBoard
 from tui.widgets.player_list import PlayerEntry, PlayerList, name_cell
 
 TEAM_STYLES = {"sherlock": "bold dodger_blue1", "moriarty": "bold red1"}
@@ -40,11 +40,11 @@ class TargetList(PlayerList):
     ]
 
 
-class TimeBombTable(GameTable):
+class TimeBombBoard(GameBoard):
     DEFAULT_CSS = """
-    TimeBombTable #tb-players-head { height: 1; color: $text-muted; }
-    TimeBombTable TargetList, TimeBombTable TargetList:focus { border: none; }
-    TimeBombTable #tb-revealed { height: 1fr; min-height: 3; }
+    TimeBombBoard #tb-players-head { height: 1; color: $text-muted; }
+    TimeBombBoard TargetList, TimeBombBoard TargetList:focus { border: none; }
+    TimeBombBoard #tb-revealed { height: 1fr; min-height: 3; }
     """
 
     BINDINGS = [
@@ -63,7 +63,12 @@ class TimeBombTable(GameTable):
             with Vertical(id="tb-players-box", classes="panel -list"):
                 yield Static("", id="tb-players-head")
                 yield TargetList(id="tb-players")
+            yield from self.variant_panels()
             yield Static("", id="tb-revealed", classes="panel")
+
+    def variant_panels(self) -> ComposeResult:
+        """What a variant shows between the players and the revealed wires: nothing here."""
+        return ()
 
     def on_mount(self) -> None:
         self.query_one("#tb-secret").border_title = "You"
@@ -180,7 +185,7 @@ class TimeBombTable(GameTable):
         self.offer_wires(event.seat)
 
     def offer_wires(self, seat: int) -> None:
-        from tui.screens.timebomb_cut import CutScreen
+        from tui.games.timebomb.dialogs import CutScreen
 
         model = self.model
         if model is None or seat not in model.targets:
@@ -212,6 +217,6 @@ class TimeBombTable(GameTable):
 
     @classmethod
     def ending(cls, view, seat, seats) -> Widget:
-        from tui.widgets.timebomb_ending import TimeBombEnding
+        from tui.games.timebomb.ending import TimeBombEnding
 
         return TimeBombEnding(build_ending(view, seat, seats))

@@ -1,8 +1,8 @@
-"""The Holmes table: the day track, the characters with their markers, the line, both play
+"""The Holmes board: the day track, the characters with their markers, the line, both play
 areas, the investigation markers and a live score estimate from the visible cards.
 
-Built from `tui.models.holmes`. When the game waits on you, Enter (or c) opens a dialog that
-lists only the legal actions, in words.
+Built from `tui.games.holmes.model`. When the game waits on you, Enter (or c) opens a dialog
+that lists only the legal actions, in words.
 """
 
 from __future__ import annotations
@@ -24,11 +24,12 @@ from engine.holmes.catalogue import (
     UNASSIGNED_PENALTY,
     UNCLAIMED_RESERVED_PENALTY,
 )
-from tui.models.holmes import AreaModel, HolmesModel, build_model, clue_word
-from tui.widgets.game_table import GameTable
+from tui.games.holmes.model import AreaModel, HolmesModel, build_model, clue_word
+from tui.widgets.game_board import GameBoard
 
 
-def area_text(area: AreaModel, hide_secrets: bool) -> Text:
+def area_text(area: AreaModel, hide_secrets: bool, compact: bool = False) -> Text:
+    """An area's clues; `compact` spends fewer rows on the hidden clues, for a short screen."""
     text = Text()
     text.append(f"IM {area.im}", style="bold")
     text.append(f" · ~{area.estimate} points\n")
@@ -44,9 +45,9 @@ def area_text(area: AreaModel, hide_secrets: bool) -> Text:
         text.append(f"free Wildcards {area.free_wildcards} (-{UNASSIGNED_PENALTY})\n")
     if area.reserved:
         text.append(f"reserved: {clue_word(area.reserved)}\n")
-    text.append(f"hidden clues: {area.hidden_count}")
+    text.append(f"hidden {area.hidden_count}" if compact else f"hidden clues: {area.hidden_count}")
     if area.hidden and not hide_secrets:
-        text.append(" · " + ", ".join(clue_word(c) for c in area.hidden))
+        text.append((": " if compact else " · ") + ", ".join(clue_word(c) for c in area.hidden))
     return text
 
 
@@ -75,43 +76,65 @@ class CharacterList(OptionList):
             self.highlighted = min(highlighted or 0, len(rows) - 1)
 
 
-class HolmesTable(GameTable):
+class HolmesBoard(GameBoard):
     """Top to bottom, most urgent first: the day, what the game waits for, the characters
-    beside your own play area, the line beside your opponent's."""
+    beside your own play area, the line beside your opponent's. On a short screen both play
+    areas come first, side by side, and the characters and the line share the rows left."""
 
     DEFAULT_CSS = """
-    HolmesTable #ho-track { height: auto; padding: 0 1; }
-    HolmesTable #ho-prompt { height: auto; padding: 0 1; }
-    HolmesTable #ho-prompt.-your-turn { background: $warning 20%; text-style: bold; }
-    HolmesTable .ho-row { height: auto; }
-    HolmesTable CharacterList { width: 24; }
-    HolmesTable #ho-line { width: 24; }
-    HolmesTable .ho-area { width: 1fr; padding: 0 0 0 1; border-subtitle-align: right; }
-    HolmesTable.-wide CharacterList { width: 34; }
+    HolmesBoard #ho-track { height: auto; padding: 0 1; }
+    HolmesBoard #ho-prompt { height: auto; padding: 0 1; }
+    HolmesBoard #ho-prompt.-your-turn { background: $warning 20%; text-style: bold; }
+    HolmesBoard .ho-row { height: auto; }
+    HolmesBoard CharacterList { width: 24; }
+    HolmesBoard #ho-line { width: 24; }
+    HolmesBoard .ho-area { width: 1fr; padding: 0 0 0 1; border-subtitle-align: right; }
+    HolmesBoard.-wide CharacterList { width: 34; }
+    HolmesBoard .ho-rest { height: 1fr; }
+    HolmesBoard .ho-rest CharacterList, HolmesBoard .ho-rest #ho-line { width: 1fr; height: 1fr; }
     """
 
     BINDINGS = [Binding("c", "choose", "Choose")]
 
     SHORT = 30
-    """Below this many rows the characters list scrolls within a few rows, so that both play
-    areas stay on screen."""
+    """Below this many rows both play areas come first and the characters list scrolls in
+    the rows left, so that whose turn, what you hold and your opponent's area all show."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.model: HolmesModel | None = None
+        self.composed_short = False
+        """The board was laid out for a short screen: a resize across `SHORT` lays it out anew."""
+
+    @property
+    def short(self) -> bool:
+        return 0 < self.app.size.height < self.SHORT
 
     def compose(self) -> ComposeResult:
+        self.composed_short = self.short
+        areas = (Static("", id="ho-area-a", classes="panel ho-area"),
+                 Static("", id="ho-area-b", classes="panel ho-area"))
         with VerticalScroll():
             yield Static("", id="ho-track")
             yield Static("", id="ho-prompt")
+            if self.composed_short:
+                with Horizontal(classes="ho-row"):
+                    yield from areas
+                with Horizontal(classes="ho-row ho-rest"):
+                    yield CharacterList(id="ho-characters")
+                    yield Static("", id="ho-line", classes="panel")
+                return
             with Horizontal(classes="ho-row"):
                 yield CharacterList(id="ho-characters")
-                yield Static("", id="ho-area-a", classes="panel ho-area")
+                yield areas[0]
             with Horizontal(classes="ho-row"):
                 yield Static("", id="ho-line", classes="panel")
-                yield Static("", id="ho-area-b", classes="panel ho-area")
+                yield areas[1]
 
     def on_mount(self) -> None:
+        self.title_line()
+
+    def title_line(self) -> None:
         self.query_one("#ho-line").border_title = "The line"
 
     # -- rendering --------------------------------------------------------------------------
@@ -125,8 +148,6 @@ class HolmesTable(GameTable):
         if model is None:
             return
         self.set_class(self.size.width >= 70, "-wide")
-        characters = self.query_one(CharacterList)
-        characters.styles.max_height = 9 if 0 < self.screen.size.height < self.SHORT else None
         self.refresh_track(model)
         self.refresh_characters(model)
         self.refresh_line(model)
@@ -134,7 +155,7 @@ class HolmesTable(GameTable):
         self.refresh_prompt(model)
 
     def refresh_track(self, model: HolmesModel) -> None:
-        # Only the days so far: later arrivals are unknown. A narrow table leaves the arrivals
+        # Only the days so far: later arrivals are unknown. A narrow board leaves the arrivals
         # to the characters list (the status bar has the day), keeping the rows for the areas.
         track = self.query_one("#ho-track", Static)
         wide = self.has_class("-wide")
@@ -153,11 +174,11 @@ class HolmesTable(GameTable):
         rows = []
         for row in model.characters:
             text = Text()
-            text.append(f"{(row.name if wide else row.short)[:18]:<{19 if wide else 10}}",
+            text.append(f"{(row.name if wide else row.short)[:18]:<{19 if wide else 9}}",
                         style="strike" if row.spent else "")
             text.append(f"{row.markers[0]:<3}{row.markers[1]:<3}")
-            if row.spent:
-                text.append(" spent", style="bold")
+            if row.spent:  # narrow: the markers' trailing space is the gap, so it fits a row
+                text.append(" spent" if wide else "spent", style="bold")
             rows.append((row.id, text))
         characters = self.query_one(CharacterList)
         characters.set_rows(rows)
@@ -176,7 +197,8 @@ class HolmesTable(GameTable):
         self.query_one("#ho-line", Static).update(text)
 
     def refresh_areas(self, model: HolmesModel) -> None:
-        # Your own area beside the characters, where the eye starts; a spectator's in seat order.
+        # Your own area first, where the eye starts (beside the characters, or on a short
+        # screen beside your opponent's); a spectator's in seat order.
         first = next((a for a in model.areas if a.you), model.areas[0])
         second = next(a for a in model.areas if a is not first)
         for box_id, area in (("#ho-area-a", first), ("#ho-area-b", second)):
@@ -184,7 +206,8 @@ class HolmesTable(GameTable):
             box.border_title = area.name + (" (you)" if area.you else "")
             box.border_subtitle = area.side
             box.set_class(area.you, "-you")
-            box.update(area_text(area, self.secret_hidden and area.you))
+            box.update(area_text(area, self.secret_hidden and area.you,
+                                 compact=self.composed_short))
 
     def refresh_prompt(self, model: HolmesModel) -> None:
         prompt = self.query_one("#ho-prompt", Static)
@@ -229,7 +252,13 @@ class HolmesTable(GameTable):
         choices = [(c.label, c.action) for c in (only or model.choices)]
         self.app.push_screen(ActionPicker(question, choices, later=True), self.send)
 
-    def on_resize(self) -> None:
+    async def on_resize(self) -> None:
+        if self.short != self.composed_short:
+            had_focus = self.query_one(CharacterList).has_focus
+            await self.recompose()
+            self.title_line()
+            if had_focus:
+                self.query_one(CharacterList).focus()
         self.refresh_all()
 
     # -- the end ----------------------------------------------------------------------------

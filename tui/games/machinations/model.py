@@ -1,4 +1,4 @@
-"""What the Moriarty's Machinations table shows, computed from a view, the legal actions and
+"""What the Moriarty's Machinations board shows, computed from a view, the legal actions and
 the seats. Teams carry a word, never colour alone."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What every game's table shares, checked in every game at 80x24: whose turn the status bar
+"""What every game's board shares, checked in every game at 80x24: whose turn the status bar
 says, digits that pick and Enter that acts, a word for a key that does nothing, `h` hiding the
 events only this seat may see, and "You won" or "You lost" at the end."""
 
@@ -7,16 +7,16 @@ from __future__ import annotations
 import engine
 import pytest
 import test_evolution as ev
-import test_holmes_table as ho
+import test_holmes as ho
 import test_machinations as mm
 import test_snapshots as tb
 from offline import lobby, offline_backend, open_table
 from screen_text import screen_text
 
 from tui.app import create_app
+from tui.games.timebomb.dialogs import CutScreen
 from tui.screens.end import EndScreen
 from tui.screens.host_table import HostTableScreen
-from tui.screens.timebomb_cut import CutScreen
 from tui.widgets.event_log import HIDDEN, EventLog
 
 
@@ -116,13 +116,13 @@ async def test_a_digit_picks_a_player_and_enter_acts():
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
         await opened(application, pilot, mm.proposing_at_0(), 0, mm.lobby(7))
-        table = application.screen.game_table
+        board = application.screen.board
         await pilot.press("2")
-        assert table.crew == frozenset()
+        assert board.crew == frozenset()
         await pilot.press("enter")
-        assert table.crew == {1}
+        assert board.crew == {1}
         await pilot.press("2", "enter")
-        assert table.crew == frozenset()
+        assert board.crew == frozenset()
     game = tb.cutter_game()
     target = next(a["target"] for a in game.legal_actions(game.cutter) if a["type"] == "cut")
     application = app()
@@ -218,16 +218,56 @@ async def test_the_host_form_shows_its_buttons_at_80x24(game_id):
         assert "[" not in text and "random_one" not in text
 
 
-async def test_holmes_shows_your_own_area_at_80x24():
+async def test_the_host_form_takes_a_table_name_as_long_as_the_host_keeps():
+    """The name box stops where the host would cut the name: nothing is lost silently."""
+    from textual.widgets import Input
+
+    from netplay.protocol import MAX_NAME
+
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        await application.push_screen(HostTableScreen("Ada"))
+        await pilot.pause()
+        name = application.screen.query_one("#host-name", Input)
+        name.focus()
+        name.value = ""
+        await pilot.press(*"x" * (MAX_NAME + 5))
+        assert name.value == "x" * MAX_NAME
+
+
+async def test_holmes_late_in_the_game_shows_both_areas_at_80x24():
+    """Whose turn, what you hold, what you can do and your opponent's whole area, unscrolled:
+    an area's side is written on its bottom border, so seeing both sides sees both areas."""
     game = next(g for n in range(88, 100) if 0 in (g := ho.holmes_game(n)).to_act())
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
         await opened(application, pilot, game, 0, ho.holmes_lobby())
         text = screen_text(application)
-        assert "Ada (you)" in text and "Your turn" in text
+        assert "Ada (you)" in text and "Your turn" in text and "c Choose" in text
+        assert "Bot 2 ─" in text and "Sherlock ─" in text and "Mycroft ─" in text
+        assert "hidden 3: " in text and "The line" in text
         await pilot.press("c")
         await pilot.pause()
         assert "↑/↓ then Enter" in screen_text(application)
+
+
+async def test_holmes_lays_itself_out_again_when_the_terminal_shrinks_or_grows():
+    """From 120x40 to 80x24 the areas move to the top, side by side, and back again; the
+    characters list keeps the keyboard."""
+    game = next(g for n in range(88, 100) if 0 in (g := ho.holmes_game(n)).to_act())
+    application = app()
+    async with application.run_test(size=(120, 40)) as pilot:
+        await opened(application, pilot, game, 0, ho.holmes_lobby())
+        board = application.screen.board
+        for size, short in (((80, 24), True), ((120, 40), False)):
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            await pilot.pause()
+            text = screen_text(application)
+            assert board.composed_short is short
+            assert "Mycroft ─" in text and "The line" in text
+            assert ("hidden 3: " in text) is short
+            assert application.focused is board.query_one("#ho-characters")
 
 
 async def test_machinations_at_ten_players_keeps_the_record_in_view():
@@ -247,7 +287,7 @@ async def test_machinations_at_ten_players_keeps_the_record_in_view():
 async def test_heist_card_dialog_a_digit_picks_and_enter_plays():
     """The first legal card has the focus; 2 moves it to Foil; Enter plays Foil. An illegal
     card's digit says why instead."""
-    from tui.screens.machinations_dialogs import CardScreen
+    from tui.games.machinations.dialogs import CardScreen
 
     chosen = []
     application = app()

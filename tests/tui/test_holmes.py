@@ -1,4 +1,4 @@
-"""The Holmes table: its model from engine views, its snapshots, and a full game by Pilot."""
+"""The Holmes board: its model from engine views, its snapshots, and a full game by Pilot."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from screen_text import screen_text
 
 import engine
 from tui.app import create_app
-from tui.models.holmes import build_model, describe_action
+from tui.games.holmes.model import build_model, describe_action
 from tui.models.seats import SeatInfo
-from tui.screens.end import EndScreen
 from tui.screens.action_picker import ActionPicker
-from tui.screens.table import TableScreen
+from tui.screens.end import EndScreen
+from tui.screens.play import PlayScreen
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 SEATS = [SeatInfo(0, "Ada", "human", True), SeatInfo(1, "Bot 2", "bot", True)]
@@ -106,14 +106,14 @@ def my_turn(first_step: int) -> engine.Game:
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_holmes_table_mid_game(snap_compare, size):
+def test_holmes_board_mid_game(snap_compare, size):
     """Day 2 after a few moves: markers, the line, both areas, your turn."""
     assert snap_compare(app(), terminal_size=size, run_before=table_run(my_turn(14), 0))
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_holmes_table_late_in_the_game(snap_compare, size):
-    """Day 7: every character in play; your own area stays in view beside them."""
+def test_holmes_board_late_in_the_game(snap_compare, size):
+    """Day 7: every character in play; at 80x24 both areas come first, the characters scroll."""
     assert snap_compare(app(), terminal_size=size, run_before=table_run(my_turn(88), 0))
 
 
@@ -132,7 +132,7 @@ def test_holmes_end_screen_explains_the_scores(snap_compare, size):
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_holmes_table_for_a_spectator(snap_compare, size):
+def test_holmes_board_for_a_spectator(snap_compare, size):
     """A spectator sees hidden-clue counts, never the clues."""
     assert snap_compare(app(), terminal_size=size,
                         run_before=table_run(holmes_game(30), None))
@@ -141,8 +141,8 @@ def test_holmes_table_for_a_spectator(snap_compare, size):
 # -- a full game against the bot ---------------------------------------------------------------
 
 
-def table_screen(app) -> TableScreen | None:
-    return next((s for s in app.screen_stack if isinstance(s, TableScreen)), None)
+def play_screen(app) -> PlayScreen | None:
+    return next((s for s in app.screen_stack if isinstance(s, PlayScreen)), None)
 
 
 async def test_play_a_full_game_of_holmes_against_the_bot(app_factory, waiter):
@@ -151,15 +151,15 @@ async def test_play_a_full_game_of_holmes_against_the_bot(app_factory, waiter):
     async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
         ticket = await app.backend.play_bots("Ann", game="holmes", players=2)
         app.screen.go(ticket)
-        table = await waiter.until(pilot, lambda: table_screen(app), "the table screen")
+        table = await waiter.until(pilot, lambda: play_screen(app), "the play screen")
         await waiter.until(pilot, lambda: table.view is not None, "the first state")
         choices = 0
         while not isinstance(app.screen, EndScreen):
             await waiter.until(
                 pilot,
                 lambda: isinstance(app.screen, EndScreen)
-                or (app.screen is table and table.game_table.model
-                    and table.game_table.model.your_turn),
+                or (app.screen is table and table.board.model
+                    and table.board.model.your_turn),
                 "my turn or the end",
             )
             if isinstance(app.screen, EndScreen):

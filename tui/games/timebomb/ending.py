@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from tui.models.timebomb import Ending
+from tui.games.timebomb.model import Ending
 
 
 class TimeBombEnding(Vertical):

@@ -1,4 +1,4 @@
-"""What the Time Bomb table shows, computed from a view, the legal actions and the seats.
+"""What the Time Bomb board shows, computed from a view, the legal actions and the seats.
 
 Wire kinds and teams always carry a symbol and a word, never colour alone. Kinds are read from
 the view's `wire_kinds`, so Time Bomb Évolution's extra kinds fall back to their own name.

@@ -1,9 +1,9 @@
-"""The Moriarty's Machinations table: your role and what you learned, the players with their
+"""The Moriarty's Machinations board: your role and what you learned, the players with their
 used crew sizes, the scores, and the heist and vote histories.
 
-Built from `tui.models.machinations`. A Proposer picks a crew seat by seat from the player list:
-only seats that still lead to an eligible crew can be picked, and `s` proposes once the pick is
-an eligible crew. Votes, heist cards and accusations are secret dialogs.
+Built from `tui.games.machinations.model`. A Proposer picks a crew seat by seat from the
+player list: only seats that still lead to an eligible crew can be picked, and `s` proposes
+once the pick is an eligible crew. Votes, heist cards and accusations are secret dialogs.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from engine.machinations.roles import TEAM_NAMES, role_name, team_of
-from tui.models.machinations import (
+from tui.games.machinations.model import (
     OTHERS_TURN,
     SHORT_ROLE_NAMES,
     YOUR_TURN,
@@ -26,7 +26,7 @@ from tui.models.machinations import (
     PlayerRow,
     build_model,
 )
-from tui.widgets.game_table import GameTable
+from tui.widgets.game_board import GameBoard
 from tui.widgets.player_list import PlayerEntry, PlayerList, fit_cells, name_cell
 
 class CrewList(PlayerList):
@@ -44,11 +44,11 @@ WIDE = 70
 """From this row width on, the players' rows have room for full role names."""
 
 
-class MachinationsTable(GameTable):
+class MachinationsBoard(GameBoard):
     DEFAULT_CSS = """
-    MachinationsTable #mm-players-head { height: 1; color: $text-muted; }
-    MachinationsTable PlayerList, MachinationsTable PlayerList:focus { border: none; }
-    MachinationsTable #mm-record { height: 1fr; min-height: 5; }
+    MachinationsBoard #mm-players-head { height: 1; color: $text-muted; }
+    MachinationsBoard PlayerList, MachinationsBoard PlayerList:focus { border: none; }
+    MachinationsBoard #mm-record { height: 1fr; min-height: 5; }
     """
 
     BINDINGS = [
@@ -242,26 +242,26 @@ class MachinationsTable(GameTable):
                 self.refresh_record()
                 self.footer_changed()
         elif event.seat in model.targets:
-            from tui.screens.machinations_dialogs import AccuseScreen
+            from tui.games.machinations.dialogs import AccuseScreen
 
             verb = "Murder" if model.role == "jack" else "Arrest"
             name = model.players[event.seat].name
             self.app.push_screen(AccuseScreen(event.seat, name, verb), self.send)
 
     def action_vote(self) -> None:
-        from tui.screens.machinations_dialogs import VoteScreen
+        from tui.games.machinations.dialogs import VoteScreen
 
         if self.model and self.model.can_vote:
             self.app.push_screen(VoteScreen(self.model.proposal), self.send)
 
     def action_play(self) -> None:
-        from tui.screens.machinations_dialogs import CardScreen
+        from tui.games.machinations.dialogs import CardScreen
 
         if self.model and self.model.cards:
             self.app.push_screen(CardScreen(self.model.cards), self.send)
 
     def action_propose(self) -> None:
-        from tui.screens.machinations_dialogs import ProposeScreen
+        from tui.games.machinations.dialogs import ProposeScreen
 
         if not self.eligible_pick():
             return
@@ -276,7 +276,7 @@ class MachinationsTable(GameTable):
         self.footer_changed()
 
     def footer_changed(self) -> None:
-        """The crew pick changes what may be pressed; the table screen owns the footer."""
+        """The crew pick changes what may be pressed; the play screen owns the footer."""
         update = getattr(self.screen, "update_bindings", None)
         (update or self.refresh_bindings)()
 

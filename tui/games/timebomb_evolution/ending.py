@@ -8,9 +8,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Static
 
-from tui.models.evolution import COLOUR_STYLES, colour_word
-from tui.models.timebomb import Ending
-from tui.widgets.timebomb_ending import TimeBombEnding
+from tui.games.timebomb.ending import TimeBombEnding
+from tui.games.timebomb.model import Ending
+from tui.games.timebomb_evolution.model import COLOUR_STYLES, colour_word
 
 
 class EvolutionEnding(TimeBombEnding):

@@ -1,4 +1,4 @@
-"""What the Holmes table shows, computed from a view, the legal actions and the seats.
+"""What the Holmes board shows, computed from a view, the legal actions and the seats.
 
 Pure: no textual. Clue types carry a word and their copies, never colour alone; markers read
 "standing" or "lying" as a symbol and a letter for their owner.

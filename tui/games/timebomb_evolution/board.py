@@ -1,7 +1,7 @@
-"""The Time Bomb Évolution table: Time Bomb's table plus the bombs board and the Variante's
+"""The Time Bomb Évolution board: Time Bomb's board plus the bombs board and the Variante's
 decisions.
 
-It is a small subclass of `TimeBombTable`, as the engine's Évolution is of Time Bomb: the
+It is a small subclass of `TimeBombBoard`, as the engine's Évolution is of Time Bomb: the
 players, the cut and the claim work the same; the board shows each colour's count against its
 threshold, the Defusing wires (on a colour, set apart or moved apart), the last reveal, the
 Number cards drawn, a forced target and round 4's length; a decision the game waits for from
@@ -15,11 +15,10 @@ from dataclasses import replace
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import Static
 
-from tui.models.evolution import (
+from tui.games.timebomb_evolution.model import (
     COLOUR_STYLES,
     QUESTIONS,
     EvolutionModel,
@@ -28,8 +27,8 @@ from tui.models.evolution import (
     describe_claim,
     describe_decision,
 )
-from tui.models.timebomb import build_ending, team_label
-from tui.widgets.timebomb_table import TEAM_STYLES, TargetList, TimeBombTable
+from tui.games.timebomb.board import TEAM_STYLES, TimeBombBoard
+from tui.games.timebomb.model import build_ending, team_label
 
 WAITING = {
     "defuse": "a colour to defuse",
@@ -54,7 +53,7 @@ def kind_text(kind: str) -> Text:
     return Text(colour_word(kind), style=COLOUR_STYLES.get(kind, ""))
 
 
-class EvolutionTable(TimeBombTable):
+class EvolutionBoard(TimeBombBoard):
     BINDINGS = [Binding("d", "decide", "Decide")]
 
     def __init__(self, **kwargs) -> None:
@@ -62,14 +61,8 @@ class EvolutionTable(TimeBombTable):
         self.model: EvolutionModel | None = None
         self.deciding = False
 
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static("", id="tb-secret", classes="panel -you")
-            with Vertical(id="tb-players-box", classes="panel -list"):
-                yield Static("", id="tb-players-head")
-                yield TargetList(id="tb-players")
-            yield Static("", id="ev-board", classes="panel")
-            yield Static("", id="tb-revealed", classes="panel")
+    def variant_panels(self) -> ComposeResult:
+        yield Static("", id="ev-board", classes="panel")
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -226,7 +219,7 @@ class EvolutionTable(TimeBombTable):
 
     @classmethod
     def ending(cls, view, seat, seats) -> Widget:
-        from tui.widgets.evolution_ending import EvolutionEnding
+        from tui.games.timebomb_evolution.ending import EvolutionEnding
 
         ending = build_ending(view, seat, seats)
         hands = view.get("hands") or []

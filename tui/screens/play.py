@@ -1,4 +1,4 @@
-"""A table: the game's own widget, the shared log, chat and status bar, and the connection.
+"""Playing at a table: the game's board, the shared log, chat and status bar, and the connection.
 
 One async worker owns the connection: it reads the host's messages and posts them as
 past-tense messages; the handlers here update the widgets. Bindings are gated by
@@ -25,15 +25,15 @@ from tui.messages import (
     LobbyChanged,
     StateChanged,
 )
+from tui.games import board_for
 from tui.models.seats import SeatInfo, names_of, seat_infos
-from tui.tables import table_widget_for
 from tui.widgets.chat_panel import ChatPanel
 from tui.widgets.event_log import EventLog
-from tui.widgets.game_table import GameTable
+from tui.widgets.game_board import GameBoard
 from tui.widgets.status_bar import StatusBar
 from tui.widgets.waiting_room import WaitingRoom
 
-class TableScreen(Screen):
+class PlayScreen(Screen):
     BINDINGS = [
         Binding("escape", "leave", "Lobby", tooltip="Leave this table for the lobby"),
         Binding("s", "start", "Start game", tooltip="Start now; bots take the free seats"),
@@ -61,7 +61,7 @@ class TableScreen(Screen):
         self.view: dict[str, Any] | None = None
         self.legal: list[dict[str, Any]] = []
         self.status = "connecting"
-        self.game_table: GameTable | None = None
+        self.board: GameBoard | None = None
         self.end_screen: Any = None
         self.ended = False
         self.shown_bindings: tuple | None = None
@@ -69,10 +69,10 @@ class TableScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield StatusBar()
-        with Horizontal(id="table-body"):
-            with ContentSwitcher(initial="waiting", id="table-main"):
+        with Horizontal(id="play-body"):
+            with ContentSwitcher(initial="waiting", id="play-main"):
                 yield WaitingRoom(id="waiting")
-            with Vertical(id="table-side"):
+            with Vertical(id="play-side"):
                 yield EventLog(id="log")
                 yield ChatPanel(spectator=self.spectator, id="chat")
         yield Footer(compact=True)  # a table offers many keys: let 80 columns show them all
@@ -233,15 +233,15 @@ class TableScreen(Screen):
         players = int(view.get("players", 0))
         if len(self.seats) != players:
             self.seats = seat_infos(self.lobby, players)
-        table = await self.ensure_game_table(str(view.get("game")))
-        table.show(view, self.legal, None if self.spectator else self.seat, self.seats)
+        board = await self.ensure_board(str(view.get("game")))
+        board.show(view, self.legal, None if self.spectator else self.seat, self.seats)
         self.query_one(ContentSwitcher).current = "game"
         if self.focused is None:  # a dialog opened before the list had the keyboard
             self.focus_game()
         self.show_log()
         bar = self.query_one(StatusBar)
-        bar.set_turn(table.turn_text(), table.your_turn)
-        bar.set_game(table.status_line())
+        bar.set_turn(board.turn_text(), board.your_turn)
+        bar.set_game(board.status_line())
         if view.get("outcome") is not None:
             if not self.ended:
                 self.ended = True
@@ -255,28 +255,28 @@ class TableScreen(Screen):
         """The log, with this seat's private events masked while its secrets are hidden."""
         if self.view is None:
             return
-        hidden = self.game_table is not None and self.game_table.secret_hidden
+        hidden = self.board is not None and self.board.secret_hidden
         self.query_one(EventLog).show_events(
             self.view.get("events", []), names_of(self.seats), hide_private=hidden
         )
 
-    def on_game_table_secrets_toggled(self, event: GameTable.SecretsToggled) -> None:
+    def on_game_board_secrets_toggled(self, event: GameBoard.SecretsToggled) -> None:
         self.show_log()
         self.update_bindings()
 
-    async def ensure_game_table(self, game_id: str) -> GameTable:
-        if self.game_table is None:
-            self.game_table = table_widget_for(game_id)(id="game")
-            await self.query_one(ContentSwitcher).mount(self.game_table)
+    async def ensure_board(self, game_id: str) -> GameBoard:
+        if self.board is None:
+            self.board = board_for(game_id)(id="game")
+            await self.query_one(ContentSwitcher).mount(self.board)
             self.call_after_refresh(self.focus_game)
-        return self.game_table
+        return self.board
 
     def focus_game(self, from_chat: bool = False) -> None:
         """Put the keyboard on the game's list, unless the player is typing in the chat."""
         from textual.widgets import OptionList
 
-        if self.game_table is not None and (from_chat or not isinstance(self.focused, Input)):
-            lists = self.game_table.query(OptionList)
+        if self.board is not None and (from_chat or not isinstance(self.focused, Input)):
+            lists = self.board.query(OptionList)
             if lists:
                 lists.first().focus()
 
@@ -289,7 +289,7 @@ class TableScreen(Screen):
 
     # -- what the player does -------------------------------------------------------------------
 
-    def on_game_table_action_chosen(self, event: GameTable.ActionChosen) -> None:
+    def on_game_board_action_chosen(self, event: GameBoard.ActionChosen) -> None:
         event.stop()
         self.send({"t": "act", "action": event.action})
 
@@ -297,12 +297,12 @@ class TableScreen(Screen):
         self.send({"t": "chat", "text": event.text})
 
     def binding_state(self) -> tuple:
-        """Everything `check_action` reads, here and in the game's table."""
+        """Everything `check_action` reads, here and on the game's board."""
         over = self.view is not None and self.view.get("outcome") is not None
-        table = self.game_table.binding_state() if self.game_table else ()
+        board = self.board.binding_state() if self.board else ()
         empty = any(s.kind == "empty" for s in self.seats)
         return (self.lobby.get("phase"), self.status, self.is_host, self.spectator, over, empty,
-                bool(self.away_seats()), table)
+                bool(self.away_seats()), board)
 
     def update_bindings(self) -> None:
         """Refresh the footer only when what may be done changed: a redraw of the footer
@@ -358,7 +358,7 @@ class TableScreen(Screen):
         self.query_one("#chat-input", Input).focus()
 
     def on_chat_panel_done(self, event: ChatPanel.Done) -> None:
-        self.focus_game(from_chat=True) if self.game_table else self.set_focus(None)
+        self.focus_game(from_chat=True) if self.board else self.set_focus(None)
 
     def action_rules(self) -> None:
         from tui.screens.rules import RulesScreen
@@ -410,12 +410,12 @@ class TableScreen(Screen):
     def open_end_screen(self) -> None:
         from tui.screens.end import EndScreen
 
-        assert self.view is not None and self.game_table is not None
-        body = type(self.game_table).ending(
+        assert self.view is not None and self.board is not None
+        body = type(self.board).ending(
             self.view, None if self.spectator else self.seat, self.seats
         )
         self.end_screen = EndScreen(
-            body, can_play_again=not self.spectator, you_won=self.game_table.you_won()
+            body, can_play_again=not self.spectator, you_won=self.board.you_won()
         )
         self.app.push_screen(self.end_screen, self.end_chosen)
 

@@ -1,4 +1,4 @@
-"""What the Time Bomb Évolution table shows, on top of Time Bomb's model.
+"""What the Time Bomb Évolution board shows, on top of Time Bomb's model.
 
 Everything the Variante makes public is here: each colour's cards out and the count that makes
 it explode, which Defusing wire lies on which colour, the wires set or moved apart, the last
@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any, Mapping, Sequence
 
+from tui.games.timebomb.model import TimeBombModel, build_model as build_timebomb_model
 from tui.models.seats import SeatInfo
-from tui.models.timebomb import TimeBombModel, build_model as build_timebomb_model
 
 COLOUR_STYLES = {
     "yellow": "bold yellow",

@@ -1,0 +1,16 @@
+"""Time Bomb Évolution at the client: Time Bomb's board with the bombs board and the Variante."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tui.games.timebomb_evolution.board import EvolutionBoard
+
+GAME_ID = "timebomb-evolution"
+
+
+def load_board() -> type["EvolutionBoard"]:
+    from tui.games.timebomb_evolution.board import EvolutionBoard
+
+    return EvolutionBoard
