@@ -86,6 +86,16 @@ def test_model_offers_only_eligible_crews_and_lists_the_record():
     assert {row.seat for row in model.players if row.known} == known
 
 
+def test_model_says_why_a_picked_crew_cannot_be_proposed():
+    game = proposing_at_0()
+    model = build_model(game.view(0), game.legal_actions(0), 0, seats())
+    used = min(s for s in range(7) if 2 in game.sizes[s])
+    other = min(s for s in range(7) if s != used)
+    assert model.crew_verdict([used, other]) == f"{NAMES[used]} has been on a crew of 2"
+    assert model.crew_verdict([other]) == "pick at least 2"
+    assert model.crew_verdict(min(model.crews)) == "eligible"
+
+
 def test_model_of_a_spectator_holds_no_secret():
     game = proposing_at_0()
     model = build_model(game.view(engine.SPECTATOR), [], None, seats())

@@ -167,8 +167,7 @@ class MachinationsBoard(GameBoard):
             text.append(f"({model.my_choice})\n", style="italic")
         if self.crew and model.crews:
             names = [model.players[s].name for s in sorted(self.crew)]
-            ok = "eligible" if tuple(sorted(self.crew)) in model.crews else "not a legal crew yet"
-            text.append(f"Your crew: {', '.join(names)} ({ok})\n")
+            text.append(f"Your crew: {', '.join(names)} ({model.crew_verdict(self.crew)})\n")
         text.append("Heists", style="underline")
         text.append("\n" + ("\n".join(reversed(model.heists)) or "none yet"))
         text.append("\nVotes", style="underline")

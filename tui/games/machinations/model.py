@@ -4,7 +4,7 @@ the seats. Teams carry a word, never colour alone."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from engine.machinations.cards import CARD_NAMES, CARDS
 from engine.machinations.roles import COPS, ROBBERS, TEAM_NAMES, role_name, team_of
@@ -68,6 +68,18 @@ class MachinationsModel:
         cops, robbers = self.scores
         return (f"Cops {cops} · Robbers {robbers} · goal {self.threshold} · "
                 f"failed {self.streak}/{len(self.players)}")
+
+    def crew_verdict(self, crew: Iterable[int]) -> str:
+        """Whether `crew` may be proposed now, and if not, why (MM-12, MM-22)."""
+        crew = sorted(crew)
+        if tuple(crew) in self.crews:
+            return "eligible"
+        if len(crew) < 2:
+            return "pick at least 2"
+        been = [self.players[s].name for s in crew if len(crew) in self.players[s].sizes]
+        if been:
+            return f"{been[0]} has been on a crew of {len(crew)}"
+        return "not a legal crew"
 
     def pickable_for_crew(self, chosen: frozenset[int]) -> frozenset[int]:
         """Seats that can be added to `chosen` on the way to some eligible crew, or removed."""

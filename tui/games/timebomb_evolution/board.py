@@ -44,7 +44,7 @@ def hand_text(hand: dict[str, int]) -> Text:
         text.append(" · " if text.plain else "")
         text.append(f"{count} ")
         text.append_text(kind_text(kind))
-    return text or Text("none")
+    return text or Text("no wires")
 
 
 def kind_text(kind: str) -> Text:
