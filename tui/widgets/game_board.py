@@ -9,8 +9,9 @@ A game's subclass builds `self.model` from the view and draws it in `redraw`; th
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
+from rich.console import RenderableType
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
@@ -180,6 +181,20 @@ class GameBoard(Widget):
 
     def action_unhide(self) -> None:
         self.secret_hidden = False
+
+    def show_secret(self, panel: Static, *, watching: str, hidden: str,
+                    shown: Callable[[], RenderableType]) -> None:
+        """Fill the panel of what only this seat knows: for a spectator, `watching` (what they
+        will and will not see); while `h` hides it, `hidden`; else what `shown()` draws, built
+        only then."""
+        if self.seat is None:
+            panel.border_title = "Spectating"
+            panel.set_class(False, "-hidden")
+            panel.update(watching)
+            return
+        panel.border_title = "You"
+        panel.set_class(self.secret_hidden, "-hidden")
+        panel.update(hidden if self.secret_hidden else shown())
 
     def watch_secret_hidden(self) -> None:
         if self.view is not None:

@@ -92,25 +92,23 @@ class MachinationsBoard(GameBoard):
             self.refresh_players()
 
     def refresh_secret(self) -> None:
+        if self.model is not None:
+            self.show_secret(
+                self.query_one("#mm-secret", Static),
+                watching="You watch: roles stay hidden until they are revealed.",
+                hidden="Role hidden · press h to show it",
+                shown=self.secret_text,
+            )
+
+    def secret_text(self) -> Text:
         model = self.model
-        secret = self.query_one("#mm-secret", Static)
-        if model is None:
-            return
-        if model.spectator:
-            secret.border_title = "Spectating"
-            secret.update("You watch: roles stay hidden until they are revealed.")
-            return
-        secret.set_class(self.secret_hidden, "-hidden")
-        if self.secret_hidden:
-            secret.update("Role hidden · press h to show it")
-            return
         text = Text("Role: ")
         text.append(role_name(model.role) if model.role else "?", style="bold")
         if model.role:
             text.append(f" ({TEAM_NAMES[team_of(model.role)]})")
         if any(row.known for row in model.players):
             text.append(" · what you learned: ◇ below")
-        secret.update(text)
+        return text
 
     def refresh_players(self) -> None:
         model = self.model

@@ -84,23 +84,25 @@ class TimeBombBoard(GameBoard):
         self.refresh_revealed()
 
     def refresh_secret(self) -> None:
+        if self.model is not None:
+            self.show_secret(
+                self.query_one("#tb-secret", Static),
+                watching="You watch: roles and hands stay hidden until the end.",
+                hidden="Role and wires hidden · press h to show them",
+                shown=self.secret_text,
+            )
+
+    def secret_text(self) -> Text:
         model = self.model
-        secret = self.query_one("#tb-secret", Static)
-        if model is None:
-            return
-        if model.spectator:
-            secret.border_title = "Spectating"
-            secret.update("You watch: roles and hands stay hidden until the end.")
-            return
-        secret.border_title = "You"
-        secret.set_class(self.secret_hidden, "-hidden")
-        if self.secret_hidden:
-            secret.update("Role and wires hidden · press h to show them")
-            return
         text = Text("Role: ")
         text.append(f"{team_label(model.role)}'s team", style=TEAM_STYLES.get(model.role or "", ""))
-        text.append("\nWires: " + counts_text(model.hand or {}, model.kinds))
-        secret.update(text)
+        text.append("\nWires: ")
+        text.append_text(self.wires_text(model.hand or {}))
+        return text
+
+    def wires_text(self, hand: dict[str, int]) -> Text:
+        """Hook: a hand's wires, kind by kind."""
+        return Text(counts_text(hand, self.model.kinds))
 
     def refresh_players(self) -> None:
         model = self.model

@@ -27,8 +27,8 @@ from tui.games.timebomb_evolution.model import (
     describe_claim,
     describe_decision,
 )
-from tui.games.timebomb.board import TEAM_STYLES, TimeBombBoard
-from tui.games.timebomb.model import build_ending, team_label
+from tui.games.timebomb.board import TimeBombBoard
+from tui.games.timebomb.model import build_ending
 
 WAITING = {
     "defuse": "a colour to defuse",
@@ -79,20 +79,8 @@ class EvolutionBoard(TimeBombBoard):
         if self.model.decisions and not self.deciding:
             self.call_after_refresh(self.action_decide)
 
-    def refresh_secret(self) -> None:
-        model = self.model
-        if model is None or model.spectator or self.secret_hidden:
-            super().refresh_secret()
-            return
-        secret = self.query_one("#tb-secret", Static)
-        secret.border_title = "You"
-        secret.set_class(False, "-hidden")
-        text = Text("Role: ")
-        text.append(f"{team_label(model.role)}'s team", style=TEAM_STYLES.get(model.role or "", ""))
-        text.append("\nWires: ")
-        hand = model.hand or {}
-        text.append_text(hand_text({k: hand.get(k, 0) for k in model.kinds}))
-        secret.update(text)
+    def wires_text(self, hand: dict[str, int]) -> Text:
+        return hand_text({k: hand.get(k, 0) for k in self.model.kinds})
 
     def row_text(self, row, width: int, wide: bool) -> Text:
         text = super().row_text(row, width, wide)
