@@ -111,7 +111,11 @@ class Posterior:
                 elif wire != "bomb":
                     deal["revealed"][target][1] += 1
         self.deal = deal
-        self.weights, self.factors = self._weigh_deal(deal) if deal is not None else ([], {})
+        if deal is None:
+            self.totals = [0.0] * len(self.groups)
+            self.bomb_mass = self.defusing_mass = [0.0] * self.players
+        else:
+            self.totals, self.bomb_mass, self.defusing_mass = self._weigh_deal(deal, True)
 
     def _pool(self, deal: Mapping[str, Any]) -> tuple[int, int, int, int, int]:
         """(my Defusing, my Bomb, unseen wires, unseen Defusing, unseen Bomb) at the deal."""
@@ -123,15 +127,13 @@ class Posterior:
         unseen = held * (self.players - 1)
         return mine_defusing, mine_bomb, unseen, total_left - mine_defusing, 1 - mine_bomb
 
-    def _player_factors(
-        self, deal: Mapping[str, Any]
-    ) -> dict[int, dict[tuple[str, int], tuple[float, float]]]:
-        """Per other seat and (role, holds the Bomb): (the likelihood of its claim and of the
-        cuts from it, the expected Defusing wires it still holds times that likelihood)."""
+    def _seat_factors(self, deal: Mapping[str, Any]) -> dict[int, dict[tuple[str, int], Poly]]:
+        """Per other seat and (role, holds the Bomb): a polynomial in the seat's Defusing count
+        at the deal, each coefficient the ways to deal it that many (of the wires that are not
+        the Bomb) times the likelihood of its claim and of the cuts from it."""
         held = deal["held"]
-        _, _, unseen, defusing_unseen, bomb_unseen = self._pool(deal)
+        _, _, _, defusing_unseen, bomb_unseen = self._pool(deal)
         cap = min(held, self.view["defusing_total"] - deal["found"])
-        safe_pool = unseen - defusing_unseen - bomb_unseen
         factors = {}
         for seat in self.others:
             claim = deal["claims"][seat]
@@ -139,47 +141,65 @@ class Posterior:
             table = {}
             for bomb in ((0, 1) if bomb_unseen else (0,)):
                 size = held - bomb
-                pool = unseen - bomb_unseen
-                prior_total = comb(pool, size)
                 for role in (SHERLOCK, MORIARTY):
-                    total = expected = 0.0
-                    for defusing in range(defusing_out, min(size, defusing_unseen) + 1):
+                    poly = {}
+                    for defusing in range(defusing_out, min(size - safe_out, defusing_unseen) + 1):
                         safe = size - defusing
-                        if safe < safe_out or safe > safe_pool:
-                            continue
-                        prior = (comb(defusing_unseen, defusing) * comb(safe_pool, safe)
-                                 / prior_total)
-                        reveals = comb(defusing, defusing_out) * comb(safe, safe_out)
-                        weight = prior * reveals * max(
+                        ways = (comb(size, defusing) * comb(defusing, defusing_out)
+                                * comb(safe, safe_out))
+                        poly[defusing] = ways * max(
                             FLOOR, self.model.likelihood(claim, role, defusing, bomb, held, cap))
-                        total += weight
-                        expected += weight * (defusing - defusing_out)
-                    table[role, bomb] = (total, expected)
+                    table[role, bomb] = poly
             factors[seat] = table
         return factors
 
-    def _weigh_deal(self, deal: Mapping[str, Any]):
-        """The weight of each (role group, Bomb holder) for this deal, and the factors."""
-        factors = self._player_factors(deal)
-        _, mine_bomb, _, _, _ = self._pool(deal)
-        holders = [self.me] if mine_bomb else self.others
-        weights = []
+    def _weigh_deal(self, deal: Mapping[str, Any], per_seat: bool):
+        """The weight of each role group for this deal and, if `per_seat`, each seat's Bomb
+        weight and expected Defusing wires still held (both times the weight), summed over
+        the groups.
+
+        The Defusing counts are dealt jointly: whatever the hands hold adds up to the unseen
+        Defusing wires, so the weight of a group is a coefficient of the product of its
+        seats' polynomials (with a second variable marking the one Bomb, if unseen)."""
+        factors = self._seat_factors(deal)
+        _, _, _, defusing_unseen, bomb_unseen = self._pool(deal)
+        top = defusing_unseen
+        seats = self.others
+        totals = []
+        bomb_mass = [0.0] * self.players
+        defusing_mass = [0.0] * self.players
         for index, group in enumerate(self.groups):
             base = self.role_weights[index]
-            for holder in holders:
-                weight = base
-                for seat in self.others:
-                    role = MORIARTY if seat in group else SHERLOCK
-                    weight *= factors[seat][role, int(seat == holder)][0]
-                weights.append((index, holder, weight))
-        return weights, factors
+            pairs = []
+            for seat in seats:
+                role = MORIARTY if seat in group else SHERLOCK
+                table = factors[seat]
+                pairs.append((table[role, 0], table.get((role, 1), {})))
+            prefix = [({0: 1.0}, {})]
+            for pair in pairs:
+                prefix.append(_times(prefix[-1], pair, top))
+            total = base * prefix[-1][bomb_unseen].get(top, 0.0)
+            totals.append(total)
+            if not per_seat or total <= 0:
+                continue
+            suffix = ({0: 1.0}, {})
+            for k in range(len(seats) - 1, -1, -1):
+                seat = seats[k]
+                rest = _times(prefix[k], suffix, top)
+                without, with_bomb = pairs[k]
+                out = deal["revealed"][seat][0]
+                if bomb_unseen:
+                    bomb_mass[seat] += base * _coefficient(with_bomb, rest[0], top)
+                    defusing_mass[seat] += base * (_held(without, rest[1], top, out)
+                                                   + _held(with_bomb, rest[0], top, out))
+                else:
+                    defusing_mass[seat] += base * _held(without, rest[0], top, out)
+                suffix = _times(suffix, pairs[k], top)
+        return totals, bomb_mass, defusing_mass
 
     def _close_deal(self, deal: Mapping[str, Any]) -> None:
         """A redeal: what that deal said about roles becomes the prior for the next one."""
-        weights, _ = self._weigh_deal(deal)
-        totals = [0.0] * len(self.groups)
-        for index, _, weight in weights:
-            totals[index] += weight
+        totals, _, _ = self._weigh_deal(deal, per_seat=False)
         norm = sum(totals)
         if norm > 0:
             self.role_weights = [t / norm for t in totals]
@@ -189,15 +209,13 @@ class Posterior:
     def moriarty_odds(self) -> list[float]:
         """Each seat's chance of being on Moriarty's team (the viewer's own is known)."""
         odds = [0.0] * self.players
-        norm = 0.0
-        for index, _, weight in self.weights:
-            norm += weight
-            for seat in self.groups[index]:
-                odds[seat] += weight
+        norm = sum(self.totals)
         if norm <= 0:
             return [float(self.role == MORIARTY) if s == self.me else 0.5
                     for s in range(self.players)]
-        odds = [o / norm for o in odds]
+        for group, weight in zip(self.groups, self.totals):
+            for seat in group:
+                odds[seat] += weight / norm
         odds[self.me] = float(self.role == MORIARTY)
         return odds
 
@@ -206,23 +224,50 @@ class Posterior:
         (0, 0 for the viewer and for seats with no face-down wire)."""
         face_down = self.view["face_down"]
         odds = [(0.0, 0.0)] * self.players
-        norm = sum(w for _, _, w in self.weights)
+        norm = sum(self.totals)
         if self.deal is None or norm <= 0:
             return odds
-        defusing = [0.0] * self.players
-        bomb = [0.0] * self.players
-        for index, holder, weight in self.weights:
-            group = self.groups[index]
-            bomb[holder] += weight
-            for seat in self.others:
-                total, expected = self.factors[seat][MORIARTY if seat in group else SHERLOCK,
-                                                     int(seat == holder)]
-                if total > 0:
-                    defusing[seat] += weight * expected / total
-        bomb_out = self.view["revealed_counts"].get("bomb", 0)
         for seat in self.others:
             left = face_down[seat]
             if left:
-                odds[seat] = (min(1.0, defusing[seat] / norm / left),
-                              0.0 if bomb_out else min(1.0, bomb[seat] / norm / left))
+                odds[seat] = (min(1.0, self.defusing_mass[seat] / norm / left),
+                              min(1.0, self.bomb_mass[seat] / norm / left))
         return odds
+
+
+Poly = dict[int, float]
+"""A polynomial in a Defusing count: its coefficients by power (absent ones are 0)."""
+
+
+def _times(a: tuple[Poly, Poly], b: tuple[Poly, Poly], top: int) -> tuple[Poly, Poly]:
+    """(a0 + y a1)(b0 + y b1) without the y^2 term (there is one Bomb), up to x^top."""
+    return (_product(a[0], b[0], top),
+            _add(_product(a[0], b[1], top), _product(a[1], b[0], top)))
+
+
+def _product(a: Poly, b: Poly, top: int) -> Poly:
+    out: Poly = {}
+    for i, x in a.items():
+        for j, y in b.items():
+            k = i + j
+            if k <= top:
+                out[k] = out.get(k, 0.0) + x * y
+    return out
+
+
+def _add(a: Poly, b: Poly) -> Poly:
+    out = dict(a)
+    for k, v in b.items():
+        out[k] = out.get(k, 0.0) + v
+    return out
+
+
+def _coefficient(seat: Poly, rest: Poly, top: int) -> float:
+    """The x^top coefficient of seat * rest."""
+    return sum(v * rest.get(top - d, 0.0) for d, v in seat.items())
+
+
+def _held(seat: Poly, rest: Poly, top: int, out: int) -> float:
+    """The x^top coefficient of seat * rest, each of the seat's terms weighed by the Defusing
+    wires it still holds (its count less the `out` revealed)."""
+    return sum(v * (d - out) * rest.get(top - d, 0.0) for d, v in seat.items())
