@@ -10,10 +10,10 @@ Each is weighed by how well it explains everything public since the game began:
 - before a deal, the role posterior the earlier deals left (wires are dealt afresh, roles are
   not).
 
-Each player's Defusing count at the deal is summed out against its hypergeometric prior: the
-unseen wires are dealt at random (TB-4, TB-11), and a player's count is treated as independent
-of the others' (the exact joint differs little at these hand sizes and costs far more). The
-view alone is read: this module sees nothing a seat may not.
+The players' Defusing counts at the deal are summed out jointly: the unseen wires are dealt at
+random (TB-4, TB-11), so they hold exactly the unseen Defusing wires between them, and what
+some hands are thought to hold says what the others hold. The view alone is read: this module
+sees nothing a seat may not.
 """
 
 from __future__ import annotations
@@ -36,6 +36,9 @@ class ClaimModel(Protocol):
     def likelihood(self, claim: Claim, role: str, defusing: int, bomb: int, held: int,
                    cap: int) -> float: ...
 
+
+NEGLIGIBLE = 1e-6
+"""A role group weighing less than this share of the likeliest is left out of the odds."""
 
 FLOOR = 1e-4
 """The least likelihood any claim gets: a model is a guess about people, and one surprise must
@@ -165,36 +168,85 @@ class Posterior:
         _, _, _, defusing_unseen, bomb_unseen = self._pool(deal)
         top = defusing_unseen
         seats = self.others
-        totals = []
+        one = ({0: 1.0}, {})
+        # Products of the first and of the last seats' polynomials, by those seats' roles:
+        # many role groups share them.
+        prefixes: dict[tuple[str, ...], tuple[Poly, Poly]] = {(): one}
+        suffixes: dict[tuple[str, ...], tuple[Poly, Poly]] = {(): one}
+
+        def pair(k: int, role: str) -> tuple[Poly, Poly]:
+            table = factors[seats[k]]
+            return table[role, 0], table.get((role, 1), {})
+
+        def prefix(roles: tuple[str, ...]) -> tuple[Poly, Poly]:
+            if roles not in prefixes:
+                k = len(roles) - 1
+                prefixes[roles] = _times(prefix(roles[:-1]), pair(k, roles[-1]), top)
+            return prefixes[roles]
+
+        def suffix(roles: tuple[str, ...]) -> tuple[Poly, Poly]:
+            if roles not in suffixes:
+                k = len(seats) - len(roles)
+                suffixes[roles] = _times(pair(k, roles[0]), suffix(roles[1:]), top)
+            return suffixes[roles]
+
+        group_roles = [tuple(MORIARTY if seat in group else SHERLOCK for seat in seats)
+                       for group in self.groups]
+        totals = [weight * prefix(roles)[bomb_unseen].get(top, 0.0)
+                  for weight, roles in zip(self.role_weights, group_roles)]
         bomb_mass = [0.0] * self.players
         defusing_mass = [0.0] * self.players
-        for index, group in enumerate(self.groups):
-            base = self.role_weights[index]
-            pairs = []
-            for seat in seats:
-                role = MORIARTY if seat in group else SHERLOCK
-                table = factors[seat]
-                pairs.append((table[role, 0], table.get((role, 1), {})))
-            prefix = [({0: 1.0}, {})]
-            for pair in pairs:
-                prefix.append(_times(prefix[-1], pair, top))
-            total = base * prefix[-1][bomb_unseen].get(top, 0.0)
-            totals.append(total)
-            if not per_seat or total <= 0:
+        if not per_seat:
+            return totals, bomb_mass, defusing_mass
+        # Groups the evidence has all but ruled out change no odds a bot acts on.
+        least = max(totals, default=0.0) * NEGLIGIBLE
+        for index, roles in enumerate(group_roles):
+            if totals[index] <= least:
                 continue
+            base = self.role_weights[index]
+            for k, seat in enumerate(seats):
+                without, with_bomb = pair(k, roles[k])
+                out = deal["revealed"][seat][0]
+                before, after = prefix(roles[:k]), suffix(roles[k + 1:])
+                if bomb_unseen:
+                    for d, v in without.items():
+                        defusing_mass[seat] += base * v * (d - out) * (
+                            _at(before[0], after[1], top - d) + _at(before[1], after[0], top - d))
+                    for d, v in with_bomb.items():
+                        rest = _at(before[0], after[0], top - d)
+                        bomb_mass[seat] += base * v * rest
+                        defusing_mass[seat] += base * v * (d - out) * rest
+                else:
+                    for d, v in without.items():
+                        defusing_mass[seat] += base * v * (d - out) * _at(before[0], after[0],
+                                                                         top - d)
+        return totals, bomb_mass, defusing_mass
+        # Groups the evidence has all but ruled out change no odds a bot acts on.
+        least = max(totals, default=0.0) * NEGLIGIBLE
+        for index, (pairs, prefix) in enumerate(products):
+            if totals[index] <= least:
+                continue
+            base = self.role_weights[index]
             suffix = ({0: 1.0}, {})
             for k in range(len(seats) - 1, -1, -1):
                 seat = seats[k]
-                rest = _times(prefix[k], suffix, top)
                 without, with_bomb = pairs[k]
                 out = deal["revealed"][seat][0]
+                before = prefix[k]
                 if bomb_unseen:
-                    bomb_mass[seat] += base * _coefficient(with_bomb, rest[0], top)
-                    defusing_mass[seat] += base * (_held(without, rest[1], top, out)
-                                                   + _held(with_bomb, rest[0], top, out))
+                    for d, v in without.items():
+                        defusing_mass[seat] += base * v * (d - out) * (
+                            _at(before[0], suffix[1], top - d) + _at(before[1], suffix[0], top - d))
+                    for d, v in with_bomb.items():
+                        rest = _at(before[0], suffix[0], top - d)
+                        bomb_mass[seat] += base * v * rest
+                        defusing_mass[seat] += base * v * (d - out) * rest
                 else:
-                    defusing_mass[seat] += base * _held(without, rest[0], top, out)
-                suffix = _times(suffix, pairs[k], top)
+                    for d, v in without.items():
+                        defusing_mass[seat] += base * v * (d - out) * _at(before[0], suffix[0],
+                                                                         top - d)
+                if k:
+                    suffix = _times(suffix, pairs[k], top)
         return totals, bomb_mass, defusing_mass
 
     def _close_deal(self, deal: Mapping[str, Any]) -> None:
@@ -262,12 +314,8 @@ def _add(a: Poly, b: Poly) -> Poly:
     return out
 
 
-def _coefficient(seat: Poly, rest: Poly, top: int) -> float:
-    """The x^top coefficient of seat * rest."""
-    return sum(v * rest.get(top - d, 0.0) for d, v in seat.items())
-
-
-def _held(seat: Poly, rest: Poly, top: int, out: int) -> float:
-    """The x^top coefficient of seat * rest, each of the seat's terms weighed by the Defusing
-    wires it still holds (its count less the `out` revealed)."""
-    return sum(v * (d - out) * rest.get(top - d, 0.0) for d, v in seat.items())
+def _at(a: Poly, b: Poly, power: int) -> float:
+    """The x^power coefficient of a * b."""
+    if power < 0:
+        return 0.0
+    return sum(v * b.get(power - i, 0.0) for i, v in a.items())

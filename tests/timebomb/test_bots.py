@@ -163,8 +163,10 @@ def test_a_claim_the_cuts_disprove_marks_its_author():
     game.roles = [MORIARTY, MORIARTY, SHERLOCK, SHERLOCK, SHERLOCK]
     game.apply(0, {"type": "cut", "target": 1})  # reveals a Defusing wire
     moriarty = Posterior(game.view(2), TABLE_MODEL).moriarty_odds()
-    assert moriarty[1] > 0.75
-    assert moriarty[3] < 0.5
+    # Seat 1's claim is disproved; seat 3's and seat 4's stand (a Sherlock holding the Bomb
+    # who played it down would explain seat 1 too, so it is not quite certain).
+    assert moriarty[1] > 0.7
+    assert moriarty[1] > 3 * max(moriarty[3], moriarty[4])
 
 
 def smart_choice(game, seat: int) -> dict:
