@@ -1,4 +1,5 @@
-"""What one Time Bomb seat can infer from its view: a posterior over hidden roles and wires.
+"""What one seat of Time Bomb or Évolution can infer from its view: a posterior over hidden
+roles and wires.
 
 A hypothesis is a set of Moriarty seats and, for the current deal, the seat holding the Bomb.
 Each is weighed by how well it explains everything public since the game began:
@@ -12,8 +13,9 @@ Each is weighed by how well it explains everything public since the game began:
 
 The players' Defusing counts at the deal are summed out jointly: the unseen wires are dealt at
 random (TB-4, TB-11), so they hold exactly the unseen Defusing wires between them, and what
-some hands are thought to hold says what the others hold. The view alone is read: this module
-sees nothing a seat may not.
+some hands are thought to hold says what the others hold. Évolution has no Bomb, and its
+removed pile holds no Defusing wire, so the same holds there with no Bomb holder to place. The
+view alone is read: this module sees nothing a seat may not.
 """
 
 from __future__ import annotations
@@ -23,9 +25,11 @@ from math import comb
 from typing import Any, Mapping, Protocol
 
 SHERLOCK, MORIARTY = "sherlock", "moriarty"
+DEFUSING, BOMB = "defusing", "bomb"
 
-Claim = tuple[int, int] | None
-"""A claim as (Defusing wires, Bomb) at the deal, or None for a player who kept quiet."""
+Claim = tuple[int, Any] | None
+"""A claim as (Defusing wires at the deal, the rest of what it says), or None for a player who
+kept quiet. The rest is the game's: the Bomb (0 or 1) in Time Bomb, a colour in Évolution."""
 
 
 class ClaimModel(Protocol):
@@ -104,14 +108,15 @@ class Posterior:
                 seat = event["seats"][0]
                 defusing_out, _ = deal["revealed"][seat]
                 # A claim made after cuts speaks of what is left: count it as at the deal.
-                deal["claims"][seat] = (event["defusing"] + defusing_out, event["bomb"])
+                deal["claims"][seat] = (event["defusing"] + defusing_out,
+                                        event.get("bomb", event.get("colour")))
             elif kind == "cut" and deal is not None:
                 target = event["seats"][1]
                 wire = event["wire"]
-                if wire == "defusing":
+                if wire == DEFUSING:
                     deal["revealed"][target][0] += 1
                     self.found += 1
-                elif wire != "bomb":
+                elif wire != BOMB:
                     deal["revealed"][target][1] += 1
         self.deal = deal
         if deal is None:
@@ -128,7 +133,8 @@ class Posterior:
         held = deal["held"]
         total_left = self.view["defusing_total"] - deal["found"]
         unseen = held * (self.players - 1)
-        return mine_defusing, mine_bomb, unseen, total_left - mine_defusing, 1 - mine_bomb
+        bombs = int(BOMB in self.view["wire_kinds"])
+        return mine_defusing, mine_bomb, unseen, total_left - mine_defusing, bombs - mine_bomb
 
     def _seat_factors(self, deal: Mapping[str, Any]) -> dict[int, dict[tuple[str, int], Poly]]:
         """Per other seat and (role, holds the Bomb): a polynomial in the seat's Defusing count
@@ -220,33 +226,6 @@ class Posterior:
                     for d, v in without.items():
                         defusing_mass[seat] += base * v * (d - out) * _at(before[0], after[0],
                                                                          top - d)
-        return totals, bomb_mass, defusing_mass
-        # Groups the evidence has all but ruled out change no odds a bot acts on.
-        least = max(totals, default=0.0) * NEGLIGIBLE
-        for index, (pairs, prefix) in enumerate(products):
-            if totals[index] <= least:
-                continue
-            base = self.role_weights[index]
-            suffix = ({0: 1.0}, {})
-            for k in range(len(seats) - 1, -1, -1):
-                seat = seats[k]
-                without, with_bomb = pairs[k]
-                out = deal["revealed"][seat][0]
-                before = prefix[k]
-                if bomb_unseen:
-                    for d, v in without.items():
-                        defusing_mass[seat] += base * v * (d - out) * (
-                            _at(before[0], suffix[1], top - d) + _at(before[1], suffix[0], top - d))
-                    for d, v in with_bomb.items():
-                        rest = _at(before[0], suffix[0], top - d)
-                        bomb_mass[seat] += base * v * rest
-                        defusing_mass[seat] += base * v * (d - out) * rest
-                else:
-                    for d, v in without.items():
-                        defusing_mass[seat] += base * v * (d - out) * _at(before[0], suffix[0],
-                                                                         top - d)
-                if k:
-                    suffix = _times(suffix, pairs[k], top)
         return totals, bomb_mass, defusing_mass
 
     def _close_deal(self, deal: Mapping[str, Any]) -> None:
