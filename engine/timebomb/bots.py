@@ -9,9 +9,9 @@
   (a Bomb holder may play it down), Moriarty players tell the truth, bluff by a wire, claim at
   random or keep quiet. As Sherlock it claims the truth, so its team can read it, and cuts
   where a Defusing wire is likeliest and the Bomb unlikeliest, weighing the Bomb more the more
-  cuts it has to spare, and looking one cut ahead: the player it cuts takes the Wire Cutter. As Moriarty it claims what a Sherlock might, never a
-  claim the table can already prove false, and cuts where the Bomb is likelier and Defusing
-  wires unlikely.
+  cuts it has to spare, and looking one cut ahead: the player it cuts takes the Wire Cutter.
+  As Moriarty it claims what a Sherlock might, never a claim the table can already prove
+  false, and cuts where the Bomb is likelier and Defusing wires unlikely.
 """
 
 from __future__ import annotations
