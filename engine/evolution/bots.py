@@ -12,9 +12,11 @@ the others as "smart" (Inspector) would. "smart" reasons from its view:
   Defusing count and the colour it holds nearest to exploding; a Moriarty without Defusing
   wires lies, claiming one so that Sherlocks cut its bombs, and one with some tells their
   number and no colour.
-- It listens: a claim the reveals have contradicted marks a liar, and so does a Defusing
-  wire laid on a harmless colour while a dangerous one waited. Trusted claims sharpen where
-  the Defusing wires and the dangerous colours are.
+- It listens: it keeps Time Bomb's posterior over who is on Moriarty's team and where the
+  Defusing wires are (`engine.timebomb.inference`), fed by every claim, silence and cut, with
+  a model of how each kind of player claims (`TableModel`). A claim the reveals have
+  contradicted marks a liar, and so does a Defusing wire laid on a harmless colour while a
+  dangerous one waited; trusted claims sharpen where the dangerous colours are.
 - It knows the thresholds and powers: a Sherlock defuses the colour nearest to exploding and
   moves apart the wire whose colour is safest; a Moriarty does the opposite, and re-arms a
   colour at its threshold (EV-17) whenever a Blue lets it.
@@ -28,6 +30,8 @@ from typing import Any, Mapping
 
 from engine.bots import Bot
 from engine.core import random_bot
+from engine.timebomb.inference import Claim as Said
+from engine.timebomb.inference import Posterior
 
 DEFUSING = "defusing"
 YELLOW, BLUE, PINK = "yellow", "blue", "pink"
@@ -37,6 +41,34 @@ CARDS_PER_COLOUR = 5
 # a trusted player taking the Wire Cutter: tuned by simulation against random bots.
 LOSS_WEIGHT = 3.0
 TRUST_WEIGHT = 0.04
+
+
+class TableModel:
+    """How people at an Évolution table claim, for the posterior (`Posterior`): Sherlocks
+    nearly always say their Defusing count; a Moriarty tells it, lures with one it lacks,
+    claims at random or keeps quiet. The colour named is not weighed."""
+
+    SHERLOCK_SILENT = 0.05
+    MORIARTY_SILENT = 0.5
+    MORIARTY_STYLES = (0.4, 0.3, 0.3)
+    """Truthful; a lure (one Defusing wire claimed when it holds none); at random."""
+
+    def likelihood(self, claim: Said, role: str, defusing: int, bomb: int, held: int,
+                   cap: int) -> float:
+        if claim is None:
+            return self.SHERLOCK_SILENT if role == "sherlock" else self.MORIARTY_SILENT
+        said = claim[0]
+        truthful = float(said == defusing)
+        if role == "sherlock":
+            return (1 - self.SHERLOCK_SILENT) * truthful
+        honest, luring, at_random = self.MORIARTY_STYLES
+        lure = float(said == max(defusing, 1))
+        uniform = float(said <= cap) / (cap + 1)
+        return (1 - self.MORIARTY_SILENT) * (honest * truthful + luring * lure
+                                             + at_random * uniform)
+
+
+TABLE_MODEL = TableModel()
 
 
 @dataclass
@@ -61,6 +93,8 @@ class Reading:
     claims: dict[int, Claim] = field(default_factory=dict)
     liars: set[int] = field(default_factory=set)
     suspicion: dict[int, float] = field(default_factory=dict)
+    defusing_odds: list[float] = field(default_factory=list)
+    """Each seat's chance that a cut of it reveals a Defusing wire, by the posterior."""
 
     @classmethod
     def of(cls, view: Mapping[str, Any]) -> "Reading":
@@ -72,6 +106,7 @@ class Reading:
         }
         reading.unseen[DEFUSING] = view["defusing_total"] - reading.revealed[DEFUSING] - hand[DEFUSING]
         reading.read_events()
+        reading.defusing_odds = [d for d, _ in Posterior(view, TABLE_MODEL).cut_odds()]
         return reading
 
     def read_events(self) -> None:
@@ -137,18 +172,9 @@ class Reading:
         """The chance that a cut of `target` reveals each kind."""
         view = self.view
         hand_sizes = view["face_down"]
-        others = sum(hand_sizes) - hand_sizes[self.me]
         believed = {s: c for s, c in self.claims.items() if s != self.me and self.trusted(s)}
-        claimed_defusing = sum(max(0, c.defusing - c.defusing_cut) for c in believed.values())
-        claimed_wires = sum(hand_sizes[s] for s in believed)
         left = hand_sizes[target]
-        if target in believed and left:
-            claim = believed[target]
-            p_defusing = min(1.0, max(0, claim.defusing - claim.defusing_cut) / left)
-        else:
-            rest = others - claimed_wires
-            spare = max(0, self.unseen[DEFUSING] - claimed_defusing)
-            p_defusing = min(1.0, spare / rest) if rest > 0 else 0.0
+        p_defusing = self.defusing_odds[target]
         colours = view["colours"]
         total = sum(self.unseen[c] for c in colours) or 1
         odds = {c: (1 - p_defusing) * self.unseen[c] / total for c in colours}

@@ -27,6 +27,9 @@ HIDDEN_CLUE_WORTH = 1.0
 """What an opponent's unknown hidden clue is worth to them, on average."""
 DENIAL = 0.35
 """How much of the opponent's gain from a line card counts when we take or discard it."""
+IM_VALUE = 0.6
+"""What one investigation marker is worth at the start of the week, above its floor: a
+marker buys clues until the week runs out."""
 
 
 @dataclass
@@ -47,6 +50,7 @@ class Model:
     unseen: Counter = field(default_factory=Counter)
     own_hidden: Counter = field(default_factory=Counter)
     """Our own hidden clues, also folded into `counts[me]` as they score at the end."""
+    im_value: float = IM_VALUE
     memo: dict = field(default_factory=dict, repr=False)
     """Appraisals of this exact position; every what-if change clears it."""
 
@@ -55,7 +59,7 @@ class Model:
         return 1 - self.me
 
     @classmethod
-    def from_view(cls, view: Mapping[str, Any], seat: int) -> "Model":
+    def from_view(cls, view: Mapping[str, Any], seat: int, im_value: float = IM_VALUE) -> "Model":
         areas = view["areas"]
         counts, seen = [], Counter(c for c in view["line"] if c)
         for s, area in enumerate(areas):
@@ -86,6 +90,7 @@ class Model:
             line=list(view["line"]),
             unseen=unseen,
             own_hidden=Counter(areas[seat].get("hidden", ())),
+            im_value=im_value,
         )
 
     def copy(self) -> "Model":
@@ -93,7 +98,7 @@ class Model:
         return Model(self.me, self.day, self.left, list(self.im), self.reserve,
                      [Counter(c) for c in self.counts], [set(w) for w in self.wild_on],
                      list(self.free), list(self.hidden), list(self.reserved), list(self.line),
-                     self.unseen, self.own_hidden)
+                     self.unseen, self.own_hidden, self.im_value)
 
     def mirrored(self) -> "Model":
         """The same position appraised for the opponent (their hidden clues stay unknown)."""
@@ -135,7 +140,7 @@ class Model:
         return total
 
     def im_worth(self) -> float:
-        return 0.04 + 0.6 * self.left
+        return 0.04 + self.im_value * self.left
 
     def _complete(self, mine: int, theirs: int, v: int) -> float:
         if mine == v:

@@ -8,10 +8,10 @@
   game began, with a model of how each kind of player claims: Sherlocks mostly tell the truth
   (a Bomb holder may play it down), Moriarty players tell the truth, bluff by a wire, claim at
   random or keep quiet. As Sherlock it claims the truth, so its team can read it, and cuts
-  where a Defusing wire is likeliest and the Bomb unlikeliest, looking one cut ahead: the
-  player it cuts takes the Wire Cutter. As Moriarty it claims what a Sherlock might, never a
-  claim the table can already prove false, and cuts where the Bomb is likelier and Defusing
-  wires unlikely.
+  where a Defusing wire is likeliest and the Bomb unlikeliest, weighing the Bomb more the more
+  cuts it has to spare, and looking one cut ahead: the player it cuts takes the Wire Cutter.
+  As Moriarty it claims what a Sherlock might, never a claim the table can already prove
+  false, and cuts where the Bomb is likelier and Defusing wires unlikely.
 """
 
 from __future__ import annotations
@@ -64,7 +64,11 @@ TABLE_MODEL = TableModel()
 # -- scoring cuts -----------------------------------------------------------------------------
 
 BOMB_WEIGHT = 1.0
-"""The Bomb ends the game at once, so one chance of it outweighs a Defusing wire."""
+"""How Moriarty reckons Sherlock weighs the Bomb against a Defusing wire."""
+BOMB_PER_SPARE_CUT = 0.5
+"""Sherlock weighs the Bomb against a Defusing wire by the cuts left per Defusing wire still
+needed: with cuts to spare, a safe cut loses little and the Bomb loses everything; short of
+time, a risky cut may be the only way to win."""
 LOOKAHEAD = 0.8
 """For Sherlock, the weight of the next cut, made by the player cut now, against this one."""
 TEAM_WEIGHT = 0.12
@@ -149,10 +153,16 @@ def smart_act(
     last_of_game = last_cut and view["round"] == view["rounds"]
     targets = [a["target"] for a in cuts]
 
+    if sherlock:
+        cuts_left = (view["rounds"] - view["round"] + 1) * view["round_length"] - view["cuts"]
+        bomb_weight = BOMB_PER_SPARE_CUT * cuts_left / max(1, defusing_left(view))
+    else:
+        bomb_weight = BOMB_WEIGHT
+
     def reveal(seat: int) -> float:
         """How good a cut of `seat` is for Sherlock's team: Defusing wires in, Bomb out."""
         defusing, bomb = odds[seat]
-        return defusing - BOMB_WEIGHT * bomb
+        return defusing - bomb_weight * bomb
 
     worth = {seat: reveal(seat) for seat in range(view["players"]) if view["face_down"][seat]}
 

@@ -1,4 +1,5 @@
-"""What one Time Bomb seat can infer from its view: a posterior over hidden roles and wires.
+"""What one seat of Time Bomb or Évolution can infer from its view: a posterior over hidden
+roles and wires.
 
 A hypothesis is a set of Moriarty seats and, for the current deal, the seat holding the Bomb.
 Each is weighed by how well it explains everything public since the game began:
@@ -10,9 +11,10 @@ Each is weighed by how well it explains everything public since the game began:
 - before a deal, the role posterior the earlier deals left (wires are dealt afresh, roles are
   not).
 
-Each player's Defusing count at the deal is summed out against its hypergeometric prior: the
-unseen wires are dealt at random (TB-4, TB-11), and a player's count is treated as independent
-of the others' (the exact joint differs little at these hand sizes and costs far more). The
+The players' Defusing counts at the deal are summed out jointly: the unseen wires are dealt at
+random (TB-4, TB-11), so they hold exactly the unseen Defusing wires between them, and what
+some hands are thought to hold says what the others hold. Évolution has no Bomb, and its
+removed pile holds no Defusing wire, so the same holds there with no Bomb holder to place. The
 view alone is read: this module sees nothing a seat may not.
 """
 
@@ -23,9 +25,11 @@ from math import comb
 from typing import Any, Mapping, Protocol
 
 SHERLOCK, MORIARTY = "sherlock", "moriarty"
+DEFUSING, BOMB = "defusing", "bomb"
 
-Claim = tuple[int, int] | None
-"""A claim as (Defusing wires, Bomb) at the deal, or None for a player who kept quiet."""
+Claim = tuple[int, Any] | None
+"""A claim as (Defusing wires at the deal, the rest of what it says), or None for a player who
+kept quiet. The rest is the game's: the Bomb (0 or 1) in Time Bomb, a colour in Évolution."""
 
 
 class ClaimModel(Protocol):
@@ -36,6 +40,9 @@ class ClaimModel(Protocol):
     def likelihood(self, claim: Claim, role: str, defusing: int, bomb: int, held: int,
                    cap: int) -> float: ...
 
+
+NEGLIGIBLE = 1e-6
+"""A role group weighing less than this share of the likeliest is left out of the odds."""
 
 FLOOR = 1e-4
 """The least likelihood any claim gets: a model is a guess about people, and one surprise must
@@ -101,17 +108,22 @@ class Posterior:
                 seat = event["seats"][0]
                 defusing_out, _ = deal["revealed"][seat]
                 # A claim made after cuts speaks of what is left: count it as at the deal.
-                deal["claims"][seat] = (event["defusing"] + defusing_out, event["bomb"])
+                deal["claims"][seat] = (event["defusing"] + defusing_out,
+                                        event.get("bomb", event.get("colour")))
             elif kind == "cut" and deal is not None:
                 target = event["seats"][1]
                 wire = event["wire"]
-                if wire == "defusing":
+                if wire == DEFUSING:
                     deal["revealed"][target][0] += 1
                     self.found += 1
-                elif wire != "bomb":
+                elif wire != BOMB:
                     deal["revealed"][target][1] += 1
         self.deal = deal
-        self.weights, self.factors = self._weigh_deal(deal) if deal is not None else ([], {})
+        if deal is None:
+            self.totals = [0.0] * len(self.groups)
+            self.bomb_mass = self.defusing_mass = [0.0] * self.players
+        else:
+            self.totals, self.bomb_mass, self.defusing_mass = self._weigh_deal(deal, True)
 
     def _pool(self, deal: Mapping[str, Any]) -> tuple[int, int, int, int, int]:
         """(my Defusing, my Bomb, unseen wires, unseen Defusing, unseen Bomb) at the deal."""
@@ -121,17 +133,16 @@ class Posterior:
         held = deal["held"]
         total_left = self.view["defusing_total"] - deal["found"]
         unseen = held * (self.players - 1)
-        return mine_defusing, mine_bomb, unseen, total_left - mine_defusing, 1 - mine_bomb
+        bombs = int(BOMB in self.view["wire_kinds"])
+        return mine_defusing, mine_bomb, unseen, total_left - mine_defusing, bombs - mine_bomb
 
-    def _player_factors(
-        self, deal: Mapping[str, Any]
-    ) -> dict[int, dict[tuple[str, int], tuple[float, float]]]:
-        """Per other seat and (role, holds the Bomb): (the likelihood of its claim and of the
-        cuts from it, the expected Defusing wires it still holds times that likelihood)."""
+    def _seat_factors(self, deal: Mapping[str, Any]) -> dict[int, dict[tuple[str, int], Poly]]:
+        """Per other seat and (role, holds the Bomb): a polynomial in the seat's Defusing count
+        at the deal, each coefficient the ways to deal it that many (of the wires that are not
+        the Bomb) times the likelihood of its claim and of the cuts from it."""
         held = deal["held"]
-        _, _, unseen, defusing_unseen, bomb_unseen = self._pool(deal)
+        _, _, _, defusing_unseen, bomb_unseen = self._pool(deal)
         cap = min(held, self.view["defusing_total"] - deal["found"])
-        safe_pool = unseen - defusing_unseen - bomb_unseen
         factors = {}
         for seat in self.others:
             claim = deal["claims"][seat]
@@ -139,47 +150,87 @@ class Posterior:
             table = {}
             for bomb in ((0, 1) if bomb_unseen else (0,)):
                 size = held - bomb
-                pool = unseen - bomb_unseen
-                prior_total = comb(pool, size)
                 for role in (SHERLOCK, MORIARTY):
-                    total = expected = 0.0
-                    for defusing in range(defusing_out, min(size, defusing_unseen) + 1):
+                    poly = {}
+                    for defusing in range(defusing_out, min(size - safe_out, defusing_unseen) + 1):
                         safe = size - defusing
-                        if safe < safe_out or safe > safe_pool:
-                            continue
-                        prior = (comb(defusing_unseen, defusing) * comb(safe_pool, safe)
-                                 / prior_total)
-                        reveals = comb(defusing, defusing_out) * comb(safe, safe_out)
-                        weight = prior * reveals * max(
+                        ways = (comb(size, defusing) * comb(defusing, defusing_out)
+                                * comb(safe, safe_out))
+                        poly[defusing] = ways * max(
                             FLOOR, self.model.likelihood(claim, role, defusing, bomb, held, cap))
-                        total += weight
-                        expected += weight * (defusing - defusing_out)
-                    table[role, bomb] = (total, expected)
+                    table[role, bomb] = poly
             factors[seat] = table
         return factors
 
-    def _weigh_deal(self, deal: Mapping[str, Any]):
-        """The weight of each (role group, Bomb holder) for this deal, and the factors."""
-        factors = self._player_factors(deal)
-        _, mine_bomb, _, _, _ = self._pool(deal)
-        holders = [self.me] if mine_bomb else self.others
-        weights = []
-        for index, group in enumerate(self.groups):
+    def _weigh_deal(self, deal: Mapping[str, Any], per_seat: bool):
+        """The weight of each role group for this deal and, if `per_seat`, each seat's Bomb
+        weight and expected Defusing wires still held (both times the weight), summed over
+        the groups.
+
+        The Defusing counts are dealt jointly: whatever the hands hold adds up to the unseen
+        Defusing wires, so the weight of a group is a coefficient of the product of its
+        seats' polynomials (with a second variable marking the one Bomb, if unseen)."""
+        factors = self._seat_factors(deal)
+        _, _, _, defusing_unseen, bomb_unseen = self._pool(deal)
+        top = defusing_unseen
+        seats = self.others
+        one = ({0: 1.0}, {})
+        # Products of the first and of the last seats' polynomials, by those seats' roles:
+        # many role groups share them.
+        prefixes: dict[tuple[str, ...], tuple[Poly, Poly]] = {(): one}
+        suffixes: dict[tuple[str, ...], tuple[Poly, Poly]] = {(): one}
+
+        def pair(k: int, role: str) -> tuple[Poly, Poly]:
+            table = factors[seats[k]]
+            return table[role, 0], table.get((role, 1), {})
+
+        def prefix(roles: tuple[str, ...]) -> tuple[Poly, Poly]:
+            if roles not in prefixes:
+                k = len(roles) - 1
+                prefixes[roles] = _times(prefix(roles[:-1]), pair(k, roles[-1]), top)
+            return prefixes[roles]
+
+        def suffix(roles: tuple[str, ...]) -> tuple[Poly, Poly]:
+            if roles not in suffixes:
+                k = len(seats) - len(roles)
+                suffixes[roles] = _times(pair(k, roles[0]), suffix(roles[1:]), top)
+            return suffixes[roles]
+
+        group_roles = [tuple(MORIARTY if seat in group else SHERLOCK for seat in seats)
+                       for group in self.groups]
+        totals = [weight * prefix(roles)[bomb_unseen].get(top, 0.0)
+                  for weight, roles in zip(self.role_weights, group_roles)]
+        bomb_mass = [0.0] * self.players
+        defusing_mass = [0.0] * self.players
+        if not per_seat:
+            return totals, bomb_mass, defusing_mass
+        # Groups the evidence has all but ruled out change no odds a bot acts on.
+        least = max(totals, default=0.0) * NEGLIGIBLE
+        for index, roles in enumerate(group_roles):
+            if totals[index] <= least:
+                continue
             base = self.role_weights[index]
-            for holder in holders:
-                weight = base
-                for seat in self.others:
-                    role = MORIARTY if seat in group else SHERLOCK
-                    weight *= factors[seat][role, int(seat == holder)][0]
-                weights.append((index, holder, weight))
-        return weights, factors
+            for k, seat in enumerate(seats):
+                without, with_bomb = pair(k, roles[k])
+                out = deal["revealed"][seat][0]
+                before, after = prefix(roles[:k]), suffix(roles[k + 1:])
+                if bomb_unseen:
+                    for d, v in without.items():
+                        defusing_mass[seat] += base * v * (d - out) * (
+                            _at(before[0], after[1], top - d) + _at(before[1], after[0], top - d))
+                    for d, v in with_bomb.items():
+                        rest = _at(before[0], after[0], top - d)
+                        bomb_mass[seat] += base * v * rest
+                        defusing_mass[seat] += base * v * (d - out) * rest
+                else:
+                    for d, v in without.items():
+                        defusing_mass[seat] += base * v * (d - out) * _at(before[0], after[0],
+                                                                         top - d)
+        return totals, bomb_mass, defusing_mass
 
     def _close_deal(self, deal: Mapping[str, Any]) -> None:
         """A redeal: what that deal said about roles becomes the prior for the next one."""
-        weights, _ = self._weigh_deal(deal)
-        totals = [0.0] * len(self.groups)
-        for index, _, weight in weights:
-            totals[index] += weight
+        totals, _, _ = self._weigh_deal(deal, per_seat=False)
         norm = sum(totals)
         if norm > 0:
             self.role_weights = [t / norm for t in totals]
@@ -189,15 +240,13 @@ class Posterior:
     def moriarty_odds(self) -> list[float]:
         """Each seat's chance of being on Moriarty's team (the viewer's own is known)."""
         odds = [0.0] * self.players
-        norm = 0.0
-        for index, _, weight in self.weights:
-            norm += weight
-            for seat in self.groups[index]:
-                odds[seat] += weight
+        norm = sum(self.totals)
         if norm <= 0:
             return [float(self.role == MORIARTY) if s == self.me else 0.5
                     for s in range(self.players)]
-        odds = [o / norm for o in odds]
+        for group, weight in zip(self.groups, self.totals):
+            for seat in group:
+                odds[seat] += weight / norm
         odds[self.me] = float(self.role == MORIARTY)
         return odds
 
@@ -206,23 +255,46 @@ class Posterior:
         (0, 0 for the viewer and for seats with no face-down wire)."""
         face_down = self.view["face_down"]
         odds = [(0.0, 0.0)] * self.players
-        norm = sum(w for _, _, w in self.weights)
+        norm = sum(self.totals)
         if self.deal is None or norm <= 0:
             return odds
-        defusing = [0.0] * self.players
-        bomb = [0.0] * self.players
-        for index, holder, weight in self.weights:
-            group = self.groups[index]
-            bomb[holder] += weight
-            for seat in self.others:
-                total, expected = self.factors[seat][MORIARTY if seat in group else SHERLOCK,
-                                                     int(seat == holder)]
-                if total > 0:
-                    defusing[seat] += weight * expected / total
-        bomb_out = self.view["revealed_counts"].get("bomb", 0)
         for seat in self.others:
             left = face_down[seat]
             if left:
-                odds[seat] = (min(1.0, defusing[seat] / norm / left),
-                              0.0 if bomb_out else min(1.0, bomb[seat] / norm / left))
+                odds[seat] = (min(1.0, self.defusing_mass[seat] / norm / left),
+                              min(1.0, self.bomb_mass[seat] / norm / left))
         return odds
+
+
+Poly = dict[int, float]
+"""A polynomial in a Defusing count: its coefficients by power (absent ones are 0)."""
+
+
+def _times(a: tuple[Poly, Poly], b: tuple[Poly, Poly], top: int) -> tuple[Poly, Poly]:
+    """(a0 + y a1)(b0 + y b1) without the y^2 term (there is one Bomb), up to x^top."""
+    return (_product(a[0], b[0], top),
+            _add(_product(a[0], b[1], top), _product(a[1], b[0], top)))
+
+
+def _product(a: Poly, b: Poly, top: int) -> Poly:
+    out: Poly = {}
+    for i, x in a.items():
+        for j, y in b.items():
+            k = i + j
+            if k <= top:
+                out[k] = out.get(k, 0.0) + x * y
+    return out
+
+
+def _add(a: Poly, b: Poly) -> Poly:
+    out = dict(a)
+    for k, v in b.items():
+        out[k] = out.get(k, 0.0) + v
+    return out
+
+
+def _at(a: Poly, b: Poly, power: int) -> float:
+    """The x^power coefficient of a * b."""
+    if power < 0:
+        return 0.0
+    return sum(v * b.get(power - i, 0.0) for i, v in a.items())

@@ -89,9 +89,11 @@ def test_values_map_fragments_and_the_complete_set():
 def test_blocks_the_opponents_best_character():
     game = new_game()
     # Mycroft sits on Gregson with plenty of IM and a rich line: joining him there spends
-    # Gregson for tomorrow. Sherlock has no IM to use Gregson himself.
-    set_area(game, M, im=10)
+    # Gregson for tomorrow. Sherlock has no IM to use Gregson himself, and the reserve is
+    # empty, so Wiggins and Toby would bring him none.
+    set_area(game, M, im=24)
     set_area(game, S, im=0)
+    game.reserve = 0
     arrange(game, line=[FINGERPRINT, FINGERPRINT, FOOTPRINT, FOOTPRINT])
     jump_to_day(game, 3, [{WATSON: True, TOBY: True, IRENE: True},
                           {GREGSON: True, HUDSON: True, LESTRADE: True}], board=BOARD)
