@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine import catalogue
-from engine.core import Game, IllegalAction
+from engine.core import Game
 from engine.holmes import views
 from engine.holmes.area import PlayArea
 from engine.holmes.catalogue import (

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import sys
 from pathlib import Path
 
@@ -10,8 +9,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from textual.widgets import Input  # noqa: E402
+
 from tui.app import create_app  # noqa: E402
 from tui.backend import Backend  # noqa: E402
+from tests_helpers import Waiter  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -34,29 +36,6 @@ def backend_factory(tmp_path):
     return make
 
 
-class Waiter:
-    """Wakes whenever the app handles a message; `until` re-checks a condition each time."""
-
-    def __init__(self) -> None:
-        self.event = asyncio.Event()
-
-    def hook(self, message) -> None:
-        self.event.set()
-
-    async def until(self, pilot, predicate, what: str, timeout: float = 30.0):
-        try:
-            async with asyncio.timeout(timeout):
-                while True:
-                    await pilot.pause()
-                    result = predicate()
-                    if result:
-                        return result
-                    self.event.clear()
-                    await self.event.wait()
-        except TimeoutError:
-            raise AssertionError(f"timed out waiting for {what}") from None
-
-
 @pytest.fixture
 def waiter() -> Waiter:
     return Waiter()
@@ -71,3 +50,28 @@ def app_factory(backend_factory, tmp_path):
         return create_app(backend_factory(**kwargs), player_name=name)
 
     return make
+
+
+@pytest.fixture
+def snap_compare(snap_compare):
+    """The plugin's `snap_compare`, with every text box's cursor held still and drawn before
+    the shot: Textual blinks it on a wall-clock timer, so a busy machine now and then caught it
+    in its dark half and a snapshot failed for one cell."""
+
+    def compare(app, *args, press=(), run_before=None, **kwargs):
+        # The keys are pressed here, after `run_before` as the plugin would, so that a text box
+        # they open is held still too.
+        async def still_cursors(pilot):
+            if run_before is not None:
+                await run_before(pilot)
+            await pilot.pause()
+            await pilot.press(*press)
+            await pilot.pause()
+            for screen in pilot.app.screen_stack:
+                for box in screen.query(Input):
+                    box.cursor_blink = False
+            await pilot.pause()
+
+        return snap_compare(app, *args, run_before=still_cursors, **kwargs)
+
+    return compare

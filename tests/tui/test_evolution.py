@@ -10,6 +10,7 @@ import pytest
 from engine.evolution.bots import BOTS
 from offline import lobby, offline_backend, open_table
 from screen_text import screen_text
+from tests_helpers import play_screen
 
 from tui.app import create_app
 from tui.games.timebomb.dialogs import CutScreen
@@ -17,7 +18,6 @@ from tui.games.timebomb_evolution.model import build_model, claim_text, describe
 from tui.models.seats import seat_infos
 from tui.screens.action_picker import ActionPicker
 from tui.screens.end import EndScreen
-from tui.screens.play import PlayScreen
 
 GAME = "timebomb-evolution"
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
@@ -177,10 +177,6 @@ async def test_every_fact_is_on_screen_at_80x24():
 def is_decision(screen) -> bool:
     """The dialog of a Variante decision, which opens by itself, not a claim the test asked."""
     return isinstance(screen, ActionPicker) and screen.has_class("-decision")
-
-
-def play_screen(application) -> PlayScreen | None:
-    return next((s for s in application.screen_stack if isinstance(s, PlayScreen)), None)
 
 
 async def test_play_the_variante_against_bots_to_the_end(app_factory, waiter):

@@ -3,19 +3,15 @@
 from __future__ import annotations
 
 from screen_text import screen_text
+from tests_helpers import play_screen
 
 from tui.games.timebomb.dialogs import CutScreen
 from tui.screens.action_picker import ActionPicker
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.end import EndScreen
-from tui.screens.play import PlayScreen
 from tui.widgets.event_log import EventLog
 from tui.widgets.player_list import PlayerList
 from tui.widgets.table_list import TableList
-
-
-def play_screen(app) -> PlayScreen | None:
-    return next((s for s in app.screen_stack if isinstance(s, PlayScreen)), None)
 
 
 async def test_play_against_bots_until_the_end_then_play_again(app_factory, waiter):

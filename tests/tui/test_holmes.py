@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from offline import lobby, offline_backend, open_table
 from screen_text import screen_text
+from tests_helpers import play_screen
 
 import engine
 from tui.app import create_app
@@ -12,7 +13,6 @@ from tui.games.holmes.model import build_model, describe_action
 from tui.models.seats import SeatInfo
 from tui.screens.action_picker import ActionPicker
 from tui.screens.end import EndScreen
-from tui.screens.play import PlayScreen
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 SEATS = [SeatInfo(0, "Ada", "human", True), SeatInfo(1, "Bot 2", "bot", True)]
@@ -139,10 +139,6 @@ def test_holmes_board_for_a_spectator(snap_compare, size):
 
 
 # -- a full game against the bot ---------------------------------------------------------------
-
-
-def play_screen(app) -> PlayScreen | None:
-    return next((s for s in app.screen_stack if isinstance(s, PlayScreen)), None)
 
 
 async def test_play_a_full_game_of_holmes_against_the_bot(app_factory, waiter):

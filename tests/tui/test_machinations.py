@@ -7,6 +7,7 @@ import random
 
 import pytest
 from offline import offline_backend, open_table
+from tests_helpers import play_screen
 
 import engine
 from engine.machinations.bots import BOTS
@@ -21,7 +22,6 @@ from tui.games.machinations.dialogs import (
 from tui.games.machinations.model import build_model
 from tui.models.seats import SeatInfo
 from tui.screens.end import EndScreen
-from tui.screens.play import PlayScreen
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 NAMES = ["Ada", "Basil", "Cyril", "Dora", "Edith", "Fred", "Gwen", "Hugo", "Iris", "Jules"]
@@ -177,10 +177,6 @@ def test_end_screen_reveals_every_role(snap_compare, size):
 
 
 # -- a whole game against bots -------------------------------------------------------------------
-
-
-def play_screen(app_) -> PlayScreen | None:
-    return next((s for s in app_.screen_stack if isinstance(s, PlayScreen)), None)
 
 
 async def test_play_seven_players_against_bots_to_the_end(app_factory, waiter):

@@ -4,17 +4,13 @@ from __future__ import annotations
 
 import pytest
 from screen_text import screen_text
+from tests_helpers import play_screen
 
 from engine.catalogue import CATALOGUE
 from tui.quick_play import QuickPlay, remember, remembered
 from tui.screens.confirm import ConfirmScreen
-from tui.screens.play import PlayScreen
 from tui.screens.quick_play import QuickPlayScreen
 from tui.screens.rules import RulesScreen
-
-
-def play_screen(app) -> PlayScreen | None:
-    return next((s for s in app.screen_stack if isinstance(s, PlayScreen)), None)
 
 
 def hosted_table(app):

@@ -7,18 +7,14 @@ import stat
 from dataclasses import replace
 
 from screen_text import screen_text
+from tests_helpers import play_screen
 
 from tui.address import Address
 from tui.backend import TableListing
 from tui.screens.confirm import ConfirmScreen
-from tui.screens.play import PlayScreen
 from tui.screens.quick_play import QuickPlayScreen
 from tui.seat_book import HeldSeat, SeatBook
 from tui.widgets.table_list import TableList
-
-
-def play_screen(app) -> PlayScreen | None:
-    return next((s for s in app.screen_stack if isinstance(s, PlayScreen)), None)
 
 
 async def test_a_restarted_app_takes_its_seat_back(app_factory, waiter, tmp_path):

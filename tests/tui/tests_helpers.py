@@ -1,8 +1,40 @@
 """Helpers the flow tests share besides fixtures."""
 
-from conftest import Waiter
+from __future__ import annotations
+
+import asyncio
+
+from tui.screens.play import PlayScreen
+
+
+class Waiter:
+    """Wakes whenever the app handles a message; `until` re-checks a condition each time."""
+
+    def __init__(self) -> None:
+        self.event = asyncio.Event()
+
+    def hook(self, message) -> None:
+        self.event.set()
+
+    async def until(self, pilot, predicate, what: str, timeout: float = 30.0):
+        try:
+            async with asyncio.timeout(timeout):
+                while True:
+                    await pilot.pause()
+                    result = predicate()
+                    if result:
+                        return result
+                    self.event.clear()
+                    await self.event.wait()
+        except TimeoutError:
+            raise AssertionError(f"timed out waiting for {what}") from None
 
 
 def second_waiter() -> Waiter:
     """A waiter for a second app in the same test: each app wakes only its own waiter."""
     return Waiter()
+
+
+def play_screen(app) -> PlayScreen | None:
+    """The play screen on `app`'s stack, if it has one."""
+    return next((s for s in app.screen_stack if isinstance(s, PlayScreen)), None)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import TextIO
 
 PROGRESS_FROM = 500
 """Runs of at least this many games show a progress bar (rate and time left) on stderr."""
