@@ -67,8 +67,14 @@ class TimeBombBoard(GameBoard):
             yield Static("", id="tb-revealed", classes="panel")
 
     def variant_panels(self) -> ComposeResult:
-        """What a variant shows between the players and the revealed wires: nothing here."""
+        """Hook: what a variant shows between the players and the revealed wires: nothing here."""
         return ()
+
+    def refresh_variant(self) -> None:
+        """Hook: redraw the variant's panels."""
+
+    model_of = staticmethod(build_model)
+    """Hook: the model of a view, for this game."""
 
     def on_mount(self) -> None:
         self.query_one("#tb-secret").border_title = "You"
@@ -78,9 +84,10 @@ class TimeBombBoard(GameBoard):
     # -- rendering --------------------------------------------------------------------------
 
     def redraw(self) -> None:
-        self.model = build_model(self.view, self.legal, self.seat, self.seats)
+        self.model = self.model_of(self.view, self.legal, self.seat, self.seats)
         self.refresh_secret()
         self.refresh_players()
+        self.refresh_variant()
         self.refresh_revealed()
 
     def refresh_secret(self) -> None:

@@ -70,12 +70,10 @@ class EvolutionBoard(TimeBombBoard):
 
     # -- rendering --------------------------------------------------------------------------
 
+    model_of = staticmethod(build_model)
+
     def redraw(self) -> None:
-        self.model = build_model(self.view, self.legal, self.seat, self.seats)
-        self.refresh_secret()
-        self.refresh_players()
-        self.refresh_board()
-        self.refresh_revealed()
+        super().redraw()
         if self.model.decisions and not self.deciding:
             self.call_after_refresh(self.action_decide)
 
@@ -92,7 +90,7 @@ class EvolutionBoard(TimeBombBoard):
             text.append(" …", style="bold")
         return text
 
-    def refresh_board(self) -> None:
+    def refresh_variant(self) -> None:
         model = self.model
         if model is None:
             return
@@ -103,7 +101,7 @@ class EvolutionBoard(TimeBombBoard):
 
     def on_resize(self) -> None:
         super().on_resize()
-        self.refresh_board()
+        self.refresh_variant()
 
     def board_text(self, model: EvolutionModel, width: int) -> Text:
         names = {row.seat: row.name for row in model.players}

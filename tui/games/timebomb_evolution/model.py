@@ -91,7 +91,7 @@ class NumberDraw:
 @dataclass(frozen=True)
 class EvolutionModel(TimeBombModel):
     variante: bool = False
-    colour_rows: tuple[ColourRow, ...] = ()
+    colours: tuple[ColourRow, ...] = ()
     set_apart: tuple[int, ...] = ()
     moved_apart: tuple[int, ...] = ()
     last_reveal: str | None = None
@@ -104,11 +104,6 @@ class EvolutionModel(TimeBombModel):
     pending_kind: str | None = None
     decisions: tuple[Mapping[str, Any], ...] = ()
     """The decision actions legal for the viewer now."""
-
-    @property
-    def colours(self) -> tuple[ColourRow, ...]:
-        return self.colour_rows
-
 
 
 def build_model(
@@ -137,7 +132,7 @@ def build_model(
     return EvolutionModel(
         **shared,
         variante=bool(view.get("variante")),
-        colour_rows=tuple(
+        colours=tuple(
             ColourRow(c, int(revealed.get(c, 0)), int(thresholds.get(c, 4)), defused.get(c))
             for c in view.get("colours", ())
         ),
