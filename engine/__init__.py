@@ -27,6 +27,7 @@ Shapes the games rely on:
 
 - **Turns.** `to_act()` names every seat the game is waiting for. A seat not in it may only
   take the game's `FREE_ACTIONS` (a public, non-binding claim, say), which never advance play.
+  `legal_actions` lists the moves that advance play first, then the free actions.
 - **Simultaneous secret actions** (votes, heist cards, accusations): `to_act()` holds every
   seat that has yet to choose. Each `apply` records one seat's choice; views show only *that*
   a seat has chosen, and the choices are revealed together once all are in.

@@ -10,6 +10,7 @@ of applied actions for replay, and keeps the event log with each event's audienc
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Mapping, final
@@ -176,6 +177,12 @@ class Outcome:
     def won(self, seat: int) -> bool:
         return seat in self.winners
 
+    @functools.cached_property
+    def event(self) -> Event:
+        """The event that ends the game, for everyone: made once, however many games end so."""
+        return Event("game_over", self.text, (), {"reason": self.reason,
+                                                  "winners": sorted(self.winners)})
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "winners": sorted(self.winners),
@@ -215,14 +222,14 @@ def _spec_name(spec: FieldSpec) -> str:
 
 _ONLY: dict[int, tuple[frozenset[int], ...]] = {}
 
-_ACTION_TABLES: dict[type, dict[str, tuple[Callable, tuple, int, bool]]] = {}
+ActionTable = dict[str, tuple[Callable, tuple, int, bool]]
 
 
-def _action_table(cls: type) -> dict[str, tuple[Callable, tuple, int, bool]]:
+def _action_table(cls: type[Game]) -> ActionTable:
     """Each action type of a game class: its `act_` function, its fields with their specs,
-    the size of a well-formed action and whether it is free. Built once per class, so that
-    `apply` neither joins strings nor looks up methods by name on every action."""
-    table = _ACTION_TABLES[cls] = {
+    the size of a well-formed action and whether it is free. Built once, when the class is
+    made, so that `apply` neither joins strings nor looks up methods by name on every action."""
+    return {
         kind: (
             getattr(cls, "act_" + kind),
             tuple(fields.items()),
@@ -231,7 +238,6 @@ def _action_table(cls: type) -> dict[str, tuple[Callable, tuple, int, bool]]:
         )
         for kind, fields in cls.ACTIONS.items()
     }
-    return table
 
 
 class Game:
@@ -252,6 +258,7 @@ class Game:
     (a public claim, say). They never advance the game, so bots need not take them."""
     BOTS: ClassVar[Mapping[str, Callable]] = {}
     """Bot name to `bot(view, legal_actions, rng) -> action`; "random" is always there."""
+    _actions: ClassVar[ActionTable] = {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -265,6 +272,7 @@ class Game:
             cls.id, cls.title = info.id, info.title
             cls.min_players, cls.max_players = info.min_players, info.max_players
             cls.OPTIONS = info.options
+        cls._actions = _action_table(cls)
 
     def __init__(self, players: int, options: Mapping[str, Any] | None = None, seed: int = 0):
         self.players = players
@@ -277,9 +285,6 @@ class Game:
             only = _ONLY[players] = tuple(frozenset((s,)) for s in range(players))
         self.only: tuple[frozenset[int], ...] = only
         """`only[seat]`, the audience of an event for that seat alone (shared: immutable)."""
-        actions = _ACTION_TABLES.get(self.__class__)
-        self._actions = actions if actions is not None else _action_table(self.__class__)
-        """The class's action table (see `_action_table`), looked up once per game."""
         self.history: list[tuple[int, Action]] = []
         self.outcome: Outcome | None = None
         self.setup()
@@ -297,8 +302,10 @@ class Game:
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action `seat` may take now, free actions included; empty when none.
 
-        The list is fresh, but a game may share its action dicts between calls for speed:
-        treat them as read-only (build a new dict to change one; `apply` keeps a copy)."""
+        The moves that advance the game come first, then the free actions, so that a bot
+        finds its moves without reading every claim. The list is fresh, but a game may share
+        its action dicts between calls for speed: treat them as read-only (build a new dict to
+        change one; `apply` keeps a copy)."""
         raise NotImplementedError
 
     def public_view(self) -> dict[str, Any]:
@@ -359,18 +366,17 @@ class Game:
         # The common case, a plain dict of a known type with exact field types, is checked
         # here inline: a simulation applies millions of actions, and a call costs about as much
         # as the check. Anything else takes `_check_shape`, which names what is wrong.
-        entry = None
-        if action.__class__ is dict:
-            kind = action.get("type")
-            if kind.__class__ is str:
-                entry = self._actions.get(kind)
-        if entry is not None and len(action) == entry[2]:
-            act, fields, _, free = entry
+        try:
+            act, fields, size, free = self._actions[action["type"]]
+            plain = action.__class__ is dict and len(action) == size
+        except (KeyError, TypeError):  # not a map, no type, a type no action has
+            plain = False
+        if plain:
             for name, spec in fields:
                 if action.get(name).__class__ is not spec:
-                    act, free = self._check_shape(action)
+                    plain = False
                     break
-        else:
+        if not plain:
             act, free = self._check_shape(action)
         if not free and not self.may_act(seat):
             raise IllegalAction(self.not_your_turn(seat))
@@ -473,7 +479,7 @@ class Game:
 
     def finish(self, outcome: Outcome) -> None:
         self.outcome = outcome
-        self.log("game_over", outcome.text, reason=outcome.reason, winners=sorted(outcome.winners))
+        self.events.append(outcome.event)
 
     def __repr__(self) -> str:
         return (
@@ -486,8 +492,15 @@ def random_bot(free_actions: frozenset[str] = frozenset()) -> Callable:
     """A bot that picks uniformly among the legal actions that advance the game."""
 
     def choose(view: Mapping[str, Any], legal_actions: list[Action], rng: random.Random) -> Action:
-        moves = [a for a in legal_actions if a["type"] not in free_actions] or legal_actions
+        # The moves come first (see `Game.legal_actions`): count them, not the free actions
+        # after them, which outnumber them (a cutter has 4 cuts and 11 claims).
+        moves = 0
+        if free_actions:
+            for action in legal_actions:
+                if action["type"] in free_actions:
+                    break
+                moves += 1
         # rng.random() is a fraction of the cost of rng.choice(), and unbiased for short lists.
-        return moves[int(rng.random() * len(moves))]
+        return legal_actions[int(rng.random() * (moves or len(legal_actions)))]
 
     return choose

@@ -322,7 +322,7 @@ class Model:
         out = []
         gives = [t for t in REAL_TYPES if self.visible(me, t)]
         gives += [WILDCARD] * bool(self.free[me])
-        gives += [WILD_PREFIX + t for t in self.wild_on[me]]
+        gives += [WILD_PREFIX + t for t in sorted(self.wild_on[me])]  # in an order every run keeps
         for give in gives:
             for slot, card in enumerate(self.line):
                 if card is None:

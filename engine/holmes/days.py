@@ -112,14 +112,16 @@ class DaysMixin:
         if self.day == DAYS:
             self.begin_final()
             return
-        self.spent = {
+        # In the line's order: a set's order changes from one process to the next.
+        spent = [
             c for c in self.board
             if c not in INITIAL and c in self.markers[0] and c in self.markers[1]
-        }
-        if self.spent:
+        ]
+        self.spent = set(spent)
+        if spent:
             self.log("spent", "End of Day " + f"{self.day}: "
-                     + ", ".join(map(character_name, self.spent)) + " spent for tomorrow.",
-                     spent=sorted(self.spent))
+                     + ", ".join(map(character_name, spent)) + " spent for tomorrow.",
+                     spent=sorted(spent))
         self.day += 1
         for markers in self.markers:
             for character in markers:

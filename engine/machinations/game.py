@@ -56,16 +56,20 @@ from engine.machinations.roles import (
 PROPOSAL, VOTE, HEIST, ACCUSATION, OVER = "proposal", "vote", "heist", "accusation", "over"
 
 
+Crews = tuple[tuple[dict[str, Any], int], ...]
+
+
 @functools.cache
-def all_crews(players: int) -> tuple[tuple[dict[str, Any], int, int], ...]:
-    """Every crew of 2..N distinct seats (MM-12), smallest first, as (its proposal, bitmask,
-    size). The proposals are shared read-only action dicts (see `Game.legal_actions`): at 10
-    players a proposer may have 1,013 crews to choose from, and building them anew for every
-    proposal was most of a game's time."""
+def crews_by_size(players: int) -> tuple[Crews, ...]:
+    """For each crew size 0..N, every crew of that many distinct seats (MM-12; none below 2),
+    as (its proposal, its seats' bitmask). The proposals are shared read-only action dicts
+    (see `Game.legal_actions`): at 10 players a proposer may have 1,013 crews to choose from,
+    and building them anew for every proposal was most of a game's time."""
     return tuple(
-        ({"type": "propose", "name": "", "crew": list(crew)}, sum(1 << s for s in crew), size)
-        for size in range(2, players + 1)
-        for crew in itertools.combinations(range(players), size)
+        tuple(({"type": "propose", "name": "", "crew": list(crew)}, sum(1 << s for s in crew))
+              for crew in itertools.combinations(range(players), size))
+        if size >= 2 else ()
+        for size in range(players + 1)
     )
 
 
@@ -103,8 +107,8 @@ class Machinations(Game):
         self.streak = 0
         self.scores = {COPS: 0, ROBBERS: 0}
         self.sizes: list[set[int]] = [set() for _ in range(n)]
-        # blocked[s]: bitmask of the seats that have gone on a heist of size s (MM-22).
-        self.blocked = [0] * (n + 1)
+        self.crews: list[Crews] = list(crews_by_size(n))
+        """For each size, the crews MM-22 still allows: only a heist of that size removes any."""
         self._eligible: tuple[dict[str, Any], ...] | None = None
         self.fall_used = False
         self.proposal: dict[str, Any] | None = None
@@ -207,14 +211,10 @@ class Machinations(Game):
         return [{"type": "accuse", "target": t} for t in range(self.players) if t != seat]
 
     def eligible_proposals(self) -> tuple[dict[str, Any], ...]:
-        """A proposal of every crew MM-22 allows now; it changes only when a heist is
-        performed."""
+        """A proposal of every crew MM-22 allows now, smallest first; it changes only when a
+        heist is performed."""
         if self._eligible is None:
-            blocked = self.blocked
-            self._eligible = tuple(
-                proposal for proposal, mask, size in all_crews(self.players)
-                if not mask & blocked[size]
-            )
+            self._eligible = tuple(proposal for crews in self.crews for proposal, _ in crews)
         return self._eligible
 
     def may_take_the_fall(self, seat: int) -> bool:
@@ -337,9 +337,12 @@ class Machinations(Game):
         points = 1 if number == 1 else 2
         self.scores[team] += points
         size = len(crew)
+        gone = 0
         for seat in crew:
             self.sizes[seat].add(size)
-            self.blocked[size] |= 1 << seat
+            gone |= 1 << seat
+        # MM-22: nobody on this crew goes on another heist of its size.
+        self.crews[size] = tuple(c for c in self.crews[size] if not c[1] & gone)
         self._eligible = None
         heist = {
             "number": number,

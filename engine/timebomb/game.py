@@ -30,12 +30,12 @@ ROLE_DECKS: dict[int, tuple[int, int]] = {4: (3, 2), 5: (3, 2), 6: (4, 2), 7: (5
 TEAM_NAMES = {SHERLOCK: "Sherlock", MORIARTY: "Moriarty"}
 
 
-@functools.cache
-def _claim_templates(held: int) -> tuple[dict[str, Any], ...]:
-    """Every claim a player holding `held` face-down wires can make."""
-    return tuple(
-        {"type": "claim", "defusing": d, "bomb": b} for b in (0, 1) for d in range(held - b + 1)
-    )
+CLAIMS_BY_HELD: tuple[tuple[dict[str, Any], ...], ...] = tuple(
+    tuple({"type": "claim", "defusing": d, "bomb": b} for b in (0, 1) for d in range(held - b + 1))
+    for held in range(FIRST_HAND + 1)
+)
+"""Every claim a player holding so many face-down wires can make: shared, read-only (see
+`Game.legal_actions`)."""
 
 
 class _Texts:
@@ -44,15 +44,17 @@ class _Texts:
     Events are immutable values, so sharing them is safe; `Event.as_dict` copies their data
     into every view."""
 
-    def __init__(self, kinds: tuple[str, ...], names: list[str]):
+    def __init__(self, kinds: tuple[str, ...], names: list[str], seats: int):
         self.kinds = kinds
         self.names = names
         self.cut_texts = ["{0} cuts a wire of {1}: " + name + "." for name in names]
         self._describe: dict[tuple[int, ...], str] = {}
         self._events: dict[tuple, Event] = {}
         self._role_events: dict[tuple[str, ...], tuple[Event, ...]] = {}
-        self.hand_events: dict[int, dict[tuple[int, ...], Event]] = {}
-        """Seat -> that seat's counts -> its hand event: a deal looks up one per seat."""
+        self.hand_events: list[dict[tuple[int, ...], Event]] = [{} for _ in range(seats)]
+        """Each seat's counts -> its hand event: a deal looks up one per seat."""
+        self.outcomes: dict[tuple[tuple[str, ...], str], Outcome] = {}
+        """(The seats' roles, why the game ended) -> its outcome: a few dozen at most."""
 
     def __deepcopy__(self, memo: dict) -> "_Texts":
         return self  # a cache of immutable events, shared by every game of its class
@@ -93,9 +95,7 @@ class _Texts:
         return event
 
     def hand_event(self, seat: int, counts: tuple[int, ...]) -> Event:
-        events = self.hand_events.get(seat)
-        if events is None:
-            events = self.hand_events[seat] = {}
+        events = self.hand_events[seat]
         event = events.get(counts)
         if event is None:
             text = "You see your wires: " + self.describe(counts) + "."
@@ -121,14 +121,23 @@ _TEXTS: dict[tuple[type, tuple[str, ...]], _Texts] = {}
 
 
 @functools.cache
-def _cuts_by_seat(players: int) -> tuple[tuple[tuple[int, dict[str, Any]], ...], ...]:
-    """For each seat, each other seat with the action that cuts its wire: shared, read-only
-    (see `Game.legal_actions`)."""
+def _cuts_by_seat(players: int) -> tuple[tuple[dict[str, Any], ...], ...]:
+    """For each seat, the cut of each other seat's wire: shared, read-only (see
+    `Game.legal_actions`)."""
     return tuple(
-        tuple((target, {"type": "cut", "target": target}) for target in range(players)
-              if target != seat)
+        tuple({"type": "cut", "target": target} for target in range(players) if target != seat)
         for seat in range(players)
     )
+
+
+def _free_place(index: int, taken: list[int]) -> int:
+    """The free place at `index` among the places in order, skipping the `taken` ones."""
+    place = index
+    for filled in sorted(taken):
+        if filled > place:
+            break
+        place += 1
+    return place
 
 
 @functools.cache
@@ -171,17 +180,16 @@ class TimeBomb(Game):
         texts = _TEXTS.get((self.__class__, self.kinds))
         if texts is None:
             names = [self.wire_name(kind) for kind in self.kinds]
-            texts = _TEXTS[self.__class__, self.kinds] = _Texts(self.kinds, names)
+            texts = _TEXTS[self.__class__, self.kinds] = _Texts(
+                self.kinds, names, self.max_players)
         self._texts = texts
         self.defusing_index = self.kinds.index(DEFUSING)
         pool = self.build_wire_pool()
-        self.total_wires = sum(pool)
         self.defusing_total = pool[self.defusing_index]
-        self.hands: list[list[int]] = [[0] * len(self.kinds) for _ in range(players)]
         self.no_wires = [0] * len(self.kinds)
         """An empty hand, to compare hands with: cheaper than summing them."""
         self.revealed_counts = [0] * len(self.kinds)
-        self.claims: list[dict[str, int] | None] = [None] * players
+        self.cuts_by_seat = _cuts_by_seat(players)
         self.round = 1
         self.cuts = 0
 
@@ -207,26 +215,28 @@ class TimeBomb(Game):
         dealing it (TB-5, TB-11), with a handful of draws instead of one per wire.
         """
         random = self.rng.random  # C-fast and deterministic; randrange costs several times more
-        hands = self.hands
-        slots = self.players * hand_size
-        owner = _owners(self.players, hand_size)
+        players = self.players
+        slots = players * hand_size
+        owner = _owners(players, hand_size)
         common = pool.index(max(pool))
-        taken = 0  # a bit per place: the rare wires are few, so a clash is rare
+        hands: list[list[int]] = [[0] * len(pool) for _ in range(players)]
+        self.hands = hands
+        """Each seat's face-down wires, as a count of each kind (see the module's docstring)."""
+        taken: list[int] = []  # the places filled so far: a handful
         for kind, count in enumerate(pool):
-            if kind == common:
-                continue
-            for _ in range(count):
-                slot = int(random() * slots)
-                if taken >> slot & 1:
-                    # Taken: draw again among the free places only. Still uniform, and a
-                    # deal never loops, whatever the generator.
-                    free = [i for i in range(slots) if not taken >> i & 1]
-                    slot = free[int(random() * len(free))]
-                taken |= 1 << slot
-                hands[owner[slot]][kind] += 1
+            if kind != common:
+                for _ in range(count):
+                    slot = int(random() * slots)
+                    if slot in taken:
+                        # Taken: draw again among the free places only. Still uniform, and a
+                        # deal never loops, whatever the generator.
+                        slot = _free_place(int(random() * (slots - len(taken))), taken)
+                    taken.append(slot)
+                    hands[owner[slot]][kind] += 1
         for hand in hands:
             hand[common] = hand_size - sum(hand)
-        self.claims = [None] * self.players
+        self.claims: list[dict[str, int] | None] = [None] * players
+        """Each seat's latest claim about the hand it holds: a new deal wipes them (section 8)."""
         self.log_deal(hand_size)
 
     def log_deal(self, hand_size: int) -> None:
@@ -234,11 +244,10 @@ class TimeBomb(Game):
         events = self.events
         texts = self._texts
         events.append(texts.deal_event(self.round, hand_size, self.cutter))
-        by_seat = texts.hand_events
+        hand_events = texts.hand_events
         for seat, hand in enumerate(self.hands):
             counts = tuple(hand)
-            seen = by_seat.get(seat)
-            event = seen.get(counts) if seen is not None else None
+            event = hand_events[seat].get(counts)
             events.append(event if event is not None else texts.hand_event(seat, counts))
 
     # -- turns ----------------------------------------------------------------------------
@@ -257,25 +266,29 @@ class TimeBomb(Game):
         return self.outcome is None and seat == (
             self.cutter if pending is None else pending["seat"])
 
-    def cut_actions(self, seat: int) -> list[dict[str, Any]]:
-        """Hook: a cut of each seat whose wire `seat` may cut now (TB-7, TB-16)."""
+    def cut_actions(self, seat: int) -> Sequence[dict[str, Any]]:
+        """Hook: a cut of each seat whose wire `seat` may cut now (TB-7, TB-16), to be copied
+        into a legal list."""
         hands, empty = self.hands, self.no_wires
-        return [cut for target, cut in _cuts_by_seat(self.players)[seat] if hands[target] != empty]
+        cuts = self.cuts_by_seat[seat]
+        if empty not in hands:
+            return cuts
+        return [cut for cut in cuts if hands[cut["target"]] != empty]
 
     def legal_actions(self, seat: int) -> list[dict[str, Any]]:
         if self.outcome is not None:
             return []
         pending = self.pending
         if pending is not None:
-            actions = self.decision_actions(pending) if seat == pending["seat"] else []
+            moves = self.decision_actions(pending) if seat == pending["seat"] else ()
         elif seat == self.cutter:
-            actions = self.cut_actions(seat)
+            moves = self.cut_actions(seat)
         else:
-            actions = []
+            moves = ()
         if self.options["claims"]:
             # A claim may be made or changed at any time, a decision pending too.
-            actions += self.claim_actions(seat)
-        return actions
+            return [*moves, *self.claim_actions(seat)]
+        return list(moves)
 
     def decision_actions(self, pending: dict[str, Any]) -> list[dict[str, Any]]:
         """Hook: the actions that answer a pending decision."""
@@ -289,7 +302,7 @@ class TimeBomb(Game):
         """Hook: every claim `seat` may make now, to be added to a legal list. Time Bomb's are
         shared read-only dicts (see Game.legal_actions): a cutter's legal list is mostly claims,
         and copying them would be most of its cost."""
-        return _claim_templates(sum(self.hands[seat]))
+        return CLAIMS_BY_HELD[sum(self.hands[seat])]
 
     # -- actions --------------------------------------------------------------------------
 
@@ -381,7 +394,6 @@ class TimeBomb(Game):
     def redeal(self) -> None:
         """TB-11 and TB-12: gather the face-down wires, shuffle, deal 5-r each."""
         pool = list(map(sum, zip(*self.hands)))
-        self.hands = [[0] * len(self.kinds) for _ in self.hands]
         self.round += 1
         self.cuts = 0
         self.deal(pool, FIRST_HAND + 1 - self.round)
@@ -390,8 +402,13 @@ class TimeBomb(Game):
         return tuple(self.roles)
 
     def win(self, team: str, reason: str, text: str) -> None:
-        winners = frozenset(s for s, role in enumerate(self.roles) if role == team)
-        self.finish(Outcome(winners, tuple(self.roles), reason, text, team))
+        roles = tuple(self.roles)
+        outcomes = self._texts.outcomes
+        outcome = outcomes.get((roles, text))
+        if outcome is None:
+            winners = frozenset(s for s, role in enumerate(roles) if role == team)
+            outcome = outcomes[roles, text] = Outcome(winners, roles, reason, text, team)
+        self.finish(outcome)
 
     # -- views (section 7) ----------------------------------------------------------------
 

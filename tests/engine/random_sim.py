@@ -3,7 +3,8 @@
 `play(game_id, players, options, seed)` plays one game with random legal actions and checks, at
 every step, what every game promises (the engine contract):
 
-- someone is waiting, and every seat the game waits for has a move that advances play;
+- someone is waiting, and every seat the game waits for has a move that advances play, listed
+  before its free actions;
 - a legal action is accepted (a sample of them, each on its own copy, on deep steps);
 - an action outside the legal list is refused with `IllegalAction` and changes nothing:
   malformed maps, unknown types, wrong field types, non-seats, actions out of turn, and legal
@@ -350,9 +351,11 @@ def play(game_id: str, players: int, options: dict, seed: int, *, deep_every: in
         assert waiting, f"nobody to act: {game!r}"
         moves = {}
         for seat in waiting:
-            moves[seat] = [a for a in game.legal_actions(seat)
-                           if a["type"] not in game.FREE_ACTIONS]
+            legal = game.legal_actions(seat)
+            moves[seat] = [a for a in legal if a["type"] not in game.FREE_ACTIONS]
             assert moves[seat], f"seat {seat} is waited for but cannot move: {game!r}"
+            assert legal[:len(moves[seat])] == moves[seat], (
+                f"seat {seat}'s free actions come before its moves: {game!r}")
         seat = rng.choice(waiting)
         if step % deep_every == 0:
             legal = game.legal_actions(seat)

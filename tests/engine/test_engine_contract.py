@@ -97,3 +97,17 @@ def test_a_seat_sees_the_public_view_plus_its_own_fields_only(game_id):
         view = game.view(seat)
         assert {k: v for k, v in view.items() if k not in own and k not in ("viewer", "events")} \
             == {k: v for k, v in public.items() if k not in own and k not in ("viewer", "events")}
+
+
+def test_the_random_bot_picks_among_the_moves_and_speaks_only_when_it_cannot_move():
+    """The moves come before the free actions in a legal list, so the random bot counts the
+    moves and draws one of them, each as often as the others; a seat with no move (one the
+    game does not wait for) can only take a free action."""
+    choose = engine.random_bot(frozenset({"claim"}))
+    moves = [{"type": "cut", "target": t} for t in range(3)]
+    claims = [{"type": "claim", "defusing": d, "bomb": 0} for d in range(5)]
+    rng = random.Random(3)
+    picked = [choose(None, moves + claims, rng)["target"] for _ in range(3000)]
+    assert sorted(set(picked)) == [0, 1, 2]
+    assert all(900 < picked.count(t) < 1100 for t in range(3))
+    assert choose(None, claims, rng) in claims
