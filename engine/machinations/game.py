@@ -342,7 +342,8 @@ class Machinations(Game):
             self.sizes[seat].add(size)
             gone |= 1 << seat
         # MM-22: nobody on this crew goes on another heist of its size.
-        self.crews[size] = tuple(c for c in self.crews[size] if not c[1] & gone)
+        self.crews[size] = tuple((proposal, seats) for proposal, seats in self.crews[size]
+                                 if not seats & gone)
         self._eligible = None
         heist = {
             "number": number,
