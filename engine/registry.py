@@ -55,7 +55,7 @@ def _load(package: str, class_name: str) -> None:
 
 # One line per game, in the catalogue's order.
 _load("engine.timebomb", "TimeBomb")
-_load("engine.evolution", "Evolution")
+_load("engine.timebomb_evolution", "Evolution")
 _load("engine.machinations", "Machinations")
 _load("engine.holmes", "Holmes")
 assert list(GAMES) == list(CATALOGUE), "every catalogue entry has its game, in order"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import engine
 import pytest
-import test_evolution as ev
+import test_timebomb_evolution as ev
 import test_holmes as ho
 import test_machinations as mm
 import test_snapshots as tb

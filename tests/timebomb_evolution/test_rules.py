@@ -5,7 +5,7 @@ from collections import Counter
 import pytest
 
 import engine
-from engine.evolution.game import COLOURS
+from engine.timebomb_evolution.game import COLOURS
 
 from .conftest import decisions
 

@@ -8,7 +8,7 @@ import random
 import pytest
 
 import engine
-from engine.evolution.game import Evolution
+from engine.timebomb_evolution.game import Evolution
 
 SEATS = "ABCDEF"
 

@@ -7,7 +7,7 @@ import random
 
 import engine
 import pytest
-from engine.evolution.bots import BOTS
+from engine.timebomb_evolution.bots import BOTS
 from offline import lobby, offline_backend, open_table
 from screen_text import screen_text
 from tests_helpers import play_screen

@@ -9,7 +9,7 @@ import pytest
 
 import engine
 from engine import simulate
-from engine.evolution.bots import BOTS
+from engine.timebomb_evolution.bots import BOTS
 
 GAME = "timebomb-evolution"
 

@@ -19,7 +19,7 @@ import msgpack
 import pytest
 
 import engine
-from engine.evolution.bots import BOTS
+from engine.timebomb_evolution.bots import BOTS
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "engine"))
 from random_sim import redeal_wires  # noqa: E402
