@@ -4,7 +4,7 @@ over long games and under a claim flood, against the protocol's 16 KiB bound.
     uv run python benchmarks/frames.py [--games 5] [--flood 20] [--game timebomb]
 
 Random-bot games are played through the public contract, and each frame is the one the host
-builds (`netplay.host.state_frame`), for every seat and a spectator:
+builds (`netplay.connection.state_frame`), for every seat and a spectator:
 
 - "follow": the frame of a client that has followed the game from its start, told after every
   action (claims included) as the host tells it, carrying the view and only the events new to
@@ -29,7 +29,7 @@ import time
 from harness import machine_note, median, percentile
 
 import engine  # noqa: E402
-from netplay.host import NOTHING_TOLD, state_frame  # noqa: E402
+from netplay.connection import NOTHING_TOLD, state_frame  # noqa: E402
 from netplay.protocol import SENT_FRAME  # noqa: E402
 
 

@@ -177,6 +177,7 @@ async def _serve(max_tables: int, data_parent: str | None) -> None:
 
     import engine
     from netplay.host import Host
+    from netplay.limits import HostLimits
 
     loop = asyncio.get_running_loop()
     stdin = asyncio.StreamReader()
@@ -189,9 +190,9 @@ async def _serve(max_tables: int, data_parent: str | None) -> None:
     with tempfile.TemporaryDirectory(prefix="gaslight-bench-", dir=data_parent) as data:
         # Lean benchmark clients send no heartbeat: a long run must not count them as dead.
         # The per-host table limit guards a LAN host against visitors; a capacity run needs more.
-        host = Host(data_dir=Path(data), bot_delay=0, advertise=False,
-                    max_connections_per_address=1_000_000, heartbeat_timeout=3600,
-                    max_tables=max_tables)
+        host = Host(data_dir=Path(data), limits=HostLimits(
+            bot_delay=0, max_connections_per_address=1_000_000, heartbeat_timeout=3600,
+            max_tables=max_tables))
         _, port = await host.start("127.0.0.1", 0)
         reply(port=port)
         try:

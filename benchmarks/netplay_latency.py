@@ -17,6 +17,7 @@ from pathlib import Path
 
 from netplay.client import Connection
 from netplay.host import Host
+from netplay.limits import HostLimits
 
 PLAYERS = 5
 
@@ -41,7 +42,8 @@ async def player(conn: Connection, latencies: list[float], frames: list[int]) ->
 
 async def main(tables: int) -> None:
     with tempfile.TemporaryDirectory() as data:
-        host = Host(data_dir=Path(data), bot_delay=0, max_connections_per_address=10**6)
+        host = Host(data_dir=Path(data),
+                    limits=HostLimits(bot_delay=0, max_connections_per_address=10**6))
         _, port = await host.start()
         latencies: list[float] = []
         frames = [0]

@@ -132,11 +132,12 @@ class Complaints(logging.Handler):
 
 async def run_host(args) -> int:
     from netplay.host import Host
+    from netplay.limits import HostLimits
 
     complaints = Complaints()
     logging.getLogger("gaslight").addHandler(complaints)
     with tempfile.TemporaryDirectory(prefix="gaslight-soak-") as data:
-        host = Host(data_dir=Path(data), bot_delay=0)
+        host = Host(data_dir=Path(data), limits=HostLimits(bot_delay=0))
         _, port = await host.start("127.0.0.1", 0)
         table_ids = [host.create_table(GAME, SEATS, name=f"Soak {i}") for i in range(args.tables)]
         per_process = -(-len(table_ids) // args.client_processes)

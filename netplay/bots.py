@@ -1,4 +1,4 @@
-"""The bot driver: plays the bot seats of one table.
+"""The bot drivers: each plays the bot seats of one table.
 
 It sleeps until the table changes, waits `delay` seconds so that people can follow, then asks
 its bots what to do by the rule the simulator uses too (`engine.bots.BotTurns`): bots that have
@@ -18,6 +18,7 @@ from typing import Any, Awaitable, Callable, Mapping
 
 import engine
 from engine.bots import Bot, BotError, BotTurns, Move
+from netplay.limits import HostLimits
 from netplay.ratelimit import RateLimit
 from netplay.tables import Table
 
@@ -25,6 +26,42 @@ log = logging.getLogger("gaslight.host")
 
 Apply = Callable[[Table, int, dict], Awaitable[None]]
 """The host's way to apply an action at a table: store, tell, raise IllegalAction."""
+
+
+class Bots:
+    """The bot drivers of every table at one host."""
+
+    def __init__(self, apply: Apply, limits: HostLimits) -> None:
+        self.apply = apply
+        self.limits = limits
+        self._drivers: dict[str, BotDriver] = {}
+
+    def start(self, table: Table) -> None:
+        driver = self._drivers.get(table.id)
+        if driver is None:
+            limits = self.limits
+            driver = self._drivers[table.id] = BotDriver(
+                table, self.apply, limits.bot_delay,
+                lambda: RateLimit(limits.claim_burst, limits.claim_per_second))
+        driver.start()
+
+    def wake(self, table: Table) -> None:
+        """The table changed: a bot may have something to do."""
+        driver = self._drivers.get(table.id)
+        if driver is not None:
+            driver.wake()
+
+    def seed(self, table_id: str, seed: int) -> None:
+        self._drivers[table_id].rng.seed(seed)
+
+    def stop(self, table: Table) -> None:
+        driver = self._drivers.pop(table.id, None)
+        if driver is not None:
+            driver.stop()
+
+    def stop_all(self) -> None:
+        for driver in self._drivers.values():
+            driver.stop()
 
 
 class BotDriver:

@@ -12,25 +12,17 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 
 class HostError(Exception):
     """Something the host answers with an `error` frame."""
-
-    closes_connection: ClassVar[bool]
 
 
 class Refusal(HostError):
     """A request turned down; nothing changes and the connection stays open."""
 
-    closes_connection = False
-
 
 class FatalError(HostError):
     """The host answers with a fatal `error`, then closes the connection."""
-
-    closes_connection = True
 
 
 class ProtocolError(FatalError, ValueError):

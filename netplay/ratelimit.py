@@ -1,7 +1,9 @@
-"""A token bucket, for every rate the host limits (chat, free actions, its bots' claims)."""
+"""The host's rates: a token bucket for chat and claims (its bots' too), and a lockout for
+wrong seat tokens."""
 
 from __future__ import annotations
 
+import collections
 import time
 
 
@@ -22,3 +24,33 @@ class RateLimit:
             return False
         self.allowance -= 1
         return True
+
+
+class Lockout:
+    """At most `failures` failures per `window` seconds from each address: past that, the
+    address waits until its oldest failure leaves the window."""
+
+    def __init__(self, failures: int, window: float) -> None:
+        self.failures = failures
+        self.window = window
+        self._recent: dict[str, collections.deque[float]] = {}
+
+    def wait(self, address: str, now: float) -> int:
+        """Whole seconds `address` must wait before it may try again (0: it may now)."""
+        recent = self._recent.get(address)
+        if recent is None:
+            return 0
+        while recent and recent[0] < now - self.window:
+            recent.popleft()
+        if not recent:
+            del self._recent[address]  # keep the map small
+            return 0
+        if len(recent) < self.failures:
+            return 0
+        return int(recent[0] + self.window - now) + 1
+
+    def failed(self, address: str, now: float) -> int:
+        """Count a failure; the recent failures of `address`."""
+        recent = self._recent.setdefault(address, collections.deque())
+        recent.append(now)
+        return len(recent)

@@ -8,8 +8,9 @@ same address.
 
 One writer thread owns the write connection and commits in groups: every record appended while
 a commit runs goes into the next one, from every table, with one fsync (WAL mode,
-`synchronous=FULL`). `append` returns at once; the host holds back every frame sent after an
-append until `committed` has reached it, so that no view shows an action that is not durable.
+`synchronous=FULL`). `append` returns at once; the `CommitGate` holds back every frame sent
+after an append until `committed` has reached it, so that no view shows an action that is not
+durable.
 
 The store holds the seeds and each seat's token hash, so it lives in the user's data directory,
 readable by the owner only (files 0600 in a 0700 directory). The data directory comes from the
@@ -19,6 +20,7 @@ readable by the owner only (files 0600 in a 0700 directory). The data directory 
 from __future__ import annotations
 
 import asyncio
+import collections
 import logging
 import os
 import secrets
@@ -28,7 +30,7 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 import msgpack
 import platformdirs
@@ -291,3 +293,47 @@ class Store:
                     future.set_result(None)
         if self.on_commit is not None:
             self.on_commit()
+
+
+class Sink(Protocol):
+    """Whatever the gate hands a released frame to: a client's connection."""
+
+    def enqueue(self, frame: bytes | None) -> None: ...
+
+
+class CommitGate:
+    """Holds every frame sent after an append until that append is durable, then hands it on;
+    frames keep their order. A frame sent while nothing is in flight goes at once.
+
+    If the store fails, nothing more can be made durable, so nothing more may be told: the
+    held frames are dropped and `on_failure` runs (the host closes every connection)."""
+
+    def __init__(self, store: Store, on_failure: Callable[[], None]) -> None:
+        self.store = store
+        self.on_failure = on_failure
+        self._held: collections.deque[tuple[int, Sink, bytes | None]] = collections.deque()
+        """Frames waiting for the store: each with the appends it must wait for."""
+        store.on_commit = self._release
+
+    def send(self, sink: Sink, frame: bytes | None) -> None:
+        """`frame` to `sink` once everything appended so far is durable (None: close it)."""
+        if self._held or self.store.pending:
+            self._held.append((self.store.appended, sink, frame))
+        else:
+            sink.enqueue(frame)
+
+    async def durable(self) -> None:
+        """Wait until everything appended so far is durable: a client (or a bot) that waits
+        here is paced by the disk."""
+        await self.store.flush()
+
+    def _release(self) -> None:
+        if self.store.failure is not None:
+            self._held.clear()
+            self.on_failure()
+            return
+        committed = self.store.committed
+        held = self._held
+        while held and held[0][0] <= committed:
+            _, sink, frame = held.popleft()
+            sink.enqueue(frame)

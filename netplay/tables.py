@@ -1,10 +1,12 @@
-"""Tables, seats and seat tokens: who sits where, and the rules for taking, leaving and handing
-over a seat.
+"""Every table at one host: seat tokens, the rules for taking, leaving and handing over a seat,
+the tables' clocks (the turn timer, and how long a table has been empty), and tables brought
+back from the store.
 
 Everything here is synchronous and knows nothing of sockets: a seat holds an opaque `client`
 (the host's connection object, or None while its player is away), and every rule either changes
 the tables and records the change in the host's store, or raises `Refusal` and changes nothing.
-The host turns the results into messages.
+The tables are the only writers of the store's records: the host turns the results into
+messages, and reads the time for the clocks.
 
 A seat belongs to whoever holds its token: 192 random bits, given once, kept here only as a
 SHA-256 hash in the token index (hash -> table and seat) and in the store.
@@ -12,34 +14,26 @@ SHA-256 hash in the token index (hash -> table and seat) and in the store.
 
 from __future__ import annotations
 
-import collections
 import hashlib
 import logging
 import secrets
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Final
 
 import engine
 from engine.catalogue import game_info
 from netplay.errors import Refusal
-from netplay.protocol import MAX_NAME, Lobby, clean_text
+from netplay.limits import HostLimits
+from netplay.protocol import MAX_NAME
 from netplay.store import OVER as STORED_OVER
 from netplay.store import Store, StoreError
+from netplay.table import EMPTY, HUMAN, OVER, WAITING, Seat, Table
+from netplay.text import clean_text
 
 log = logging.getLogger("gaslight.host")
 
-WAITING, PLAYING, OVER = "waiting", "playing", "over"
-HUMAN, BOT, EMPTY = "human", "bot", "empty"
-
 TURN_TIMERS: Final = (0, 30, 60, 120)
 """Seconds the game may wait for an away player before a bot covers the seat (0: never)."""
-CHAT_TAIL: Final = 20
-"""Chat lines a table keeps, per channel, for the people who join or come back."""
-CHANNELS: Final = ("table", "spectators")
-"""Players talk on the table's channel, which spectators read too; spectators on their own."""
-MAX_TABLES: Final = 64
-"""Tables one host keeps in memory, so that a visitor may not create them without end."""
 TOKEN_BYTES: Final = 24
 """192 random bits per seat token."""
 
@@ -48,163 +42,13 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def bot_name(seat: int) -> str:
-    return f"Bot {seat + 1}"
-
-
-@dataclass
-class Seat:
-    seat: int
-    kind: str = EMPTY
-    name: str = ""
-    token_hash: str | None = None
-    bot: str | None = None
-    """The bot playing this seat: a bot's own, or one covering an away player's."""
-    covered: bool = False
-    """A bot plays this person's seat while they are away; their token still holds it."""
-    client: Any = None
-    """The connection of the player sitting here now; None while they are away."""
-
-    @property
-    def bot_plays(self) -> bool:
-        return self.kind == BOT or self.covered
-
-    @property
-    def away(self) -> bool:
-        """A person holds this seat but is not connected."""
-        return self.kind == HUMAN and self.client is None
-
-    def public(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "name": self.name,
-            "kind": self.kind,
-            "connected": self.kind == BOT or self.client is not None,
-            "covered": self.covered,
-        }
-
-    def record(self) -> dict[str, Any]:
-        return {"t": "seat", "seat": self.seat, "kind": self.kind, "name": self.name,
-                "token_hash": self.token_hash, "bot": self.bot, "covered": self.covered}
-
-
-@dataclass
-class Table:
-    id: str
-    name: str
-    game_id: str
-    players: int
-    options: dict[str, Any]
-    seats: list[Seat]
-    bot_level: str = ""
-    """The bot that plays this table's bot seats and covers its away players."""
-    turn_timer: int = 0
-    seed: int | None = None
-    game: engine.Game | None = None
-    host_seat: int | None = None
-    created_by: str | None = None
-    """The address of the client that created the table; None when the host made it."""
-    play_again: set[int] = field(default_factory=set)
-    """Seats that asked for a new game since this one ended."""
-    chat: dict[str, collections.deque] = field(default_factory=lambda: {
-        channel: collections.deque(maxlen=CHAT_TAIL) for channel in CHANNELS})
-    """The latest chat lines of each channel, told again to whoever joins or comes back."""
-    spectators: set[Any] = field(default_factory=set)
-    store: Store | None = None
-    published: dict | None = None
-    """The public summary last told to the lobby and the LAN."""
-
-    @property
-    def phase(self) -> str:
-        if self.game is None:
-            return WAITING
-        return PLAYING if self.game.outcome is None else OVER
-
-    def seats_taken(self) -> int:
-        return sum(1 for s in self.seats if s.kind != EMPTY)
-
-    def summary(self) -> dict[str, Any]:
-        """Public facts, for the `tables` message and the zeroconf TXT record."""
-        taken = self.seats_taken()
-        return {"id": self.id, "name": self.name, "game": self.game_id, "players": self.players,
-                "seats_taken": taken, "seats_free": self.players - taken, "phase": self.phase}
-
-    def clients(self) -> list[Any]:
-        seated = [s.client for s in self.seats if s.client is not None]
-        return seated + list(self.spectators)
-
-    def lobby(self) -> Lobby:
-        return Lobby(
-            table=self.id, name=self.name, game=self.game_id, players=self.players,
-            options=dict(self.options), seats=[s.public() for s in self.seats],
-            phase=self.phase, host_seat=self.host_seat, spectators=len(self.spectators),
-            bot_level=self.bot_level, turn_timer=self.turn_timer,
-            play_again=sorted(self.play_again),
-        )
-
-    def waiting_for_away(self) -> list[Seat]:
-        """The uncovered seats of away players that the game is waiting for."""
-        if self.game is None or self.game.outcome is not None:
-            return []
-        return [seat for seat in self.seats if seat.away and not seat.covered
-                and seat.seat in self.game.to_act()]
-
-    def ask_play_again(self, seat: int) -> bool:
-        """`seat` asks for a new game; whether every connected person has now asked (bots,
-        and bots covering a seat, agree at once)."""
-        if self.phase != OVER:
-            raise Refusal("the game is not over yet")
-        self.play_again.add(seat)
-        return self.everyone_asked()
-
-    def everyone_asked(self) -> bool:
-        present = {s.seat for s in self.seats if s.client is not None}
-        return bool(present) and present <= self.play_again
-
-    def cover(self, seat: Seat) -> None:
-        """A bot plays an away player's seat until they come back."""
-        seat.covered, seat.bot = True, self.bot_level
-        self.record(seat.record())
-        log.info("table %s: a bot covers seat %d", self.id, seat.seat)
-
-    def uncover(self, seat: Seat) -> None:
-        if seat.covered:
-            seat.covered, seat.bot = False, None
-            self.record(seat.record())
-            log.info("table %s: seat %d is its player's again", self.id, seat.seat)
-
-    def record(self, record: dict) -> None:
-        if self.store is not None:
-            self.store.append(self.id, record)
-
-    def seat_bot(self, seat: Seat) -> None:
-        seat.kind, seat.name, seat.token_hash = BOT, bot_name(seat.seat), None
-        seat.bot, seat.covered = self.bot_level, False
-        self.record(seat.record())
-
-    def start_game(self, seed: int | None) -> None:
-        """Bots fill the empty seats and a new game starts, with `seed` or a fresh one."""
-        for seat in self.seats:
-            if seat.kind == EMPTY:
-                self.seat_bot(seat)
-        self.play_again.clear()
-        self.seed = secrets.randbits(63) if seed is None else seed
-        self.game = engine.new_game(self.game_id, self.players, self.options, self.seed)
-        self.record({"t": "game", "seed": self.seed})
-        log.info("table %s: game started", self.id)
-
-    def detach(self, client: Any) -> None:
-        """`client` is no longer at this table (it left, dropped or moved elsewhere)."""
-        self.spectators.discard(client)
-        for seat in self.seats:
-            if seat.client is client:
-                seat.client = None
 
 
 class Tables(Mapping[str, Table]):
     """Every table at one host, by id, and the index of seat tokens."""
 
-    def __init__(self, store: Store | None, max_tables: int = MAX_TABLES) -> None:
+    def __init__(self, store: Store | None,
+                 max_tables: int = HostLimits().max_tables) -> None:
         self.store = store
         self.max_tables = max_tables
         self._tables: dict[str, Table] = {}
@@ -358,6 +202,67 @@ class Tables(Mapping[str, Table]):
         else:
             table.cover(seat)
         return seat
+
+
+    # -- clocks ---------------------------------------------------------------------------
+
+    def arm_turn_timer(self, table: Table, now: float) -> bool:
+        """Run the table's turn timer while the game waits for an away player, and stop it
+        otherwise; whether it has just started."""
+        if not (table.turn_timer and table.waiting_for_away()):
+            table.turn_deadline = None
+            return False
+        if table.turn_deadline is not None:
+            return False
+        table.turn_deadline = now + table.turn_timer
+        return True
+
+    def next_turn_deadline(self) -> float | None:
+        deadlines = [t.turn_deadline for t in self._tables.values() if t.turn_deadline is not None]
+        return min(deadlines, default=None)
+
+    def run_out_turn_timers(self, now: float) -> list[Table]:
+        """Bots cover the away players at every table whose turn timer has run out: those
+        tables."""
+        ran_out = []
+        for table in self._tables.values():
+            if table.turn_deadline is not None and table.turn_deadline <= now:
+                table.turn_deadline = None
+                for seat in table.waiting_for_away():
+                    table.cover(seat)
+                ran_out.append(table)
+        return ran_out
+
+    def abandoned(self, now: float, after: float) -> list[Table]:
+        """The tables a client created that nobody has been connected to for `after`
+        seconds."""
+        return [t for t in self._tables.values()
+                if t.empty_since is not None and now - t.empty_since > after
+                and t.created_by is not None and not t.clients()]
+
+    # -- the store ------------------------------------------------------------------------
+
+    def resume(self, now: float) -> tuple[list[Table], list[StoreError]]:
+        """Load every unfinished table from the store: the tables, and the damaged ones'
+        errors (logged, naming the table) while the others load."""
+        assert self.store is not None
+        resumed, errors = [], []
+        for table_id in self.store.tables():
+            try:
+                table = restore_table(table_id, self.store.records(table_id))
+            except StoreError as error:
+                log.error("%s", error)
+                errors.append(error)
+                continue
+            if table.phase == OVER:
+                self.store.set_status(table.id, STORED_OVER)
+                continue
+            table.empty_since = now
+            self.add(table)
+            resumed.append(table)
+            log.info("resumed table %s (%s, phase %s, %d actions)", table.id, table.game_id,
+                     table.phase, len(table.game.history) if table.game else 0)
+        return resumed, errors
 
 
 # ---------------------------------------------------------------------------------------------

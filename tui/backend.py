@@ -307,15 +307,12 @@ class Backend:
         """A host in this process with its own store; with `resume`, its unfinished tables
         come back first (the caller checks `host.tables`)."""
         from netplay.host import Host
+        from netplay.limits import HostLimits
 
         advertise = store.startswith(LAN_STORE)
-        host = Host(
-            data_dir=self.data_dir,
-            bot_delay=self.bot_delay,
-            advertise=advertise,
-            interfaces=self.interfaces,
-            store=store,
-        )
+        host = Host(data_dir=self.data_dir, store=store,
+                    limits=HostLimits(bot_delay=self.bot_delay), advertise=advertise,
+                    interfaces=self.interfaces)
         if resume:
             host.resume()
         # A table for others listens on every interface; a private bot game, or an app held to

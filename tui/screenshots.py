@@ -33,6 +33,7 @@ async def settle(pilot, condition, timeout: float = 20.0) -> None:
 async def main() -> None:
     os.environ.setdefault("GASLIGHT_CONFIG_DIR", tempfile.mkdtemp(prefix="gaslight-shots-"))
     from netplay.host import Host
+    from netplay.limits import HostLimits
 
     from tui.address import Address
     from tui.app import create_app
@@ -51,7 +52,7 @@ async def main() -> None:
                        discover=False, **kwargs)
 
     # The lobby, listing the tables of a host found by its address.
-    other = Host(data_dir=data, bot_delay=60)
+    other = Host(data_dir=data, limits=HostLimits(bot_delay=60))
     await other.start("127.0.0.1", HOST_PORT + 1)
     other.create_table("timebomb", 6, {}, name="Baker Street", bots=3, seed=SEED)
     other.create_table("timebomb", 5, {}, name="The Diogenes Club", bots=5, seed=SEED)

@@ -26,10 +26,12 @@ import pytest
 
 import engine
 from netplay.host import Host
+from netplay.limits import HostLimits
 from netplay.protocol import PROTOCOL_VERSION as VERSION
 from netplay.protocol import unpack_legal
 from netplay.store import Store
-from netplay.tables import Table, restore_table
+from netplay.table import Table
+from netplay.tables import restore_table
 
 TIMEOUT = 20.0
 
@@ -65,7 +67,7 @@ def private_data_dir(tmp_path, monkeypatch):
 
 @pytest.fixture
 async def host(tmp_path):
-    server = Host(data_dir=tmp_path / "data", bot_delay=0.002)
+    server = Host(data_dir=tmp_path / "data", limits=HostLimits(bot_delay=0.002))
     await server.start("127.0.0.1", 0)
     yield server
     await server.stop()

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
-from netplay.host import CHAT_BURST, MAX_TABLES_PER_ADDRESS, Host
+from netplay.host import Host
+from netplay.limits import HostLimits
 
 from .conftest import (
     RawPeer,
@@ -15,6 +16,8 @@ from .conftest import (
     sent_view,
     watch_to_the_end,
 )
+
+PER_ADDRESS = HostLimits().max_tables_per_address
 
 
 async def open_table(port: int, bots: int, leave: bool, source: str = "127.0.0.1") -> dict:
@@ -30,8 +33,8 @@ async def open_table(port: int, bots: int, leave: bool, source: str = "127.0.0.1
 
 
 async def test_a_client_cannot_fill_the_host_with_tables(tmp_path):
-    host = Host(data_dir=tmp_path / "data", bot_delay=10, max_tables=12, abandoned_after=0.5,
-                heartbeat_timeout=0.2)
+    host = Host(data_dir=tmp_path / "data", limits=HostLimits(
+        bot_delay=10, max_tables=12, abandoned_after=0.5, heartbeat_timeout=0.2))
     await host.start()
     try:
         port = host.address[1]
@@ -43,14 +46,14 @@ async def test_a_client_cannot_fill_the_host_with_tables(tmp_path):
         # Create and hang up with the game started (3 bots and the opener): one address may
         # hold only so many tables open.
         opened = [await open_table(port, bots=3, leave=False)
-                  for i in range(MAX_TABLES_PER_ADDRESS + 3)]
-        assert all(r["t"] == "welcome" for r in opened[:MAX_TABLES_PER_ADDRESS])
+                  for i in range(PER_ADDRESS + 3)]
+        assert all(r["t"] == "welcome" for r in opened[:PER_ADDRESS])
         assert all(r["t"] == "error" and r["fatal"] is False
-                   and f"{MAX_TABLES_PER_ADDRESS} tables open here, the limit" in r["message"]
-                   for r in opened[MAX_TABLES_PER_ADDRESS:])
-        assert len(host.tables) == MAX_TABLES_PER_ADDRESS
+                   and f"{PER_ADDRESS} tables open here, the limit" in r["message"]
+                   for r in opened[PER_ADDRESS:])
+        assert len(host.tables) == PER_ADDRESS
         # Others still can, up to the host's own limit, which nothing then passes.
-        for i in range(host.tables.max_tables - MAX_TABLES_PER_ADDRESS):
+        for i in range(host.tables.max_tables - PER_ADDRESS):
             assert (await open_table(port, 3, False, f"127.0.3.{i + 1}"))["t"] == "welcome"
         full = await open_table(port, 3, False, "127.0.4.1")
         assert full["t"] == "error" and "the limit is 12" in full["message"]
@@ -60,7 +63,7 @@ async def test_a_client_cannot_fill_the_host_with_tables(tmp_path):
             await asyncio.sleep(0.1)
         await host.store.flush()
         stored = set(host.store.tables())
-        assert stored >= {r["table"] for r in opened[:MAX_TABLES_PER_ADDRESS]}
+        assert stored >= {r["table"] for r in opened[:PER_ADDRESS]}
         assert len(stored) == host.tables.max_tables
         assert (await open_table(port, bots=2, leave=False))["t"] == "welcome"
     finally:
@@ -92,7 +95,7 @@ async def test_a_flooding_player_cannot_get_the_others_dropped(host):
     refusals = 0
     while (reply := await mallory.receive(30))["t"] != "pong":
         refusals += reply["t"] == "error" and not reply["fatal"]
-    assert claims() <= CHAT_BURST + 5 and refusals > 5000
+    assert claims() <= HostLimits().claim_burst + 5 and refusals > 5000
     mallory.close()
     while seats[2].client is not None:
         await asyncio.sleep(0.01)

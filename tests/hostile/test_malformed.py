@@ -10,6 +10,7 @@ import msgpack
 import pytest
 
 from netplay.host import Host
+from netplay.limits import HostLimits
 from netplay.protocol import MAX_FRAME, MAX_NESTING
 
 from .conftest import (
@@ -171,7 +172,8 @@ async def test_a_truncated_frame_then_hangup_closes_only_its_connection(host, pa
 
 
 async def test_a_seated_player_stalled_mid_frame_is_dropped_and_keeps_its_seat(tmp_path):
-    host = Host(data_dir=tmp_path / "data", bot_delay=0.002, heartbeat_timeout=0.4)
+    host = Host(data_dir=tmp_path / "data",
+                limits=HostLimits(bot_delay=0.002, heartbeat_timeout=0.4))
     await host.start()
     try:
         table_id, (ann, bob) = await seated_table(host)
@@ -196,7 +198,7 @@ async def ping_forever(peer: RawPeer) -> None:
 
 async def test_a_slow_drip_hello_still_times_out(tmp_path):
     """A client that sends its hello one byte at a time cannot hold the handshake open."""
-    host = Host(data_dir=tmp_path / "data", handshake_timeout=0.3)
+    host = Host(data_dir=tmp_path / "data", limits=HostLimits(handshake_timeout=0.3))
     await host.start()
     try:
         mallory = await RawPeer.open(host.address[1])
@@ -219,8 +221,8 @@ async def test_a_slow_drip_hello_still_times_out(tmp_path):
 
 async def test_many_connections_from_one_address_are_capped_and_released(host):
     table_id, players, fan, idle = await running_table(host)
-    limit = host.max_connections_per_address
-    opened = len(host._clients)
+    limit = host.limits.max_connections_per_address
+    opened = len(host.connections)
     flood = await asyncio.gather(*(RawPeer.open(host.address[1]) for _ in range(3 * limit)))
 
     async def refusal(peer):
@@ -235,7 +237,7 @@ async def test_many_connections_from_one_address_are_capped_and_released(host):
     await assert_table_plays_on(host, table_id, players, fan, idle)
     for peer in flood:
         peer.close()
-    while sum(host._connections.values()) > opened:
+    while len(host.connections) > opened:
         await asyncio.sleep(0.01)
     # Another address is not affected, and the freed slots are usable again.
     other = await RawPeer.join(host.address[1], "Neighbour", source="127.0.0.3")

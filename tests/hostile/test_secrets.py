@@ -21,6 +21,7 @@ import pytest
 import engine
 from netplay import discovery
 from netplay.host import Host
+from netplay.limits import HostLimits
 from netplay.protocol import pack_legal
 
 from .conftest import (
@@ -151,7 +152,7 @@ async def test_every_byte_to_every_client_keeps_the_other_seats_secrets(
         txt_records.append(self._infos[summary["id"]].text)
 
     monkeypatch.setattr(discovery.Advertiser, "publish", recording_publish)
-    host = Host(data_dir=tmp_path / "data", bot_delay=0.002, advertise=True,
+    host = Host(data_dir=tmp_path / "data", limits=HostLimits(bot_delay=0.002), advertise=True,
                 interfaces=["127.0.0.1"])
     await host.start("127.0.0.1", 0)
     try:

@@ -13,6 +13,7 @@ import pytest
 import engine
 from netplay.client import Connection, NotConnected
 from netplay.host import Host
+from netplay.limits import HostLimits
 from netplay.protocol import encode, message, read_message
 from netplay.store import Store
 from netplay.tables import restore_table
@@ -44,7 +45,7 @@ def private_data_dir(tmp_path, monkeypatch):
 
 @pytest.fixture
 async def host(tmp_path):
-    server = Host(data_dir=tmp_path / "data", bot_delay=0.002)
+    server = Host(data_dir=tmp_path / "data", limits=HostLimits(bot_delay=0.002))
     await server.start("127.0.0.1", 0)
     yield server
     await server.stop()

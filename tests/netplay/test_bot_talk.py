@@ -9,6 +9,7 @@ import pytest
 
 from netplay.client import Connection
 from netplay.host import Host
+from netplay.limits import HostLimits
 
 from .conftest import TIMEOUT, play
 
@@ -49,7 +50,8 @@ async def test_every_bot_claims_after_every_deal(host, game_id):
 async def test_bots_keep_to_the_free_action_rate(tmp_path):
     """With room for one claim a minute, each bot claims once and then keeps quiet: the host
     never has a bot's claim to refuse."""
-    host = Host(data_dir=tmp_path / "data", bot_delay=0.002, chat_burst=1, chat_per_second=1 / 60)
+    host = Host(data_dir=tmp_path / "data",
+                limits=HostLimits(bot_delay=0.002, claim_burst=1, claim_per_second=1 / 60))
     await host.start("127.0.0.1", 0)
     try:
         table_id = host.create_table("timebomb", 5, name="Quiet", bots=4, seed=11)

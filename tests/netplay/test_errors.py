@@ -149,8 +149,9 @@ async def test_seated_player_sending_garbage_loses_only_its_link_and_keeps_its_s
 
 async def test_handshake_that_never_finishes_times_out(tmp_path):
     from netplay.host import Host
+    from netplay.limits import HostLimits
 
-    server = Host(data_dir=tmp_path / "data", handshake_timeout=0.2)
+    server = Host(data_dir=tmp_path / "data", limits=HostLimits(handshake_timeout=0.2))
     await server.start()
     raw = await RawClient.open(server.address[1])
     await expect_fatal_then_close(raw, "no hello within 0.2 seconds")
@@ -160,8 +161,9 @@ async def test_handshake_that_never_finishes_times_out(tmp_path):
 
 async def test_connections_per_address_are_limited(tmp_path):
     from netplay.host import Host
+    from netplay.limits import HostLimits
 
-    server = Host(data_dir=tmp_path / "data", max_connections_per_address=3)
+    server = Host(data_dir=tmp_path / "data", limits=HostLimits(max_connections_per_address=3))
     await server.start()
     port = server.address[1]
     kept = [await Connection.connect("127.0.0.1", port, name=f"P{i}") for i in range(3)]
@@ -178,8 +180,9 @@ async def test_connections_per_address_are_limited(tmp_path):
 
 async def test_silent_client_is_dropped_by_the_heartbeat(tmp_path):
     from netplay.host import Host
+    from netplay.limits import HostLimits
 
-    server = Host(data_dir=tmp_path / "data", heartbeat_timeout=0.3)
+    server = Host(data_dir=tmp_path / "data", limits=HostLimits(heartbeat_timeout=0.3))
     await server.start()
     raw = await RawClient.open(server.address[1])
     await raw.send("hello", name="Ghost")

@@ -15,7 +15,6 @@ from netplay.protocol import (
     PROTOCOL_VERSION,
     FrameDecoder,
     ProtocolError,
-    clean_text,
     encode,
     message,
     pack_legal,
@@ -23,6 +22,7 @@ from netplay.protocol import (
     read_message,
     unpack_legal,
 )
+from netplay.text import clean_text
 
 
 def frame(body: bytes) -> bytes:

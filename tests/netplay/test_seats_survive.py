@@ -11,6 +11,7 @@ import textwrap
 
 from netplay.client import Connection
 from netplay.host import Host
+from netplay.limits import HostLimits
 
 from .conftest import TIMEOUT, next_of, play, until
 
@@ -90,7 +91,7 @@ async def test_the_turn_timer_covers_an_away_players_seat_until_they_return(host
 
 
 async def test_a_returning_player_is_told_the_recent_chat(tmp_path):
-    host = Host(data_dir=tmp_path / "data", bot_delay=0.002, chat_burst=30)
+    host = Host(data_dir=tmp_path / "data", limits=HostLimits(bot_delay=0.002, chat_burst=30))
     await host.start()
     table_id = host.create_table("timebomb", 4, {"first_player": 0}, bots=2)
     ann = await Connection.connect("127.0.0.1", host.address[1], name="Ann", table=table_id)
@@ -120,7 +121,7 @@ async def test_a_returning_player_is_told_the_recent_chat(tmp_path):
 
 
 async def test_a_client_follows_its_host_to_a_new_address(tmp_path):
-    first = Host(data_dir=tmp_path / "data", bot_delay=0.002)
+    first = Host(data_dir=tmp_path / "data", limits=HostLimits(bot_delay=0.002))
     await first.start("127.0.0.1", 0)
     table_id = first.create_table("timebomb", 4, {"first_player": 0}, bots=3)
     where: dict[str, tuple[str, int]] = {first.host_id: first.address}
@@ -134,7 +135,7 @@ async def test_a_client_follows_its_host_to_a_new_address(tmp_path):
     await next_of(ann, "state")
     await first.stop()
     # The host comes back with --resume, but its old port is taken: it listens elsewhere.
-    second = Host(data_dir=tmp_path / "data", bot_delay=0.002)
+    second = Host(data_dir=tmp_path / "data", limits=HostLimits(bot_delay=0.002))
     assert second.resume() == [table_id] and second.host_id == first.host_id
     await second.start("127.0.0.2", 0)
     where[second.host_id] = second.address

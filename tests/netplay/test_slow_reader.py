@@ -9,6 +9,7 @@ import time
 
 from netplay.client import Connection
 from netplay.host import Host
+from netplay.limits import HostLimits
 from netplay.protocol import encode, message
 
 from .conftest import TIMEOUT, play
@@ -29,8 +30,8 @@ async def never_reading_spectator(port: int, table_id: str) -> asyncio.StreamWri
 
 
 async def test_never_reading_client_is_dropped_and_delays_no_one(tmp_path):
-    host = Host(data_dir=tmp_path / "data", bot_delay=0.002, outbound_limit=LIMIT,
-                chat_burst=10 * CHATS, chat_per_second=10 * CHATS)
+    host = Host(data_dir=tmp_path / "data", limits=HostLimits(
+        bot_delay=0.002, outbound_limit=LIMIT, chat_burst=10 * CHATS, chat_per_second=10 * CHATS))
     await host.start()
     port = host.address[1]
     # Claims off: this flood is of chat, and the bots' claims after each deal would add

@@ -6,7 +6,8 @@ import pytest
 
 from netplay.errors import Refusal
 from netplay.store import Store
-from netplay.tables import BOT, EMPTY, HUMAN, OVER, PLAYING, WAITING, Tables, restore_table
+from netplay.table import BOT, EMPTY, HUMAN, OVER, PLAYING, WAITING
+from netplay.tables import Tables, restore_table
 
 
 @pytest.fixture

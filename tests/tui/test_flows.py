@@ -254,6 +254,7 @@ async def test_spectator_never_sees_a_role_or_a_hand(app_factory, waiter):
 async def test_losing_the_host_and_reconnecting(app_factory, waiter, tmp_path):
     """The host goes away: the indicator says reconnecting; it comes back: the seat is kept."""
     from netplay.host import Host
+    from netplay.limits import HostLimits
 
     app = app_factory("Ann", bot_delay=60)
     async with app.run_test(size=(100, 30), message_hook=waiter.hook) as pilot:
@@ -270,7 +271,8 @@ async def test_losing_the_host_and_reconnecting(app_factory, waiter, tmp_path):
         await old.stop()
         await waiter.until(pilot, lambda: table.status == "reconnecting", "reconnecting")
         assert "reconnecting" in screen_text(app)
-        new = Host(data_dir=old.store.path.parent, store=old.store.path.stem, bot_delay=60)
+        new = Host(data_dir=old.store.path.parent, store=old.store.path.stem,
+                   limits=HostLimits(bot_delay=60))
         app.backend.hosts.append(new)
         assert new.resume()
         await new.start("127.0.0.1", port)

@@ -60,8 +60,9 @@ async def test_seats_at_tables_over_or_gone_are_forgotten(backend_factory, tmp_p
     """The seat book keeps a seat whose host cannot be found (it may come back), and forgets
     one at a table the host no longer has or whose game is over."""
     from netplay.host import Host
+    from netplay.limits import HostLimits
 
-    host = Host(data_dir=tmp_path / "lan", bot_delay=0)
+    host = Host(data_dir=tmp_path / "lan", limits=HostLimits(bot_delay=0))
     _, port = await host.start("127.0.0.1", 0)
     over = host.create_table("timebomb", 4, {}, "Over", bots=4, seed=1)
     try:

@@ -46,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
 
     import engine
     from netplay.host import Host
+    from netplay.limits import HostLimits
     from tui.launch import interfaces_from
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s",
@@ -56,12 +57,8 @@ def run(args: argparse.Namespace) -> int:
     bind = interfaces[0] if interfaces and len(interfaces) == 1 else "0.0.0.0"
 
     async def serve() -> int:
-        host = Host(
-            data_dir=args.data_dir,
-            bot_delay=args.bot_delay,
-            advertise=not args.no_announce,
-            interfaces=interfaces,
-        )
+        host = Host(data_dir=args.data_dir, limits=HostLimits(bot_delay=args.bot_delay),
+                    advertise=not args.no_announce, interfaces=interfaces)
         resumed = host.resume() if args.resume else []
         for error in host.store_errors:
             print(f"could not resume: {error}", file=sys.stderr)

@@ -1,0 +1,283 @@
+"""The host's end of one client: its connection, what it has been told, and the state fan-out.
+
+Every frame to a client goes through the store's `CommitGate`, so nobody is told of an action
+that a power cut could take back. Each connection has a bounded outbound buffer, so a client
+that stops reading delays nobody: when its buffer overflows it is disconnected and its seat
+waits for a reconnect with the token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import logging
+import socket
+import time
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+import engine
+from netplay.errors import FatalError, ProtocolError, Refusal, Rejection
+from netplay.limits import HostLimits
+from netplay.protocol import (
+    SENT_FRAME,
+    ClientMessage,
+    Error,
+    Hello,
+    HostMessage,
+    State,
+    encode,
+    pack_legal,
+    parse_client_message,
+    read_message,
+)
+from netplay.ratelimit import RateLimit
+from netplay.store import CommitGate
+
+if TYPE_CHECKING:
+    from netplay.tables import Table
+
+log = logging.getLogger("gaslight.host")
+
+EVENT_TAIL: Final = 40
+"""Events a client gets when it joins, comes back, or a new game starts."""
+FLUSH_TIMEOUT: Final = 2.0
+"""Seconds a closing connection gets to take its last frames (a fatal error, say)."""
+SOCKET_SEND_BUFFER: Final = 64 * 1024
+"""Kernel send buffer per client, kept small so that a stuck reader fills its buffer soon."""
+
+
+@dataclass(frozen=True, slots=True)
+class Told:
+    """What a client has been told of the game."""
+
+    game: engine.Game | None
+    """The game it was last sent a state of."""
+    through: int
+    """How far into that game's log it has been told (an index of `game.events`)."""
+    count: int
+    """How many events of its own view that was."""
+
+
+NOTHING_TOLD: Final = Told(None, 0, 0)
+
+
+def state_frame(told: Told, game: engine.Game, viewer: int,
+                legal: list[dict]) -> tuple[bytes, Told]:
+    """The `state` frame for a viewer that has been told `told`, and what it has been told
+    then. One that already follows this game gets the events since; one that does not (it
+    joined, came back, or a new game began) gets a tail. Either is cut to a shorter tail to fit
+    `SENT_FRAME`."""
+    if told.game is game:
+        events = game.events_since(viewer, told.through)
+        count = told.count + len(events)
+    else:
+        events = game.visible_events(viewer)
+        count = len(events)
+        events = events[-EVENT_TAIL:]
+    view = game.view(viewer, events=False)
+    packed = pack_legal(legal)
+    seat = None if viewer == engine.SPECTATOR else viewer
+    while True:
+        frame = encode(State(view, packed, seat, events, count - len(events)))
+        if len(frame) <= SENT_FRAME or not events:
+            return frame, Told(game, len(game.events), count)
+        events = events[len(events) // 2 + 1:]
+
+
+class Client:
+    """One connection: who it is, where it sits, what it has been told, and its bounded
+    outbound buffer."""
+
+    def __init__(self, gate: CommitGate, reader: asyncio.StreamReader,
+                 writer: asyncio.StreamWriter, address: str, limits: HostLimits):
+        self.gate = gate
+        self.reader = reader
+        self.writer = writer
+        self.address = address
+        self.name = ""
+        self.table: Table | None = None
+        self.seat: int | None = None
+        self.spectator = False
+        self.last_heard = time.monotonic()
+        self.closing = False
+        self.welcomed = False
+        """Whether the handshake is done: a lobby visitor gets `tables` pushes only after."""
+        self.chat_limit = RateLimit(limits.chat_burst, limits.chat_per_second)
+        self.claim_limit = RateLimit(limits.claim_burst, limits.claim_per_second)
+        self.told: Told = NOTHING_TOLD
+        self.outbound_limit = limits.outbound_limit
+
+    def __repr__(self) -> str:
+        return f"<Client {self.name!r} from {self.address}>"
+
+    def send(self, msg: HostMessage) -> None:
+        self.send_frame(encode(msg))
+
+    def send_frame(self, frame: bytes) -> None:
+        if not self.closing:
+            self.gate.send(self, frame)
+
+    def enqueue(self, frame: bytes | None) -> None:
+        """Write a frame (None: close once all is written), now that the gate let it through.
+        The transport writes at once what the socket takes and buffers the rest: no task
+        switch per frame, which at ten players is most of what telling them costs."""
+        transport = self.writer.transport
+        if transport.is_closing():
+            return
+        if frame is None:
+            transport.close()  # after the buffered frames are written
+            return
+        transport.write(frame)
+        waiting = transport.get_write_buffer_size()
+        if waiting > self.outbound_limit:
+            log.warning("dropped %r: %d bytes waiting, it is not reading", self, waiting)
+            self.abort()
+
+    def fail(self, text: str) -> None:
+        """Send a fatal error, then close once it is written."""
+        if self.closing:
+            return
+        self.send(Error(text, fatal=True))
+        self.close_after_flush()
+
+    def close_after_flush(self) -> None:
+        """Close once every frame sent so far is written."""
+        if not self.closing:
+            self.closing = True
+            self.gate.send(self, None)
+
+    def abort(self) -> None:
+        self.closing = True
+        self.writer.transport.abort()
+
+    async def finish(self) -> None:
+        """Wait a little for the last frames (a fatal error, say) to go, then close."""
+        self.close_after_flush()
+        with contextlib.suppress(asyncio.TimeoutError, Exception):
+            await asyncio.wait_for(self.writer.wait_closed(), FLUSH_TIMEOUT)
+        self.writer.transport.abort()
+
+
+def tell(clients: Iterable[Client], msg: HostMessage) -> None:
+    """Send one message to many clients, encoded once."""
+    frame = encode(msg)
+    for client in clients:
+        client.send_frame(frame)
+
+
+def push_state(table: Table, only: Client | None = None) -> None:
+    """Send each client at the table (or `only` that one) its own view, legal actions and new
+    events."""
+    game = table.game
+    if game is None:
+        return
+    shared: dict[tuple, tuple[bytes, Told]] = {}  # spectators told alike share a frame
+    for client in [only] if only is not None else table.clients():
+        told = client.told
+        if client.spectator:
+            key = (told.game is game, told.through, told.count)
+            if key not in shared:
+                shared[key] = state_frame(told, game, engine.SPECTATOR, [])
+            frame, client.told = shared[key]
+        elif client.seat is not None:
+            frame, client.told = state_frame(told, game, client.seat,
+                                             game.legal_actions(client.seat))
+        else:
+            continue
+        client.send_frame(frame)
+
+
+class Connections:
+    """Every client connected to one host: each served from its `hello` to its end, with the
+    limits on how many, how fast to say hello, and how long to stay silent."""
+
+    def __init__(self, gate: CommitGate, limits: HostLimits,
+                 on_hello: Callable[[Client, Hello], None],
+                 on_request: Callable[[Client, ClientMessage], Awaitable[None]],
+                 on_gone: Callable[[Client], None]) -> None:
+        self.gate = gate
+        self.limits = limits
+        self.on_hello, self.on_request, self.on_gone = on_hello, on_request, on_gone
+        self.clients: set[Client] = set()
+        self._serving: set[asyncio.Task] = set()
+        self._per_address: collections.Counter[str] = collections.Counter()
+
+    def __len__(self) -> int:
+        return sum(self._per_address.values())
+
+    def lobby_visitors(self) -> list[Client]:
+        return [c for c in self.clients if c.welcomed and c.table is None]
+
+    def drop_silent(self, now: float) -> None:
+        timeout = self.limits.heartbeat_timeout
+        for client in list(self.clients):
+            if client.last_heard < now - timeout and not client.closing:
+                log.info("dropped %r: silent for %g seconds", client, timeout)
+                client.abort()
+
+    def abort_all(self) -> None:
+        for client in list(self.clients):
+            client.abort()
+
+    async def close(self) -> None:
+        """Cut every connection, and wait (a little) for each to be put away."""
+        self.abort_all()
+        if self._serving:
+            await asyncio.wait(list(self._serving), timeout=FLUSH_TIMEOUT + 1)
+
+    async def serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self._serving.add(task)
+        task.add_done_callback(self._serving.discard)
+        limits = self.limits
+        peer = writer.get_extra_info("peername")
+        address = peer[0] if peer else "?"
+        sock = writer.get_extra_info("socket")
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SOCKET_SEND_BUFFER)
+        client = Client(self.gate, reader, writer, address, limits)
+        self.clients.add(client)
+        self._per_address[address] += 1
+        try:
+            if self._per_address[address] > limits.max_connections_per_address:
+                log.warning("refused a connection from %s: over %d connections", address,
+                            limits.max_connections_per_address)
+                raise Rejection(f"too many connections from {address}; the limit is "
+                                f"{limits.max_connections_per_address}")
+            try:
+                first = await asyncio.wait_for(read_message(reader), limits.handshake_timeout)
+            except asyncio.TimeoutError:
+                raise Rejection(f"no hello within {limits.handshake_timeout:g} seconds") from None
+            hello = parse_client_message(first)
+            if not isinstance(hello, Hello):
+                raise ProtocolError(f"the first message must be 'hello', not {first['t']!r}")
+            self.on_hello(client, hello)
+            while not client.closing:
+                incoming = await read_message(reader)
+                client.last_heard = time.monotonic()
+                try:
+                    await self.on_request(client, parse_client_message(incoming))
+                except Refusal as refusal:
+                    client.send(Error(str(refusal), fatal=False))
+                # A burst of frames already buffered would otherwise be handled without a
+                # pause: let the other connections have their turn between requests.
+                await asyncio.sleep(0)
+        except FatalError as error:
+            client.fail(str(error))
+        except (asyncio.IncompleteReadError, ConnectionError, OSError):
+            pass
+        except Exception:
+            log.exception("internal error serving %r", client)
+            client.fail("internal error at the host; please reconnect")
+        finally:
+            self.on_gone(client)
+            await client.finish()
+            self.clients.discard(client)
+            self._per_address[address] -= 1
+            if not self._per_address[address]:
+                del self._per_address[address]

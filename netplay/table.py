@@ -1,0 +1,215 @@
+"""One table: its seats, its game, its chat, and the public facts the lobby and the LAN see.
+
+Synchronous and without sockets: a seat holds an opaque `client` (the host's connection, or
+None while its player is away). Every change the table makes to itself it records in the
+host's store (`record`), so that `netplay.tables.restore_table` can bring it back.
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import secrets
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import engine
+from netplay.errors import Refusal
+from netplay.protocol import MAX_CHAT, ChatLine, Lobby
+from netplay.store import Store
+from netplay.text import clean_text
+
+log = logging.getLogger("gaslight.host")
+
+WAITING, PLAYING, OVER = "waiting", "playing", "over"
+HUMAN, BOT, EMPTY = "human", "bot", "empty"
+
+CHAT_TAIL: Final = 20
+"""Chat lines a table keeps, per channel, for the people who join or come back."""
+CHANNELS: Final = ("table", "spectators")
+"""Players talk on the table's channel, which spectators read too; spectators on their own."""
+
+
+def bot_name(seat: int) -> str:
+    return f"Bot {seat + 1}"
+
+
+@dataclass
+class Seat:
+    seat: int
+    kind: str = EMPTY
+    name: str = ""
+    token_hash: str | None = None
+    bot: str | None = None
+    """The bot playing this seat: a bot's own, or one covering an away player's."""
+    covered: bool = False
+    """A bot plays this person's seat while they are away; their token still holds it."""
+    client: Any = None
+    """The connection of the player sitting here now; None while they are away."""
+
+    @property
+    def bot_plays(self) -> bool:
+        return self.kind == BOT or self.covered
+
+    @property
+    def away(self) -> bool:
+        """A person holds this seat but is not connected."""
+        return self.kind == HUMAN and self.client is None
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "name": self.name,
+            "kind": self.kind,
+            "connected": self.kind == BOT or self.client is not None,
+            "covered": self.covered,
+        }
+
+    def record(self) -> dict[str, Any]:
+        return {"t": "seat", "seat": self.seat, "kind": self.kind, "name": self.name,
+                "token_hash": self.token_hash, "bot": self.bot, "covered": self.covered}
+
+
+@dataclass
+class Table:
+    id: str
+    name: str
+    game_id: str
+    players: int
+    options: dict[str, Any]
+    seats: list[Seat]
+    bot_level: str = ""
+    """The bot that plays this table's bot seats and covers its away players."""
+    turn_timer: int = 0
+    seed: int | None = None
+    game: engine.Game | None = None
+    host_seat: int | None = None
+    created_by: str | None = None
+    """The address of the client that created the table; None when the host made it."""
+    play_again: set[int] = field(default_factory=set)
+    """Seats that asked for a new game since this one ended."""
+    chat: dict[str, collections.deque] = field(default_factory=lambda: {
+        channel: collections.deque(maxlen=CHAT_TAIL) for channel in CHANNELS})
+    """The latest chat lines of each channel, told again to whoever joins or comes back."""
+    spectators: set[Any] = field(default_factory=set)
+    store: Store | None = None
+    published: dict | None = None
+    """The public summary last told to the lobby and the LAN."""
+    turn_deadline: float | None = None
+    """When the turn timer runs out (monotonic seconds); None while it does not run."""
+    empty_since: float | None = None
+    """When the table was last left with no person connected."""
+
+    @property
+    def phase(self) -> str:
+        if self.game is None:
+            return WAITING
+        return PLAYING if self.game.outcome is None else OVER
+
+    def seats_taken(self) -> int:
+        return sum(1 for s in self.seats if s.kind != EMPTY)
+
+    def summary(self) -> dict[str, Any]:
+        """Public facts, for the `tables` message and the zeroconf TXT record."""
+        taken = self.seats_taken()
+        return {"id": self.id, "name": self.name, "game": self.game_id, "players": self.players,
+                "seats_taken": taken, "seats_free": self.players - taken, "phase": self.phase}
+
+    def clients(self) -> list[Any]:
+        seated = [s.client for s in self.seats if s.client is not None]
+        return seated + list(self.spectators)
+
+    def lobby(self) -> Lobby:
+        return Lobby(
+            table=self.id, name=self.name, game=self.game_id, players=self.players,
+            options=dict(self.options), seats=[s.public() for s in self.seats],
+            phase=self.phase, host_seat=self.host_seat, spectators=len(self.spectators),
+            bot_level=self.bot_level, turn_timer=self.turn_timer,
+            play_again=sorted(self.play_again),
+        )
+
+    def waiting_for_away(self) -> list[Seat]:
+        """The uncovered seats of away players that the game is waiting for."""
+        if self.game is None or self.game.outcome is not None:
+            return []
+        return [seat for seat in self.seats if seat.away and not seat.covered
+                and seat.seat in self.game.to_act()]
+
+    def ask_play_again(self, seat: int) -> bool:
+        """`seat` asks for a new game; whether every connected person has now asked (bots,
+        and bots covering a seat, agree at once)."""
+        if self.phase != OVER:
+            raise Refusal("the game is not over yet")
+        self.play_again.add(seat)
+        return self.everyone_asked()
+
+    def everyone_asked(self) -> bool:
+        present = {s.seat for s in self.seats if s.client is not None}
+        return bool(present) and present <= self.play_again
+
+    def cover(self, seat: Seat) -> None:
+        """A bot plays an away player's seat until they come back."""
+        seat.covered, seat.bot = True, self.bot_level
+        self.record(seat.record())
+        log.info("table %s: a bot covers seat %d", self.id, seat.seat)
+
+    def uncover(self, seat: Seat) -> None:
+        if seat.covered:
+            seat.covered, seat.bot = False, None
+            self.record(seat.record())
+            log.info("table %s: seat %d is its player's again", self.id, seat.seat)
+
+    def record(self, record: dict) -> None:
+        if self.store is not None:
+            self.store.append(self.id, record)
+
+    def play(self, seat: int, action: dict) -> None:
+        """Apply a seat's action to the game and record it; engine.IllegalAction changes
+        nothing."""
+        game = self.game
+        if game is None or game.outcome is not None:
+            raise engine.IllegalAction("no game is running at this table")
+        game.apply(seat, action)
+        self.record({"t": "act", "seat": seat, "action": game.history[-1][1]})
+        if game.outcome is not None:
+            log.info("table %s: game over (%s)", self.id, game.outcome.reason)
+
+    def seat_bot(self, seat: Seat) -> None:
+        seat.kind, seat.name, seat.token_hash = BOT, bot_name(seat.seat), None
+        seat.bot, seat.covered = self.bot_level, False
+        self.record(seat.record())
+
+    def start_game(self, seed: int | None) -> None:
+        """Bots fill the empty seats and a new game starts, with `seed` or a fresh one."""
+        for seat in self.seats:
+            if seat.kind == EMPTY:
+                self.seat_bot(seat)
+        self.play_again.clear()
+        self.seed = secrets.randbits(63) if seed is None else seed
+        self.game = engine.new_game(self.game_id, self.players, self.options, self.seed)
+        self.record({"t": "game", "seed": self.seed})
+        log.info("table %s: game started", self.id)
+
+    def say(self, text: str, seat: int | None, name: str,
+            spectator: bool) -> tuple[ChatLine, list[Any]]:
+        """A chat line, cleaned and kept for whoever joins later, and who hears it; Refusal
+        for an empty or overlong one."""
+        cleaned = clean_text(text)
+        if not cleaned:
+            raise Refusal("an empty chat message is not sent")
+        if len(cleaned) > MAX_CHAT:
+            raise Refusal(f"chat message is {len(cleaned)} characters; the limit is {MAX_CHAT}")
+        if spectator:
+            # Spectators may guess aloud at roles; that must not coach the players.
+            channel, audience = "spectators", list(self.spectators)
+        else:
+            channel, audience = "table", self.clients()
+        self.chat[channel].append(ChatLine(channel, cleaned, seat, name, past=True))
+        return ChatLine(channel, cleaned, seat, name), audience
+
+    def detach(self, client: Any) -> None:
+        """`client` is no longer at this table (it left, dropped or moved elsewhere)."""
+        self.spectators.discard(client)
+        for seat in self.seats:
+            if seat.client is client:
+                seat.client = None
