@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from textual.app import App, SystemCommand
+from textual.binding import Binding
 from textual.screen import Screen
 
 from tui.address import Address
@@ -16,6 +17,11 @@ class GaslightApp(App):
     CSS_PATH = "app.tcss"
     TITLE = "Gaslight"
     ENABLE_COMMAND_PALETTE = True
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True,
+                tooltip="Quit Gaslight (at a running game it asks first)"),
+        Binding("ctrl+c", "help_quit", show=False, system=True),
+    ]
 
     def __init__(
         self,
@@ -49,6 +55,26 @@ class GaslightApp(App):
 
     async def on_unmount(self) -> None:
         await self.backend.close()
+
+    async def action_quit(self) -> None:
+        """Ctrl+Q: at a running game it asks first, as Esc does; a second Ctrl+Q quits."""
+        from tui.screens.confirm import ConfirmScreen
+        from tui.screens.play import PlayScreen
+
+        table = next((s for s in self.screen_stack if isinstance(s, PlayScreen)), None)
+        if table is None or not table.seated_in_game or isinstance(self.screen, ConfirmScreen):
+            await super().action_quit()
+            return
+
+        def chosen(leave: bool | None) -> None:
+            if leave:
+                self.exit()
+
+        self.push_screen(ConfirmScreen(
+            "Quit Gaslight? The game goes on without you.\n"
+            "Your seat stays yours: rejoin it from the lobby next time.",
+            "Quit", "Stay",
+        ), chosen)
 
     # -- help -----------------------------------------------------------------------------------
 

@@ -27,7 +27,7 @@ async def test_play_against_bots_until_the_end_then_play_again(app_factory, wait
         )
         if not table.view["outcome"]:
             # A claim, from its dialog; then the first cut by mouse: a player, then a wire.
-            await pilot.press("c")
+            await pilot.press("ctrl+k")
             await waiter.until(pilot, lambda: isinstance(app.screen, ActionPicker), "claims")
             await pilot.press("down", "enter")
             await waiter.until(
@@ -71,7 +71,7 @@ async def test_play_against_bots_until_the_end_then_play_again(app_factory, wait
         assert "team wins" in text and "Play again" in text
         assert table.view["outcome"] is not None
         final = table.view
-        await pilot.press("p")
+        await pilot.press("ctrl+r")
         # Any state after the final one is the new game's. It may be over already: bots that
         # never cut this player's wires can end a game before the app draws it running (the
         # race that once made this test fail on a loaded machine), so ask nothing more of it.
@@ -147,9 +147,9 @@ async def test_host_a_table_and_a_second_app_joins_by_address(app_factory, waite
             await waiter.until(
                 host_pilot, lambda: not table.seats[1].connected, "Bob shown away"
             )
-            assert "Bob · offline" in screen_text(host_app)
+            assert "Bob (away)" in screen_text(host_app)
             log = table.query_one(EventLog)
-            assert "Bob is away. Press b to let a bot play their seat" in " ".join(
+            assert "Bob is away. Press Ctrl+O to let a bot play their seat" in " ".join(
                 line.text.strip() for line in log.lines
             )
 
@@ -162,7 +162,7 @@ async def test_host_a_table_and_a_second_app_joins_by_address(app_factory, waite
             )
             await host_pilot.press("escape")
             await waiter.until(host_pilot, lambda: host_app.screen is table, "the table again")
-            await host_pilot.press("b")
+            await host_pilot.press("ctrl+o")
             await waiter.until(
                 host_pilot, lambda: table.lobby["seats"][1]["covered"], "a bot covering Bob"
             )

@@ -164,7 +164,7 @@ def holmes_with_a_secret() -> engine.Game:
 
 @pytest.mark.parametrize("game_id", list(POSITIONS))
 async def test_h_hides_the_events_only_this_seat_sees(game_id):
-    """The engine marks each private event; `h` masks exactly those in the log."""
+    """The engine marks each private event; Ctrl+E masks exactly those in the log."""
     build, lobby_of = POSITIONS[game_id]
     game = holmes_with_a_secret() if game_id == "holmes" else build()
     application = app()
@@ -174,10 +174,10 @@ async def test_h_hides_the_events_only_this_seat_sees(game_id):
         events = game.view(0)["events"]
         private = [e for e in events if e["private"]]
         assert private, "a seat always has a private event: its role, hand or clues"
-        await pilot.press("h")
+        await pilot.press("ctrl+e")
         await pilot.pause()
         assert [log.line(e) == HIDDEN for e in events] == [e["private"] for e in events]
-        await pilot.press("h")
+        await pilot.press("ctrl+e")
         await pilot.pause()
         assert not any(log.line(e) == HIDDEN for e in events)
 
@@ -243,10 +243,10 @@ async def test_holmes_late_in_the_game_shows_both_areas_at_80x24():
     async with application.run_test(size=(80, 24)) as pilot:
         await opened(application, pilot, game, 0, ho.holmes_lobby())
         text = screen_text(application)
-        assert "Ada (you)" in text and "Your turn" in text and "c Choose" in text
+        assert "Ada (you)" in text and "Your turn" in text and "^k Choose" in text
         assert "Bot 2 ─" in text and "Sherlock ─" in text and "Mycroft ─" in text
         assert "hidden 3: " in text and "The line" in text
-        await pilot.press("c")
+        await pilot.press("ctrl+k")
         await pilot.pause()
         assert "↑/↓ then Enter" in screen_text(application)
 
@@ -279,7 +279,7 @@ async def test_machinations_at_ten_players_keeps_the_record_in_view():
         text = screen_text(application)
         assert all(name in text for name in mm.NAMES[:10])
         assert "Heists" in text and "proposes" in text
-        await pilot.press("v")
+        await pilot.press("ctrl+t")
         await pilot.pause()
         assert "a Approve · o Object" in screen_text(application)
 

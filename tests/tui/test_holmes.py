@@ -161,7 +161,7 @@ async def test_play_a_full_game_of_holmes_against_the_bot(app_factory, waiter):
             if isinstance(app.screen, EndScreen):
                 break
             before = len(table.view["events"])
-            await pilot.press("c")
+            await pilot.press("ctrl+k")
             await waiter.until(pilot, lambda: isinstance(app.screen, ActionPicker),
                                "the choice dialog")
             # The last choice: a move, or declining a skill, keeps the game short.

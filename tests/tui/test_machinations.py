@@ -119,7 +119,7 @@ def test_propose_dialog_names_the_heist(snap_compare, size):
     game = proposing_at_0()
     crew = min(a["crew"] for a in game.legal_actions(0) if len(a["crew"]) == 3)
     keys = [k for seat in crew for k in (str(seat + 1), "enter")]
-    assert snap_compare(app(), terminal_size=size, run_before=table_run(game, 0, *keys, "s"))
+    assert snap_compare(app(), terminal_size=size, run_before=table_run(game, 0, *keys, "ctrl+s"))
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -144,14 +144,14 @@ def test_accusation_dialog(snap_compare, size):
 def test_role_hidden_with_one_key(snap_compare, size):
     """h hides the role and what the seat learned."""
     game = proposing_at_0()
-    assert snap_compare(app(), terminal_size=size, run_before=table_run(game, 0, "h"))
+    assert snap_compare(app(), terminal_size=size, run_before=table_run(game, 0, "ctrl+e"))
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_secret_vote_dialog(snap_compare, size):
     """v opens the secret vote on the proposed crew."""
     game = game_until(lambda g: g.phase == "vote" and 0 not in g.votes and g.heists)
-    assert snap_compare(app(), terminal_size=size, run_before=table_run(game, 0, "v"))
+    assert snap_compare(app(), terminal_size=size, run_before=table_run(game, 0, "ctrl+t"))
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -159,7 +159,7 @@ def test_heist_card_dialog(snap_compare, size):
     """p opens the three heist cards; those not legal for this seat are disabled."""
     game = game_until(lambda g: g.phase == "heist" and 0 in g.proposal["crew"]
                       and 0 not in g.cards_in)
-    assert snap_compare(app(), terminal_size=size, run_before=table_run(game, 0, "p"))
+    assert snap_compare(app(), terminal_size=size, run_before=table_run(game, 0, "ctrl+k"))
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -204,15 +204,15 @@ async def test_play_seven_players_against_bots_to_the_end(app_factory, waiter):
                 crew = min(model.crews, key=lambda c: (len(c), c))
                 for seat in crew:  # a digit picks the row, Enter adds it to the crew
                     await pilot.press(str(seat + 1), "enter")
-                await pilot.press("s")
+                await pilot.press("ctrl+s")
                 await waiter.until(pilot, lambda: isinstance(app_.screen, ProposeScreen), "name")
                 await pilot.press(*"Bank", "enter")
             elif model.can_vote:
-                await pilot.press("v")
+                await pilot.press("ctrl+t")
                 await waiter.until(pilot, lambda: isinstance(app_.screen, VoteScreen), "vote")
                 await pilot.press("a")
             elif model.cards:
-                await pilot.press("p")
+                await pilot.press("ctrl+k")
                 await waiter.until(pilot, lambda: isinstance(app_.screen, CardScreen), "cards")
                 await pilot.press("1", "enter")
             elif model.targets:

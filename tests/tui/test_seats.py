@@ -111,7 +111,7 @@ async def test_a_finished_bot_game_left_is_tidied_away(app_factory, waiter, tmp_
                 lambda: isinstance(app.screen, EndScreen) or table.view is not before,
                 "the next state",
             )
-        await pilot.press("l")
+        await pilot.press("ctrl+l")
         await waiter.until(pilot, lambda: app.screen is app.lobby, "the lobby")
         await waiter.until(pilot, lambda: not app.backend.hosts, "the host stopped")
         assert app.backend.seats.all() == []

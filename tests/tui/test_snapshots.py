@@ -109,7 +109,7 @@ def test_board_from_the_cutters_seat(snap_compare, size):
 def test_board_with_the_role_hidden(snap_compare, size):
     """h hides the role and the wires from onlookers."""
     game = cutter_game()
-    assert snap_compare(app(), terminal_size=size, run_before=table_run(game, game.cutter, "h"))
+    assert snap_compare(app(), terminal_size=size, run_before=table_run(game, game.cutter, "ctrl+e"))
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -131,7 +131,7 @@ def test_cut_offers_the_targets_face_down_wires(snap_compare, size):
 def test_claim_dialog_lists_the_legal_claims(snap_compare, size):
     """c opens the claim dialog with every claim that fits the hand."""
     game = cutter_game()
-    assert snap_compare(app(), terminal_size=size, run_before=table_run(game, game.cutter, "c"))
+    assert snap_compare(app(), terminal_size=size, run_before=table_run(game, game.cutter, "ctrl+k"))
 
 
 @pytest.mark.parametrize("size", SIZES)

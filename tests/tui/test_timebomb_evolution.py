@@ -206,7 +206,7 @@ async def test_play_the_variante_against_bots_to_the_end(app_factory, waiter):
                 await pilot.press("enter")
                 decided += 1
             elif not claimed and table.board.model.claims:
-                await pilot.press("c")
+                await pilot.press("ctrl+k")
                 await waiter.until(
                     pilot, lambda: isinstance(application.screen, ActionPicker), "claims")
                 await pilot.press("down", "enter")

@@ -12,6 +12,8 @@ class SeatInfo:
     name: str
     kind: str  # "human" | "bot" | "empty"
     connected: bool
+    covered: bool = False
+    """A bot plays this away player's seat until they come back."""
 
     @property
     def status(self) -> str:
@@ -21,7 +23,9 @@ class SeatInfo:
             return "" if "bot" in self.name.lower() else "bot"
         if self.kind == "empty":
             return "empty"
-        return "" if self.connected else "offline"
+        if self.covered:
+            return "bot playing"
+        return "" if self.connected else "away"
 
 
 def seat_infos(lobby: Mapping[str, Any] | None, players: int) -> list[SeatInfo]:
@@ -35,6 +39,7 @@ def seat_infos(lobby: Mapping[str, Any] | None, players: int) -> list[SeatInfo]:
                 str(entry.get("name") or f"Seat {seat + 1}"),
                 str(entry.get("kind") or "human"),
                 bool(entry.get("connected", True)),
+                bool(entry.get("covered")),
             )
     return [known.get(s, SeatInfo(s, f"Seat {s + 1}", "empty", False)) for s in range(players)]
 

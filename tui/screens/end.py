@@ -1,7 +1,12 @@
-"""The end of a game: the game's own account of it, then play again or back to the lobby."""
+"""The end of a game: the game's own account of it, who wants another game, then play again or
+back to the lobby. The table's chat goes on here: any letter typed goes to it."""
 
 from __future__ import annotations
 
+from typing import Callable, Sequence
+
+from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -9,33 +14,71 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Static
 
+from tui.widgets.chat_panel import ChatLine, ChatPanel, typed_character
+
+
+def play_again_text(asked: Sequence[str], awaited: Sequence[str], you_asked: bool | None) -> Text:
+    """Who asked for another game and who it waits for; `you_asked` None for a spectator."""
+    text = Text()
+    if not asked:
+        text.append("Nobody has asked for another game yet.")
+    else:
+        text.append("Another game? Asked: ")
+        text.append(", ".join(asked), style="bold")
+        text.append(". Waiting for: ")
+        text.append(", ".join(awaited) if awaited else "nobody", style="bold")
+        text.append(".")
+    if you_asked is False:
+        text.append(" Press Ctrl+R to join in." if asked else " Press Ctrl+R to ask.")
+    elif you_asked:
+        text.append(" You asked.")
+    return text
+
 
 class EndScreen(Screen[str | None]):
     DEFAULT_CSS = """
     EndScreen { align: center top; }
-    EndScreen #end-body { width: 100%; max-width: 100; height: 1fr; padding: 1 2; }
+    EndScreen #end-body { width: 100%; max-width: 100; height: 1fr; padding: 0 2; }
+    EndScreen #end-again { height: auto; margin: 1 0 0 0; }
     EndScreen #end-buttons { height: auto; width: auto; margin: 1 0 0 0; }
     EndScreen #end-buttons Button { margin: 0 2 0 0; }
     EndScreen #end-you { width: 100%; content-align: center middle; text-style: bold;
                          height: 1; margin: 0 0 1 0; }
     EndScreen #end-you.-won { background: $success 30%; }
     EndScreen #end-you.-lost { background: $error 20%; }
+    EndScreen ChatPanel { height: 7; min-height: 5; max-width: 100; }
     """
 
+    # Letters go to the chat, as at the table: a sentence typed here asks for nothing.
     BINDINGS = [
-        Binding("p", "again", "Play again"),
-        Binding("l", "lobby", "Back to lobby"),
-        Binding("escape", "table", "Look at the table"),
+        Binding("ctrl+r", "again", "Play again", tooltip="Ask for another game at this table"),
+        Binding("ctrl+l", "lobby", "Back to lobby", tooltip="Leave this table for the lobby"),
+        Binding("escape", "table", "Look at the table",
+                tooltip="Close this screen and look at the final board"),
+        Binding("question_mark", "keys", "Keys", tooltip="This list"),
     ]
 
     def __init__(
-        self, body: Widget, *, can_play_again: bool, you_won: bool | None = None
+        self,
+        body: Widget,
+        *,
+        can_play_again: bool,
+        you_won: bool | None = None,
+        chat: Sequence[ChatLine] = (),
+        send_chat: Callable[[str], None] | None = None,
+        ask_again: Callable[[], None] | None = None,
     ) -> None:
+        """`ask_again` asks the host for another game: the screen stays, and shows who else
+        has asked, until the new game starts."""
         super().__init__()
         self.body = body
         self.can_play_again = can_play_again
         self.you_won = you_won
         """None for a spectator, who neither won nor lost."""
+        self.chat = tuple(chat)
+        self.send_chat = send_chat
+        self.ask_again = ask_again
+        self.play_again = Text()
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="end-body"):
@@ -45,11 +88,44 @@ class EndScreen(Screen[str | None]):
                     classes="-won" if self.you_won else "-lost",
                 )
             yield self.body
+            yield Static(self.play_again, id="end-again")
             with Horizontal(id="end-buttons"):
                 if self.can_play_again:
-                    yield Button("Play again (p)", id="again", variant="primary")
-                yield Button("Back to lobby (l)", id="lobby")
+                    yield Button("Play again (Ctrl+R)", id="again", variant="primary")
+                yield Button("Back to lobby (Ctrl+L)", id="lobby")
+        yield ChatPanel(spectator=not self.can_play_again, id="end-chat")
         yield Footer()
+
+    def on_mount(self) -> None:
+        panel = self.query_one(ChatPanel)
+        for line in self.chat:
+            panel.add(*line)
+
+    def show_play_again(self, text: Text) -> None:
+        self.play_again = text
+        if self.is_mounted:
+            self.query_one("#end-again", Static).update(text)
+
+    def add_chat(self, line: ChatLine) -> None:
+        self.chat = (*self.chat, line)
+        if self.is_mounted:
+            self.query_one(ChatPanel).add(*line)
+
+    def on_key(self, event: events.Key) -> None:
+        character = typed_character(event, self.focused, "?")
+        if character is not None:
+            event.stop()
+            event.prevent_default()
+            self.query_one(ChatPanel).type(character)
+
+    def on_chat_panel_sent(self, event: ChatPanel.Sent) -> None:
+        event.stop()
+        if self.send_chat is not None:
+            self.send_chat(event.text)
+
+    def on_chat_panel_done(self, event: ChatPanel.Done) -> None:
+        event.stop()
+        self.set_focus(None)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "again":
@@ -58,13 +134,20 @@ class EndScreen(Screen[str | None]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self.dismiss(event.button.id)
+        if event.button.id == "again":
+            self.action_again()
+        else:
+            self.dismiss(event.button.id)
 
     def action_again(self) -> None:
-        self.dismiss("again")
+        if self.ask_again is not None:
+            self.ask_again()
 
     def action_lobby(self) -> None:
         self.dismiss("lobby")
 
     def action_table(self) -> None:
         self.dismiss(None)
+
+    def action_keys(self) -> None:
+        self.app.action_show_keys()

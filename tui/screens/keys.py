@@ -1,27 +1,42 @@
-"""Every key the screen below answers to now, with what it does."""
+"""Every key the screen below answers to now, with what it does, each key once and each
+description whole: at 80 columns a long one wraps under itself instead of being cut."""
 
 from __future__ import annotations
 
+from rich.table import Table
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 GENERAL_KEYS = [
     ("1-9, 0", "At a table: pick the player in seat 1-9 (0: 10); Enter acts"),
-    ("ctrl+p", "Command palette: every command by name"),
+    ("^p", "Command palette: every command by name"),
     ("tab / shift+tab", "Move between parts of the screen"),
-    ("ctrl+q", "Quit Gaslight"),
 ]
+
+
+def keys_table(keys: list[tuple[str, str]]) -> Table:
+    table = Table(show_header=True, header_style="bold", box=None, expand=True,
+                  padding=(0, 1), row_styles=["", "on grey15"])
+    table.add_column("Key", no_wrap=True, style="bold")
+    table.add_column("Does", ratio=1, overflow="fold")
+    seen = set()
+    for key, description in [*keys, *GENERAL_KEYS]:
+        if key not in seen:
+            seen.add(key)
+            table.add_row(key, description)
+    return table
 
 
 class KeysScreen(ModalScreen[None]):
     DEFAULT_CSS = """
     KeysScreen { align: center middle; }
-    KeysScreen > Vertical { width: 64; height: auto; max-height: 90%; border: thick $accent;
-                            background: $surface; padding: 0 1; }
-    KeysScreen DataTable { height: auto; max-height: 20; }
+    KeysScreen > Vertical { width: 72; max-width: 100%; height: auto; max-height: 100%;
+                            border: thick $accent; background: $surface; padding: 0 1; }
+    KeysScreen VerticalScroll { height: auto; max-height: 100%; }
+    KeysScreen #keys-table { height: auto; }
     """
 
     BINDINGS = [Binding("escape", "close", "Close"), Binding("question_mark", "close", "Close")]
@@ -33,13 +48,8 @@ class KeysScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static("Keys you can use here now (Esc closes):")
-            yield DataTable(show_cursor=False, zebra_stripes=True)
-
-    def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        table.add_columns("Key", "Does")
-        for key, description in [*self.keys, *GENERAL_KEYS]:
-            table.add_row(key, description)
+            with VerticalScroll():
+                yield Static(keys_table(self.keys), id="keys-table")
 
     def action_close(self) -> None:
         self.dismiss(None)

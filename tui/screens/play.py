@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual import work
+from textual import events, work
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -27,26 +28,37 @@ from tui.messages import (
 )
 from tui.games import board_for
 from tui.models.seats import SeatInfo, names_of, seat_infos
-from tui.widgets.chat_panel import ChatPanel
+from tui.screens.end import play_again_text
+from tui.widgets.chat_panel import ChatLine, ChatPanel, typed_character
 from tui.widgets.event_log import EventLog
 from tui.widgets.game_board import GameBoard
 from tui.widgets.status_bar import StatusBar
 from tui.widgets.waiting_room import WaitingRoom
 
+KEPT_CHAT = 50
+"""Lines of talk kept for the end screen's chat."""
+
+
 class PlayScreen(Screen):
+    # Letters never run a command here: a sentence typed without pressing anything first
+    # goes to the chat (`on_key`). Commands are on keys no sentence types.
     BINDINGS = [
         Binding("escape", "leave", "Lobby", tooltip="Leave this table for the lobby"),
-        Binding("s", "start", "Start game", tooltip="Start now; bots take the free seats"),
-        Binding("a", "add_bot", "Add bot", tooltip="Seat a bot in a free seat"),
-        # Out of the footer, which has no room left at 80 columns; the note that a player is
-        # away names the key, and `?` lists it (a hidden binding with a tooltip).
-        Binding("b", "cover", "Bot for away player", show=False,
+        Binding("ctrl+s", "start", "Start game", tooltip="Start now; bots take the free seats"),
+        Binding("ctrl+n", "add_bot", "Add bot", tooltip="Seat a bot in a free seat"),
+        Binding("ctrl+o", "cover", "Bot for away",
                 tooltip="A bot plays the seat of a player who is away, until they come back"),
-        Binding("p", "play_again", "Play again", tooltip="Deal a new game at this table"),
-        Binding("t", "chat", "Chat", tooltip="Type in the chat (Esc comes back)"),
+        Binding("ctrl+r", "play_again", "Play again", tooltip="Deal a new game at this table"),
+        # Never run by its key: `on_key` types every letter into the chat, this one too. It
+        # stands in the footer and `?` to say so.
+        Binding("t", "chat", "Chat", key_display="type",
+                tooltip="Any letter you type goes to the chat (Enter sends, Esc comes back)"),
         Binding("f1", "rules", "Rules", tooltip="The rules of this game"),
         Binding("question_mark", "keys", "Keys", tooltip="This list"),
     ]
+
+    COMMAND_KEYS = "0123456789?"
+    """The printable keys that stay commands: digits pick a seat, `?` lists the keys."""
 
     def __init__(self, backend: Backend, ticket: Ticket, player_name: str) -> None:
         super().__init__()
@@ -65,6 +77,8 @@ class PlayScreen(Screen):
         self.end_screen: Any = None
         self.ended = False
         self.shown_bindings: tuple | None = None
+        self.chat_lines: list[ChatLine] = []
+        """The table's recent talk, for the end screen's chat."""
         """The end screen was shown for this game; a new game (outcome None) clears it."""
 
     def compose(self) -> ComposeResult:
@@ -75,7 +89,8 @@ class PlayScreen(Screen):
             with Vertical(id="play-side"):
                 yield EventLog(id="log")
                 yield ChatPanel(spectator=self.spectator, id="chat")
-        yield Footer(compact=True)  # a table offers many keys: let 80 columns show them all
+        # A table offers many keys: let 80 columns show them all. `?` lists Ctrl+P.
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one(StatusBar).set_game(f"joining {self.ticket.address}…")
@@ -182,6 +197,8 @@ class PlayScreen(Screen):
         self.query_one(WaitingRoom).show(
             lobby, self.seats, self.seat, self.is_host, self.ticket.share
         )
+        if self.end_screen is not None:
+            self.end_screen.show_play_again(self.play_again_text())
         phase = lobby.get("phase")
         if phase == "waiting":
             self.query_one(ContentSwitcher).current = "waiting"
@@ -200,7 +217,7 @@ class PlayScreen(Screen):
         for seat in self.away_seats():
             if seat["seat"] not in was_away:
                 name = seat.get("name") or f"Seat {seat['seat'] + 1}"
-                text = f"{name} is away. Press b to let a bot play their seat until they return."
+                text = f"{name} is away. Press Ctrl+O to let a bot play their seat until they return."
                 self.query_one(EventLog).note(text)
                 self.notify(text, timeout=8)
 
@@ -281,7 +298,11 @@ class PlayScreen(Screen):
                 lists.first().focus()
 
     def on_chat_received(self, event: ChatReceived) -> None:
-        self.query_one(ChatPanel).add(event.sender, event.text, event.channel)
+        line = (event.sender, event.text, event.channel)
+        self.chat_lines = [*self.chat_lines[-(KEPT_CHAT - 1):], line]
+        self.query_one(ChatPanel).add(*line)
+        if self.end_screen is not None:
+            self.end_screen.add_chat(line)
 
     def on_error_received(self, event: ErrorReceived) -> None:
         self.query_one(EventLog).note(event.text)
@@ -294,7 +315,10 @@ class PlayScreen(Screen):
         self.send({"t": "act", "action": event.action})
 
     def on_chat_panel_sent(self, event: ChatPanel.Sent) -> None:
-        self.send({"t": "chat", "text": event.text})
+        self.say(event.text)
+
+    def say(self, text: str) -> None:
+        self.send({"t": "chat", "text": text})
 
     def binding_state(self) -> tuple:
         """Everything `check_action` reads, here and on the game's board."""
@@ -352,10 +376,20 @@ class PlayScreen(Screen):
                        "seat": away[0]["seat"]})
 
     def action_play_again(self) -> None:
+        if self.seat is not None and self.seat in (self.lobby.get("play_again") or ()):
+            self.notify("You asked already: the new game starts when everyone has.", timeout=3)
+            return
         self.send({"t": "play_again"})
 
-    def action_chat(self) -> None:
-        self.query_one("#chat-input", Input).focus()
+    def on_key(self, event: events.Key) -> None:
+        character = typed_character(event, self.focused, self.COMMAND_KEYS)
+        if character is not None:
+            event.stop()
+            event.prevent_default()
+            self.action_chat(character)
+
+    def action_chat(self, text: str = "") -> None:
+        self.query_one(ChatPanel).type(text)
 
     def on_chat_panel_done(self, event: ChatPanel.Done) -> None:
         self.focus_game(from_chat=True) if self.board else self.set_focus(None)
@@ -369,8 +403,13 @@ class PlayScreen(Screen):
     def action_keys(self) -> None:
         self.app.action_show_keys()
 
+    @property
+    def seated_in_game(self) -> bool:
+        """This player holds a seat in a running game: leaving it asks first."""
+        return self.lobby.get("phase") == "playing" and not self.spectator and self.seat is not None
+
     async def action_leave(self) -> None:
-        if self.lobby.get("phase") != "playing" or self.spectator or self.seat is None:
+        if not self.seated_in_game:
             await self.leave()
             return
         from tui.screens.confirm import ConfirmScreen
@@ -415,9 +454,11 @@ class PlayScreen(Screen):
             self.view, None if self.spectator else self.seat, self.seats
         )
         self.end_screen = EndScreen(
-            body, can_play_again=not self.spectator, you_won=self.board.you_won()
+            body, can_play_again=not self.spectator, you_won=self.board.you_won(),
+            chat=self.chat_lines, send_chat=self.say, ask_again=self.action_play_again,
         )
         self.app.push_screen(self.end_screen, self.end_chosen)
+        self.end_screen.show_play_again(self.play_again_text())
 
     def close_end_screen(self) -> None:
         screen, self.end_screen = self.end_screen, None
@@ -426,8 +467,19 @@ class PlayScreen(Screen):
 
     def end_chosen(self, choice: str | None) -> None:
         self.end_screen = None
-        if choice == "again":
-            self.send({"t": "play_again"})
-            self.query_one(EventLog).note("Asked for another game…")
-        elif choice == "lobby":
+        if choice == "lobby":
             self.run_worker(self.leave(), group="leave")
+
+    def play_again_text(self) -> Text:
+        """Who asked for another game, and which people it still waits for: every person's
+        end screen says so, not only the asker's."""
+        asked = {int(s) for s in self.lobby.get("play_again") or ()}
+        people = [s for s in self.seats if s.kind == "human" and not s.covered]
+        def name(seat: SeatInfo) -> str:
+            return "you" if seat.seat == self.seat and not self.spectator else seat.name
+
+        return play_again_text(
+            [name(s) for s in people if s.seat in asked],
+            [name(s) for s in people if s.seat not in asked and s.connected],
+            None if self.spectator or self.seat is None else self.seat in asked,
+        )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -12,6 +13,18 @@ from textual.message import Message
 from textual.widgets import Input, RichLog
 
 MAX_CHAT = 400
+
+ChatLine = tuple[str, str, str]
+"""A line said at the table: who, what, and on which channel."""
+
+
+def typed_character(event: events.Key, focused: object, keys: str = "") -> str | None:
+    """The character a key press types into the chat: any printable one but the screen's own
+    `keys`, unless a text box has the keyboard already. Letters never run a command at a
+    table, so a sentence typed without pressing anything first goes to the chat whole."""
+    if isinstance(focused, Input) or not event.is_printable or event.character is None:
+        return None
+    return None if event.character in keys else event.character
 
 
 class ChatPanel(Vertical):
@@ -40,11 +53,14 @@ class ChatPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield RichLog(wrap=True, markup=False, highlight=False, min_width=1, id="chat-log")
-        yield Input(placeholder=self.placeholder(), id="chat-input", max_length=MAX_CHAT)
+        # Typing a letter anywhere focuses this box with the letter in it: selecting what it
+        # held on focus would let the next letter replace both.
+        yield Input(placeholder=self.placeholder(), id="chat-input", max_length=MAX_CHAT,
+                    select_on_focus=False)
 
     def placeholder(self) -> str:
         # The panel's title already says "Spectator chat"; 80 columns leave 28 for this.
-        return "say something…"
+        return "type to chat…"
 
     def on_mount(self) -> None:
         self.border_title = "Spectator chat" if self.spectator else "Chat"
@@ -53,6 +69,13 @@ class ChatPanel(Vertical):
         self.spectator = spectator
         self.border_title = "Spectator chat" if spectator else "Chat"
         self.query_one(Input).placeholder = self.placeholder()
+
+    def type(self, text: str) -> None:
+        """Put the keyboard in the chat box, with `text` typed at its end."""
+        box = self.query_one(Input)
+        box.focus()
+        box.cursor_position = len(box.value)
+        box.insert_text_at_cursor(text)
 
     def add(self, sender: str, text: str, channel: str = "table") -> None:
         prefix = "(spectators) " if channel == "spectators" and not self.spectator else ""

@@ -8,7 +8,7 @@ from textual.widgets import RichLog
 
 from tui.models.seats import event_text
 
-HIDDEN = "(hidden: press h to show)"
+HIDDEN = "(hidden: Ctrl+E shows it)"
 
 
 class EventLog(RichLog):

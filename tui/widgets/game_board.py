@@ -47,8 +47,8 @@ class GameBoard(Widget):
     """
 
     BINDINGS = [
-        Binding("h", "hide", "Hide", tooltip="Hide your secrets from onlookers, and the log's"),
-        Binding("h", "unhide", "Show", tooltip="Show your secrets again"),
+        Binding("ctrl+e", "hide", "Hide", tooltip="Hide your secrets from onlookers, and the log's"),
+        Binding("ctrl+e", "unhide", "Show", tooltip="Show your secrets again"),
     ]
 
     YOUR_TURN = "your turn"

@@ -28,8 +28,8 @@ def fit_cells(text: str, width: int) -> str:
 
 
 def name_cell(name: str, you: bool, status: str, width: int) -> str:
-    """A player's name for a row, with "(you)" or their state ("bot", "offline") kept whole."""
-    suffix = " (you)" if you else (f" · {status}" if status else "")
+    """A player's name for a row, with "(you)" or their state ("bot", "away") kept whole."""
+    suffix = " (you)" if you else (f" ({status})" if status else "")
     room = max(1, width - cell_len(suffix))
     if cell_len(name) > room:
         name = fit_cells(name, room)

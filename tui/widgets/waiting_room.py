@@ -47,9 +47,9 @@ class WaitingRoom(Static):
             text.append("\n\n")
         if is_host:
             text.append("You host this table. ")
-            text.append("Press s to start" + (" (bots fill the free seats)" if free else "") + ".")
+            text.append("Press Ctrl+S to start" + (" (bots fill the free seats)" if free else "") + ".")
             if free:
-                text.append(" Press a to seat a bot.")
+                text.append(" Press Ctrl+N to seat a bot.")
         elif seat is None:
             text.append("You are watching. The game starts when the host says so.")
         else:

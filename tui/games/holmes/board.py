@@ -1,7 +1,7 @@
 """The Holmes board: the day track, the characters with their markers, the line, both play
 areas, the investigation markers and a live score estimate from the visible cards.
 
-Built from `tui.games.holmes.model`. When the game waits on you, Enter (or c) opens a dialog
+Built from `tui.games.holmes.model`. When the game waits on you, Enter (or Ctrl+K) opens a dialog
 that lists only the legal actions, in words.
 """
 
@@ -94,7 +94,7 @@ class HolmesBoard(GameBoard):
     HolmesBoard .ho-rest CharacterList, HolmesBoard .ho-rest #ho-line { width: 1fr; height: 1fr; }
     """
 
-    BINDINGS = [Binding("c", "choose", "Choose")]
+    BINDINGS = [Binding("ctrl+k", "choose", "Choose")]
 
     SHORT = 30
     """Below this many rows both play areas come first and the characters list scrolls in

@@ -52,10 +52,10 @@ class MachinationsBoard(GameBoard):
     """
 
     BINDINGS = [
-        Binding("v", "vote", "Vote", tooltip="Vote on the proposed crew, in secret"),
-        Binding("p", "play", "Play card", tooltip="Play your heist card, face down"),
-        Binding("s", "propose", "Propose", tooltip="Propose the crew you picked"),
-        Binding("x", "clear_crew", "Clear", tooltip="Start the crew again"),
+        Binding("ctrl+t", "vote", "Vote", tooltip="Vote on the proposed crew, in secret"),
+        Binding("ctrl+k", "play", "Play card", tooltip="Play your heist card, face down"),
+        Binding("ctrl+s", "propose", "Propose", tooltip="Propose the crew you picked"),
+        Binding("ctrl+x", "clear_crew", "Clear", tooltip="Start the crew again"),
     ]
 
     def __init__(self, **kwargs: Any) -> None:
@@ -96,7 +96,7 @@ class MachinationsBoard(GameBoard):
             self.show_secret(
                 self.query_one("#mm-secret", Static),
                 watching="You watch: roles stay hidden until they are revealed.",
-                hidden="Role hidden · press h to show it",
+                hidden="Role hidden · Ctrl+E shows it",
                 shown=self.secret_text,
             )
 
@@ -197,9 +197,9 @@ class MachinationsBoard(GameBoard):
         model = self.model
         if model is not None and self.your_turn and not (model.crews or model.targets):
             if model.can_vote:
-                return "Your vote first: press v."
+                return "Your vote first: press Ctrl+T."
             if model.cards:
-                return "Your heist card first: press p."
+                return "Your heist card first: press Ctrl+K."
         if model is not None and model.crews and seat is not None and seat < len(model.players):
             return (f"{model.players[seat].name} cannot join this crew: no eligible crew of "
                     "this size has them with the players you picked.")

@@ -48,7 +48,7 @@ class TimeBombBoard(GameBoard):
     """
 
     BINDINGS = [
-        Binding("c", "claim", "Claim", tooltip="Claim in public what you hold (a bluff is fine)"),
+        Binding("ctrl+k", "claim", "Claim", tooltip="Claim in public what you hold (a bluff is fine)"),
     ]
 
     YOUR_TURN = "✂ your cut"
@@ -95,7 +95,7 @@ class TimeBombBoard(GameBoard):
             self.show_secret(
                 self.query_one("#tb-secret", Static),
                 watching="You watch: roles and hands stay hidden until the end.",
-                hidden="Role and wires hidden · press h to show them",
+                hidden="Role and wires hidden · Ctrl+E shows them",
                 shown=self.secret_text,
             )
 

@@ -54,7 +54,7 @@ def kind_text(kind: str) -> Text:
 
 
 class EvolutionBoard(TimeBombBoard):
-    BINDINGS = [Binding("d", "decide", "Decide")]
+    BINDINGS = [Binding("ctrl+d", "decide", "Decide")]
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -139,7 +139,7 @@ class EvolutionBoard(TimeBombBoard):
                         style="bold")
         if model.pending_kind and model.pending_seat is not None:
             if model.decisions:
-                text.append(f"\n… Your choice: {WAITING[model.pending_kind]} · press d",
+                text.append(f"\n… Your choice: {WAITING[model.pending_kind]} · press Ctrl+D",
                             style="bold")
             else:
                 who = names.get(model.pending_seat, "?")

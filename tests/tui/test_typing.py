@@ -1,0 +1,156 @@
+"""Typing is safe: a sentence typed at a table without pressing anything first goes to the chat
+whole, and asks the host for nothing else, on the waiting room, the table and the end screen."""
+
+from __future__ import annotations
+
+import pytest
+import test_holmes as ho
+import test_machinations as mm
+import test_timebomb_evolution as ev
+from offline import finished_game, lobby, offline_backend, open_table, seeded_game
+from screen_text import screen_text
+
+from tui.app import create_app
+from tui.screens.confirm import ConfirmScreen
+from tui.screens.end import EndScreen
+from tui.screens.keys import KeysScreen
+from tui.screens.play import PlayScreen
+
+SENTENCE = "so, are we all here? let us start. play again? b, p, c, v, s, h, l, d, x, a"
+"""Every letter that ever ran a command at a table, and the words that would run them."""
+
+
+def app():
+    return create_app(offline_backend(), player_name="Ada")
+
+
+def recording(screen: PlayScreen) -> list[dict]:
+    """What the screen sends the host, recorded instead of sent."""
+    sent: list[dict] = []
+    screen.send = sent.append
+    return sent
+
+
+async def type_sentence(pilot) -> None:
+    await pilot.press(*SENTENCE, "enter")
+    await pilot.pause()
+
+
+async def test_typing_in_the_waiting_room_goes_to_the_chat_only():
+    """The table's host, in the waiting room with a free seat: nothing starts, no bot sits."""
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        waiting = lobby(phase="waiting")
+        waiting["seats"][4] = {"seat": 4, "name": "", "kind": "empty", "connected": False}
+        screen = await open_table(application, None, 0, waiting)
+        await pilot.pause()
+        assert screen.check_action("start", ()) and screen.check_action("add_bot", ())
+        sent = recording(screen)
+        await type_sentence(pilot)
+        assert sent == [{"t": "chat", "text": SENTENCE}]
+        assert application.screen is screen
+        assert screen.query_one("#chat-input").value == ""
+
+
+@pytest.mark.parametrize("game_id", ["timebomb", "timebomb-evolution", "machinations", "holmes"])
+async def test_typing_at_the_table_goes_to_the_chat_only(game_id):
+    """At the player's turn, with claims and dialogs on offer: only the chat line is sent,
+    and no dialog opened."""
+    build, lobby_message = {
+        "timebomb": (lambda: seeded_game(0), lambda g: lobby()),
+        "timebomb-evolution": (ev.arranged_game, lambda g: lobby(players=g.players, game=ev.GAME)),
+        "machinations": (mm.proposing_at_0, lambda g: mm.lobby(g.players)),
+        "holmes": (lambda: next(g for n in range(14, 60) if 0 in (g := ho.holmes_game(n)).to_act()),
+                   lambda g: ho.holmes_lobby()),
+    }[game_id]
+    game = build()
+    seat = min(game.to_act()) if game_id == "timebomb" else 0
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(application, game, seat, lobby_message(game))
+        await pilot.pause()
+        await pilot.pause()
+        sent = recording(screen)
+        await type_sentence(pilot)
+        assert sent == [{"t": "chat", "text": SENTENCE}]
+        assert application.screen is screen
+        assert not screen.board.secret_hidden
+
+
+async def test_typing_on_the_end_screen_goes_to_the_chat_only():
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(application, finished_game(), 0)
+        while not isinstance(application.screen, EndScreen):
+            await pilot.pause()
+        sent = recording(screen)
+        await type_sentence(pilot)
+        assert sent == [{"t": "chat", "text": SENTENCE}]
+        assert isinstance(application.screen, EndScreen)
+        # What the host says back shows in the end screen's chat.
+        screen.on_chat_received(type("Said", (), {"sender": "Ada", "text": "gg", "channel": "table"})())
+        await pilot.pause()
+        assert "Ada: gg" in screen_text(application)
+
+
+async def test_ctrl_q_at_a_running_game_asks_first():
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(application, seeded_game(0), 0)
+        await pilot.pause()
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        assert isinstance(application.screen, ConfirmScreen)
+        assert "Quit Gaslight?" in screen_text(application)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert application.screen is screen and application.is_running
+
+
+async def test_the_keys_list_shows_each_key_once_and_each_description_whole():
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        await open_table(application, seeded_game(0), 0)
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(application.screen, KeysScreen)
+        await pilot.pause(0.2)
+        # The dialog's lines, between its side borders.
+        text = " ".join(" ".join(line.split("█")[1:-1]) for line in screen_text(application)
+                        .splitlines() if line.count("█") >= 2)
+        text = " ".join(text.split())
+        for whole in ("Any letter you type goes to the chat (Enter sends, Esc comes back)",
+                      "Claim in public what you hold (a bluff is fine)",
+                      "Hide your secrets from onlookers, and the log's",
+                      "Quit Gaslight (at a running game it asks first)"):
+            assert whole in text
+        keys = [row[0] for row in application.screen.keys]
+        assert len(keys) == len(set(keys))
+        assert text.count("^q") == 1
+
+
+async def test_a_sentence_in_a_hosted_waiting_room_starts_nothing(app_factory, waiter):
+    """The issue's evening, on a real host: the table's host types a sentence in the waiting
+    room; the table still waits, with the same seats, and the sentence comes back as chat."""
+    from tests_helpers import play_screen
+    from textual.widgets import RichLog
+
+    application = app_factory("Ann")
+    async with application.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+        application.lobby.action_host()
+        await waiter.until(pilot, lambda: application.screen.query("#host-go"), "the form")
+        application.screen.query_one("#host-players").value = 4
+        await pilot.pause()
+        await pilot.click("#host-go")
+        table = await waiter.until(pilot, lambda: play_screen(application), "the table")
+        await waiter.until(pilot, lambda: table.lobby.get("phase") == "waiting", "the lobby")
+        seats = table.lobby["seats"]
+        await type_sentence(pilot)
+        chat = table.query_one("#chat-log", RichLog)
+        await waiter.until(
+            pilot, lambda: f"Ann: {SENTENCE}" in " ".join(
+                " ".join(line.text for line in chat.lines).split()), "the chat line"
+        )
+        assert table.lobby["phase"] == "waiting" and table.lobby["seats"] == seats
+        assert table.view is None and application.screen is table
