@@ -1,6 +1,8 @@
 """The bot drivers: each plays the bot seats of one table.
 
-It sleeps until the table changes, waits `delay` seconds so that people can follow, then asks
+It sleeps until the table changes, waits about as long as a person would (the table's pace;
+the wait is drawn from a source of its own, so a seeded game's bots choose the same whatever
+their pace), then asks
 its bots what to do by the rule the simulator uses too (`engine.bots.BotTurns`): bots that have
 seen something new may speak (claim), then a bot the game waits for acts. Each move goes
 through the host, one at a time, like any player's. A bot sees only its own seat's view and
@@ -14,15 +16,18 @@ import asyncio
 import logging
 import random
 import secrets
-from typing import Any, Awaitable, Callable, Mapping
+from typing import Any, Awaitable, Callable, Final, Mapping
 
 import engine
 from engine.bots import Bot, BotError, BotTurns, Move
 from netplay.limits import HostLimits
 from netplay.ratelimit import RateLimit
-from netplay.tables import Table
+from netplay.table import BOT_PACES, Table
 
 log = logging.getLogger("gaslight.host")
+
+PACE_SPREAD: Final = 0.3
+"""A bot's wait varies this much either side of its pace, as a person's would."""
 
 Apply = Callable[[Table, int, dict], Awaitable[None]]
 """The host's way to apply an action at a table: store, tell, raise IllegalAction."""
@@ -65,12 +70,14 @@ class Bots:
 
 
 class BotDriver:
-    def __init__(self, table: Table, apply: Apply, delay: float,
+    def __init__(self, table: Table, apply: Apply, delay: float | None,
                  free_action_limit: Callable[[], RateLimit]) -> None:
         self.table = table
         self.apply = apply
         self.delay = delay
         self.rng = random.Random(secrets.randbits(64))
+        """The bots' choices: seeded to replay a game."""
+        self._pace_rng = random.Random(secrets.randbits(64))
         self._free_action_limit = free_action_limit
         self._limits: dict[int, RateLimit] = {}
         """Per seat, the free-action rate a person's connection has: bots keep to it."""
@@ -90,6 +97,14 @@ class BotDriver:
     def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
+
+    def _wait(self) -> float:
+        """Seconds to wait before the next move: the host's fixed delay, else about the
+        table's pace, within `PACE_SPREAD` either side."""
+        if self.delay is not None:
+            return self.delay
+        return BOT_PACES[self.table.bot_pace] * self._pace_rng.uniform(1 - PACE_SPREAD,
+                                                                        1 + PACE_SPREAD)
 
     def _turns_for(self, game: engine.Game) -> BotTurns:
         if self._turns is None or self._turns.game is not game:
@@ -120,7 +135,7 @@ class BotDriver:
                 turns = self._turns_for(game)
                 if not turns.due(self._seat_bots()):
                     break
-                await asyncio.sleep(self.delay)
+                await asyncio.sleep(self._wait())
                 if table.game is not game or game.outcome is not None:
                     continue
                 try:

@@ -50,7 +50,7 @@ from netplay.protocol import (
 )
 from netplay.ratelimit import Lockout
 from netplay.store import CommitGate, Store, StoreError
-from netplay.table import CHANNELS, OVER, PLAYING, WAITING, Seat, Table
+from netplay.table import CHANNELS, DEFAULT_PACE, OVER, PLAYING, WAITING, Seat, Table
 from netplay.tables import Tables
 
 log = logging.getLogger("gaslight.host")
@@ -166,14 +166,16 @@ class Host:
 
     def create_table(self, game: str, players: int, options: dict | None = None, name: str = "",
                      bots: int = 0, seed: int | None = None, *, bot_level: str | None = None,
-                     turn_timer: int = 0, created_by: str | None = None) -> str:
+                     bot_pace: str = DEFAULT_PACE, turn_timer: int = 0,
+                     created_by: str | None = None) -> str:
         """A new table with `bots` bots in its last seats. Raises engine.InvalidSetup or
         ValueError with a clear message for a bad setup, having created nothing."""
         if len(self.tables) >= self.tables.max_tables:
             for finished in self.tables.finished_and_empty():
                 self.close_table(finished, "finished and empty, to make room")
         table = self.tables.create(game, players, options, name, bots, seed,
-                                   bot_level=bot_level, turn_timer=turn_timer,
+                                   bot_level=bot_level, bot_pace=bot_pace,
+                                   turn_timer=turn_timer,
                                    created_by=created_by)
         table.empty_since = time.monotonic()
         if self._server is not None:
@@ -418,7 +420,8 @@ class Host:
         try:
             table_id = self.create_table(
                 request.game, request.players, request.options, request.name or "",
-                request.bots, bot_level=request.bot_level, turn_timer=request.turn_timer,
+                request.bots, bot_level=request.bot_level,
+                bot_pace=request.bot_pace or DEFAULT_PACE, turn_timer=request.turn_timer,
                 created_by=client.address)
         except (engine.InvalidSetup, ValueError) as error:
             raise Refusal(str(error)) from None
@@ -463,5 +466,6 @@ class Host:
         if not client.chat_limit.take():
             raise Refusal(f"too much chat: at most {self.limits.chat_per_second:g} messages "
                           "a second")
-        line, audience = table.say(text, client.seat, client.name, client.spectator)
+        name = client.name if client.seat is None else table.seats[client.seat].name
+        line, audience = table.say(text, client.seat, name, client.spectator)
         tell(audience, line)

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class HostLimits:
-    bot_delay: float | None = 0.4
-    """Seconds every bot waits before a move."""
+    bot_delay: float | None = None
+    """Seconds every bot waits before a move, whatever its table's pace: tests and screenshots
+    run bots without waiting. None: each table's pace (`Table.bot_pace`), as players chose."""
     heartbeat_timeout: float = 30.0
     """Seconds without any frame from a client before the host drops it as dead."""
     handshake_timeout: float = 10.0

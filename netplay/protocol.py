@@ -218,6 +218,7 @@ class CreateTable:
     name: str = ""
     bots: int = 0
     bot_level: str | None = None
+    bot_pace: str | None = None
     turn_timer: int = 0
 
 
@@ -277,6 +278,7 @@ _CLIENT_SCHEMAS: Final[dict[str, tuple[type, dict[str, tuple[type, Any]]]]] = {
     "create_table": (CreateTable, {"game": (str, _REQUIRED), "players": (int, _REQUIRED),
                                    "options": (dict, None), "name": (str, ""),
                                    "bots": (int, 0), "bot_level": (str, None),
+                                   "bot_pace": (str, None),
                                    "turn_timer": (int, 0)}),
     "sit": (Sit, {"table": (str, _REQUIRED), "seat": (int, None)}),
     "add_bot": (AddBot, {"table": (str, _REQUIRED), "seat": (int, None)}),
@@ -325,7 +327,7 @@ def _check_sizes(tag: str, values: dict) -> None:
         values["name"] = check_name(values["name"], allow_empty=tag == "create_table")
     if values.get("token") is not None and len(values["token"]) > MAX_TOKEN:
         raise ProtocolError(f"token is {len(values['token'])} characters; the limit is {MAX_TOKEN}")
-    for key in ("table", "game", "bot_level"):
+    for key in ("table", "game", "bot_level", "bot_pace"):
         if values.get(key) is not None and len(values[key]) > MAX_ID:
             raise ProtocolError(f"{key} id is {len(values[key])} characters; the limit is {MAX_ID}")
 
@@ -428,6 +430,7 @@ class Lobby(HostMessage):
     host_seat: int | None
     spectators: int
     bot_level: str
+    bot_pace: str
     turn_timer: int
     play_again: list[int]
 

@@ -15,7 +15,7 @@ from typing import Any, Final
 
 import engine
 from netplay.errors import Refusal
-from netplay.protocol import MAX_CHAT, ChatLine, Lobby
+from netplay.protocol import MAX_CHAT, MAX_NAME, ChatLine, Lobby
 from netplay.store import Store
 from netplay.text import clean_text
 
@@ -24,6 +24,9 @@ log = logging.getLogger("gaslight.host")
 WAITING, PLAYING, OVER = "waiting", "playing", "over"
 HUMAN, BOT, EMPTY = "human", "bot", "empty"
 
+BOT_PACES: Final = {"fast": 0.5, "normal": 1.5, "slow": 3.0}
+"""Seconds a table's bots wait before each move, about (see `netplay.bots`), at each pace."""
+DEFAULT_PACE: Final = "normal"
 CHAT_TAIL: Final = 20
 """Chat lines a table keeps, per channel, for the people who join or come back."""
 CHANNELS: Final = ("table", "spectators")
@@ -80,6 +83,8 @@ class Table:
     seats: list[Seat]
     bot_level: str = ""
     """The bot that plays this table's bot seats and covers its away players."""
+    bot_pace: str = DEFAULT_PACE
+    """How long its bots wait before a move: a key of `BOT_PACES`."""
     turn_timer: int = 0
     seed: int | None = None
     game: engine.Game | None = None
@@ -109,6 +114,17 @@ class Table:
     def seats_taken(self) -> int:
         return sum(1 for s in self.seats if s.kind != EMPTY)
 
+    def seat_name(self, name: str) -> str:
+        """The name a person called `name` goes by at this table: told apart by a number from
+        a seat that already goes by it, so every screen shows the same."""
+        taken = {s.name.casefold() for s in self.seats if s.kind != EMPTY}
+        candidate, number = name, 1
+        while candidate.casefold() in taken:
+            number += 1
+            suffix = f" ({number})"
+            candidate = name[:MAX_NAME - len(suffix)] + suffix
+        return candidate
+
     def summary(self) -> dict[str, Any]:
         """Public facts, for the `tables` message and the zeroconf TXT record."""
         taken = self.seats_taken()
@@ -124,7 +140,7 @@ class Table:
             table=self.id, name=self.name, game=self.game_id, players=self.players,
             options=dict(self.options), seats=[s.public() for s in self.seats],
             phase=self.phase, host_seat=self.host_seat, spectators=len(self.spectators),
-            bot_level=self.bot_level, turn_timer=self.turn_timer,
+            bot_level=self.bot_level, bot_pace=self.bot_pace, turn_timer=self.turn_timer,
             play_again=sorted(self.play_again),
         )
 

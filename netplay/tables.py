@@ -27,7 +27,7 @@ from netplay.limits import HostLimits
 from netplay.protocol import MAX_NAME
 from netplay.store import OVER as STORED_OVER
 from netplay.store import Store, StoreError
-from netplay.table import EMPTY, HUMAN, OVER, WAITING, Seat, Table
+from netplay.table import BOT_PACES, DEFAULT_PACE, EMPTY, HUMAN, OVER, WAITING, Seat, Table
 from netplay.text import clean_text
 
 log = logging.getLogger("gaslight.host")
@@ -73,7 +73,8 @@ class Tables(Mapping[str, Table]):
 
     def create(self, game: str, players: int, options: dict | None = None, name: str = "",
                bots: int = 0, seed: int | None = None, *, bot_level: str | None = None,
-               turn_timer: int = 0, created_by: str | None = None) -> Table:
+               bot_pace: str = DEFAULT_PACE, turn_timer: int = 0,
+               created_by: str | None = None) -> Table:
         """A new table with `bots` bots in its last seats. Raises engine.InvalidSetup or
         ValueError with a clear message for a bad setup, having changed nothing."""
         if len(self) >= self.max_tables:
@@ -85,6 +86,9 @@ class Tables(Mapping[str, Table]):
             raise ValueError(f"bots must be between 0 and {players}, not {bots!r}")
         info = game_info(game)
         bot_level = info.bot_level(bot_level).bot if bot_level else info.default_bot
+        if bot_pace not in BOT_PACES:
+            raise ValueError(f"the bots' pace is one of {', '.join(BOT_PACES)}, "
+                             f"not {bot_pace!r}")
         if turn_timer not in TURN_TIMERS:
             raise ValueError(f"the turn timer is one of {', '.join(map(str, TURN_TIMERS))} "
                              f"seconds, not {turn_timer!r}")
@@ -94,12 +98,14 @@ class Tables(Mapping[str, Table]):
         name = clean_text(name)[:MAX_NAME] or f"{cls.title} table"
         table = Table(id=table_id, name=name, game_id=game, players=players, options=resolved,
                       seats=[Seat(i) for i in range(players)], bot_level=bot_level,
+                      bot_pace=bot_pace,
                       turn_timer=turn_timer, seed=seed, created_by=created_by)
         if self.store is not None:
             self.store.add_table(table_id)
             table.store = self.store
         table.record({"t": "table", "id": table_id, "name": name, "game": game,
                       "players": players, "options": resolved, "bot_level": bot_level,
+                      "bot_pace": bot_pace,
                       "turn_timer": turn_timer})
         self._tables[table_id] = table
         for seat in table.seats[players - bots:]:
@@ -163,6 +169,7 @@ class Tables(Mapping[str, Table]):
                 raise Refusal(f"table {table.id} has no free seat; you may watch it")
             seat = found
         token = secrets.token_urlsafe(TOKEN_BYTES)
+        name = table.seat_name(name)
         seat.kind, seat.name, seat.token_hash, seat.bot = HUMAN, name, hash_token(token), None
         self._tokens[seat.token_hash] = (table.id, seat.seat)
         table.record(seat.record())
@@ -296,6 +303,7 @@ def _apply_record(table: Table | None, record: dict) -> Table:
             id=record["id"], name=record["name"], game_id=record["game"], players=players,
             options=engine.game_class(record["game"]).validate_options(players, record["options"]),
             seats=[Seat(i) for i in range(players)], bot_level=record["bot_level"],
+            bot_pace=record.get("bot_pace", DEFAULT_PACE),
             turn_timer=record["turn_timer"],
         )
     match kind:

@@ -119,7 +119,9 @@ class Backend:
     """Interfaces for zeroconf; None means every LAN interface (the default for players)."""
     data_dir: Path | None = None
     """Gaslight's data directory (the hosts' stores, the seats held); None: the user's."""
-    bot_delay: float = 0.4
+    bot_delay: float | None = None
+    """Seconds every bot waits before a move, whatever the table's pace (screenshots and tests:
+    0); None: each table's pace."""
     seed: int | None = None
     """A fixed seed for the tables this app creates: screenshots and tests."""
     discover: bool = True
@@ -283,13 +285,15 @@ class Backend:
         bots: int,
         advertise: bool,
         bot_level: str | None = None,
+        bot_pace: str = "normal",
     ) -> Ticket:
         """Start a host in this process on a free port and create one table on it. Each such
         host has a store of its own, from which a restarted app brings the table back."""
         store = f"{LAN_STORE if advertise else BOTS_STORE}-{secrets.token_hex(4)}"
         host = await self.start_host(store, 0 if self.hosts else self.port)
         table = host.create_table(
-            game, players, options, name=name, bots=bots, seed=self.seed, bot_level=bot_level
+            game, players, options, name=name, bots=bots, seed=self.seed, bot_level=bot_level,
+            bot_pace=bot_pace,
         )
         if self.seed is not None:
             # Screenshots and tests replay the same game: the bots' choices must repeat too.
@@ -353,6 +357,7 @@ class Backend:
         players: int = 5,
         options: dict[str, Any] | None = None,
         bot_level: str | None = None,
+        bot_pace: str = "normal",
     ) -> Ticket:
         """A private table on loopback, every other seat a bot, never advertised. The host
         starts the game as soon as the player takes the last free seat."""
@@ -364,6 +369,7 @@ class Backend:
             bots=players - 1,
             advertise=False,
             bot_level=bot_level,
+            bot_pace=bot_pace,
         )
 
     async def browse(self) -> AsyncIterator[list[TableListing]]:

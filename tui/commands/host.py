@@ -27,8 +27,9 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--resume", action="store_true",
                         help="restore the unfinished tables from the store, at the same port; "
                         "--game and --players then start a new table only if there was none")
-    parser.add_argument("--bot-delay", type=float, default=0.4, metavar="S",
-                        help="seconds a bot waits before acting, so people can follow")
+    parser.add_argument("--bot-delay", type=float, metavar="S",
+                        help="seconds every bot waits before acting, whatever the table's pace "
+                        "(for tests; default: the table's pace)")
     parser.add_argument("--data-dir", metavar="DIR",
                         help="where the host's store lives (default: $GASLIGHT_DATA_DIR or the "
                         "user data directory)")
