@@ -126,10 +126,13 @@ class Table:
         return candidate
 
     def summary(self) -> dict[str, Any]:
-        """Public facts, for the `tables` message and the zeroconf TXT record."""
+        """Public facts, for the `tables` message and the zeroconf TXT record. A seat a bot
+        covers counts as its person's."""
         taken = self.seats_taken()
+        bots = sum(1 for s in self.seats if s.kind == BOT)
         return {"id": self.id, "name": self.name, "game": self.game_id, "players": self.players,
-                "seats_taken": taken, "seats_free": self.players - taken, "phase": self.phase}
+                "seats_taken": taken, "seats_free": self.players - taken,
+                "people": taken - bots, "bots": bots, "phase": self.phase}
 
     def clients(self) -> list[Any]:
         seated = [s.client for s in self.seats if s.client is not None]

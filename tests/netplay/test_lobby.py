@@ -34,7 +34,8 @@ async def test_create_sit_add_bot_start_and_play_again(host):
     await next_of(watson, "tables")  # the one sent on welcome
     listed = (await next_of(watson, "tables"))["tables"]
     assert listed == [{"id": table_id, "name": "Baker St", "game": "timebomb", "players": 5,
-                       "seats_taken": 2, "seats_free": 3, "phase": "waiting"}]
+                       "seats_taken": 2, "seats_free": 3, "people": 1, "bots": 1,
+                       "phase": "waiting"}]
     await watson.send({"t": "sit", "table": table_id, "seat": 0})
     assert "seat 0" in (await next_of(watson, "error"))["message"]
     await watson.send({"t": "sit", "table": table_id, "seat": 2})

@@ -115,3 +115,17 @@ def test_a_table_over_its_limit_is_refused(store):
     tables.create("timebomb", 4)
     with pytest.raises(ValueError, match="the limit is 1"):
         tables.create("timebomb", 4)
+
+
+def test_the_summary_counts_people_and_bots_and_a_covered_seat_as_its_person(tables):
+    """PROTOCOL.md, `tables`: `people` and `bots` split the taken seats; a bot covering an
+    away person's seat does not make it a bot's."""
+    table = tables.create("timebomb", 5, bots=2)
+    ann, _ = tables.sit(table, "Ann", None)
+    bob, _ = tables.sit(table, "Bob", None)
+    facts = table.summary()
+    assert (facts["seats_taken"], facts["people"], facts["bots"]) == (4, 2, 2)
+    table.start_game(seed=1)  # the empty seat takes a bot
+    table.cover(bob)  # Bob is away
+    facts = table.summary()
+    assert (facts["seats_taken"], facts["people"], facts["bots"]) == (5, 2, 3)
