@@ -257,11 +257,13 @@ class SkillsMixin:
         self.keep_drawn(seat, action["index"])
 
     def keep_drawn(self, seat: int, index: int) -> None:
-        """Langdale Pike: keep one of the drawn clues, discard the rest face down."""
+        """Langdale Pike: keep one of the drawn clues, discard the rest face down but for the
+        Wildcards, which are shown kept or not (HO-32)."""
         p = self.queue[0]
         kept = p.drawn.pop(index)
         rest, p.drawn = p.drawn, []
         self.discard.extend(rest)
+        wildcards = rest.count(WILDCARD)
         area = self.areas[seat]
         if kept == WILDCARD:
             area.free_wild += 1
@@ -274,10 +276,11 @@ class SkillsMixin:
                      audience=self.only[seat], card=kept)
         self.log(
             "keep",
-            text + f" and discards {len(rest)} face down.",
+            text + " and " + discarded_words(len(rest), wildcards) + ".",
             (seat,),
             wildcard=kept == WILDCARD,
             discarded=len(rest),
+            wildcards_discarded=wildcards,
         )
 
     @answers_decision
@@ -369,3 +372,16 @@ class SkillsMixin:
                      wildcard=False)
             self.log("hidden_gain", "You draw " + a_clue(card) + " and keep it hidden.",
                      (seat,), audience=self.only[seat], card=card)
+
+
+def discarded_words(count: int, wildcards: int) -> str:
+    """What a Langdale Pike discard shows both players: how many cards, and which of them are
+    Wildcards, which are never hidden (HO-32)."""
+    if not wildcards:
+        return f"discards {count} face down"
+    if count == wildcards == 1:
+        return "discards a Wildcard, face up"
+    if count == wildcards:
+        return f"discards {count} Wildcards, face up"
+    shown = "one of them a Wildcard" if wildcards == 1 else f"{wildcards} of them Wildcards"
+    return f"discards {count}, {shown} (face up)"

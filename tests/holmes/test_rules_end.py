@@ -28,6 +28,16 @@ def test_ho38_hidden_clues_join_their_types_then_wildcards_are_assigned():
     assert s.majorities == {BULLET: 6, BUTTON: 5} and m.majorities == {CIGARETTE: 5}
 
 
+def test_ho39_five_map_fragments_score_ten_by_the_map_table_and_no_complete_set_bonus():
+    game = new_game()
+    set_area(game, S, clues={MAP: 5}, im=0)
+    set_area(game, M, clues={BULLET: 1}, im=0)
+    end_now(game)
+    s, m = game.scores
+    assert s.total == 10  # the map table's 10 for all five, without HO-39's +3
+    assert m.total == 6  # the Bullet's majority: its value 6 minus S's count 0
+
+
 def test_ho39_scoring_through_the_engine_with_the_im_tie_break():
     game = new_game()
     set_area(game, S, clues={FINGERPRINT: 2}, im=4)

@@ -2,6 +2,8 @@
 
 import pytest
 
+import engine
+
 from engine.core import IllegalAction
 from engine.holmes.catalogue import (
     BULLET, BUTTON, CIGARETTE, EXPLOSIVE, FALSE_PASS, FINGERPRINT, FOOTPRINT, GREGSON, IRENE,
@@ -62,6 +64,29 @@ def test_ho32_langdale_keeps_one_and_discards_the_rest():
     assert game.areas[S].hidden == [BUTTON] and sorted(game.discard) == [MAP, WILDCARD]
     assert game.view(M)["discard_count"] == 2
     check_conservation(game)
+
+
+def test_ho32_a_wildcard_drawn_at_langdale_is_shown_to_both_players_even_when_not_kept():
+    game = new_game()
+    arrange(game, deck_top=[BUTTON, WILDCARD, MAP])
+    visit(game, S, LANGDALE)
+    act(game, S, "draw", count=3)
+    act(game, S, "keep", index=0)  # the Button, hidden; the Wildcard and the Map discarded
+    for viewer in (M, engine.SPECTATOR):
+        keep = [e for e in game.view(viewer)["events"] if e["type"] == "keep"][-1]
+        assert keep["wildcards_discarded"] == 1
+        assert "discards 2, one of them a Wildcard (face up)" in keep["text"]
+        assert "Map" not in keep["text"]  # the other discarded card stays face down
+
+
+def test_ho32_a_discard_without_a_wildcard_stays_face_down():
+    game = new_game()
+    arrange(game, deck_top=[BUTTON, FOOTPRINT, MAP])
+    visit(game, S, LANGDALE)
+    act(game, S, "draw", count=2)
+    act(game, S, "keep", index=1)
+    keep = [e for e in game.view(M)["events"] if e["type"] == "keep"][-1]
+    assert keep["wildcards_discarded"] == 0 and keep["text"].endswith("discards 1 face down.")
 
 
 def test_ho32_langdale_limited_by_im():

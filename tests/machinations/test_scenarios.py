@@ -7,13 +7,13 @@ import pytest
 import engine
 from engine.machinations.cards import ABET, FOIL, TAKE_THE_FALL
 from engine.machinations.roles import (
+    BRUTUS,
     COMPOSITIONS,
     COPS,
     IRENE,
     JACK,
     JUDGE,
     LESTRADE,
-    MORAN,
     MORIARTY,
     ROBBERS,
     SHERLOCK,
@@ -156,7 +156,7 @@ def test_scenario_7_trigger_at_the_threshold(rig):
 
 @pytest.mark.parametrize(("arrest", "murder", "winner", "irene_wins"), [
     (SHERLOCK, MORIARTY, ROBBERS, False),  # both leaders accused
-    (WATSON, MORAN, ROBBERS, True),  # no leader accused (8 players have no Mycroft)
+    (WATSON, BRUTUS, ROBBERS, True),  # no leader accused (8 players have no Mycroft)
     (WATSON, MORIARTY, ROBBERS, False),  # Moriarty accused
     (MORIARTY, WATSON, COPS, True),  # Lestrade right, Sherlock alive
 ])
