@@ -16,6 +16,12 @@ Every game is played by `engine.simulate.play`, which asks bots exactly as the h
   rate (draws count half).
 
 Game i of a cell uses seed i, so cells of a column meet the same deals.
+
+`--people` prints instead how bots share the Wire Cutter with people (Time Bomb and Évolution,
+5 players: 2 smart bots in random seats and 3 people, who cut at random and either claim the
+truth after every deal or never claim, saying their wires out loud where bots cannot hear): at
+each bot's cut, the share of the wires it may cut that people hold, against whether it cut a
+person. Goal (issue 22): within 10 points when people claim the truth, 20 when they never do.
 """
 
 from __future__ import annotations
@@ -177,16 +183,71 @@ def print_table(table: Table, games: int, jobs: int) -> None:
     print(f"({time.perf_counter() - started:.0f} s)")
 
 
+PEOPLE = {"never claim": "silent", "claim the truth": "truthful"}
+"""The people at a `--people` table, by how they claim: their bench bot."""
+
+
+def people_cell(game_id: str, people: str, games: int) -> tuple[int, int, float]:
+    """Over `games` games: (bot cuts, bot cuts that went to a person, the sum over bot cuts of
+    the people's share of the wires the bot could cut)."""
+    cuts = to_people = 0
+    share = 0.0
+    smart = engine.GAMES[game_id].BOTS["smart"]
+    person = bot(game_id, PEOPLE[people])
+    for seed in range(games):
+        game = engine.new_game(game_id, 5, {}, seed)
+        rng = random.Random(seed)
+        bot_seats = set(rng.sample(range(game.players), 2))
+
+        def watched(view, legal_actions, rng):
+            nonlocal cuts, to_people, share
+            action = smart.act(view, legal_actions, rng)
+            if action["type"] == "cut":
+                others = [s for s in range(game.players) if s != view["viewer"]]
+                wires = sum(view["face_down"][s] for s in others)
+                held = sum(view["face_down"][s] for s in others if s not in bot_seats)
+                cuts += 1
+                to_people += action["target"] not in bot_seats
+                share += held / wires
+            return action
+
+        watcher = Bot(watched, smart.speak)
+        play(game, [watcher if s in bot_seats else person for s in range(game.players)], rng)
+    return cuts, to_people, share
+
+
+def print_people(games: int, jobs: int) -> None:
+    started = time.perf_counter()
+    cells = [(g, p) for g in ("timebomb", "timebomb-evolution") for p in PEOPLE]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        results = dict(zip(cells, pool.map(people_cell, *zip(*cells), [games] * len(cells))))
+    print(f"\n2 smart bots and 3 people, 5 players, {games} games a row: the share of the bots' "
+          "cuts that go to people, against the people's share of the wires a bot may cut")
+    print(f"{'game':<22}{'people':<18}{'cuts to people':>16}{'their wires':>13}{'gap':>8}"
+          f"{'bot cuts':>10}")
+    for (game_id, people), (cuts, to_people, share) in results.items():
+        got, due = to_people / cuts, share / cuts
+        print(f"{game_id:<22}{people:<18}{got:>16.1%}{due:>13.1%}{100 * (due - got):>6.1f} pt"
+              f"{cuts:>10}", flush=True)
+    print(f"({time.perf_counter() - started:.0f} s)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=4000, help="games a cell (default 4000)")
+    parser.add_argument("--games", type=int,
+                        help="games a cell (default 4000; 400 a row with --people)")
     parser.add_argument("--game", choices=sorted(TABLES), action="append",
                         help="only this game (repeatable; default: every game)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    parser.add_argument("--people", action="store_true",
+                        help="how bots share the Wire Cutter with people, instead of the cross "
+                             "tables (--games defaults to 400 here)")
     args = parser.parse_args()
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    for game_id in args.game or list(TABLES):
-        print_table(TABLES[game_id], args.games, args.jobs)
+    if args.people:
+        print_people(args.games or 400, args.jobs)
+    for game_id in [] if args.people else args.game or list(TABLES):
+        print_table(TABLES[game_id], args.games or 4000, args.jobs)
     print(f"load average at end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

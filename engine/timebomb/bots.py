@@ -11,7 +11,9 @@
   where a Defusing wire is likeliest and the Bomb unlikeliest, weighing the Bomb more the more
   cuts it has to spare, and looking one cut ahead: the player it cuts takes the Wire Cutter.
   As Moriarty it claims what a Sherlock might, never a claim the table can already prove
-  false, and cuts where the Bomb is likelier and Defusing wires unlikely.
+  false, and cuts where the Bomb is likelier and Defusing wires unlikely. At a table where
+  most people say their wires out loud instead of claiming, it hands them the Wire Cutter as
+  a player would, rather than passing it among the few who claim (`ATTENTION`).
 """
 
 from __future__ import annotations
@@ -76,6 +78,20 @@ TEAM_WEIGHT = 0.12
 MORIARTY_BOMB_WEIGHT = 1.0
 MORIARTY_LOOKAHEAD = 0.8
 """For Moriarty, revealing the Bomb wins at once."""
+ATTENTION = {True: 1.0, False: 0.3}
+"""How much a bot, Sherlock's (True) or Moriarty's (False), favours cutting a seat at a table
+that talks out loud (`attention`). What such a seat says is lost on a bot, so its hand looks
+average beside the claimed ones and the cuts would flow between the players who press the
+claim key; people at a table share the Wire Cutter round, and so do bots. Tuned with
+`benchmarks/bots.py --people`: it leaves every cell of the cross table alone, where everyone
+claims or a lone silence is a tell."""
+
+
+def attention(quiet: float) -> float:
+    """How much a seat that talks out loud with chance `quiet` (`Posterior.quiet`) asks for a
+    cut: nothing unless most of the other seats never claim, since one silence among claims
+    is a choice, not a habit."""
+    return max(0.0, 2 * quiet - 1)
 
 
 def hand(view: Mapping[str, Any]) -> tuple[int, int, int]:
@@ -174,6 +190,8 @@ def smart_act(
             return 0.0
         return (1 - moriarty[seat]) * max(options) + moriarty[seat] * min(options)
 
+    quiet = posterior.quiet
+
     def score(seat: int) -> float:
         if sherlock:
             value = worth[seat]
@@ -186,7 +204,7 @@ def smart_act(
             if not last_of_game:
                 value -= (TEAM_WEIGHT * (1 - 2 * moriarty[seat]) if last_cut
                           else MORIARTY_LOOKAHEAD * next_cut(seat))
-        return value + rng.random() * 1e-9  # ties broken at random
+        return value + ATTENTION[sherlock] * attention(quiet[seat]) + rng.random() * 1e-9
 
     return {"type": "cut", "target": max(targets, key=score)}
 
@@ -237,4 +255,5 @@ BOTS = {
     "smart": Bot(smart_act, smart_speak),
 }
 
-__all__ = ["BOTS", "MORIARTY", "SHERLOCK", "TABLE_MODEL", "TableModel", "moriarty_claim"]
+__all__ = ["BOTS", "MORIARTY", "SHERLOCK", "TABLE_MODEL", "TableModel", "attention",
+           "moriarty_claim"]

@@ -63,6 +63,8 @@ class Posterior:
         """Every possible set of Moriarty seats (the viewer's own included if it is one)."""
         self.role_weights = [1.0] * len(self.groups)
         """The role posterior the finished deals left: the current deal's prior."""
+        self.quiet = self._quiet_odds()
+        """Per seat, the chance that it says its wires out loud instead of claiming."""
         self._read()
 
     # -- hypotheses ---------------------------------------------------------------------------
@@ -83,6 +85,22 @@ class Posterior:
             for group in itertools.combinations(self.others, count):
                 groups.append(mine | frozenset(group))
         return groups
+
+    def _quiet_odds(self) -> list[float]:
+        """Some people say their wires out loud, which a bot cannot hear, instead of claiming.
+        A seat that never claimed is one of them with the chance that the other seats (not the
+        viewer) never claimed either: a table where nobody presses the claim key is a table that
+        talks, while one silence among claims is a choice. 0 for a seat that claimed.
+
+        The claim model still weighs each silence as a talker's: this says whom a silence may
+        not be about, for a bot deciding whom to cut."""
+        claimed = {e["seats"][0] for e in self.view["events"] if e["type"] == "claim"}
+        never = [s for s in self.others if s not in claimed]
+        rest = len(self.others) - 1
+        quiet = [0.0] * self.players
+        for seat in never:
+            quiet[seat] = (len(never) - 1) / rest if rest else 0.0
+        return quiet
 
     # -- reading the log ----------------------------------------------------------------------
 

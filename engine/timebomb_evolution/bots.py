@@ -20,6 +20,8 @@ the others as "smart" (Inspector) would. "smart" reasons from its view:
 - It knows the thresholds and powers: a Sherlock defuses the colour nearest to exploding and
   moves apart the wire whose colour is safest; a Moriarty does the opposite, and re-arms a
   colour at its threshold (EV-17) whenever a Blue lets it.
+- It shares the Wire Cutter with people who say their wires out loud instead of claiming, as
+  Time Bomb's smart bot does (`ATTENTION`).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from typing import Any, Mapping
 
 from engine.bots import Bot
 from engine.core import random_bot
+from engine.timebomb.bots import attention
 from engine.timebomb.inference import Claim as Said
 from engine.timebomb.inference import Posterior
 
@@ -41,6 +44,9 @@ CARDS_PER_COLOUR = 5
 # a trusted player taking the Wire Cutter: tuned by simulation against random bots.
 LOSS_WEIGHT = 3.0
 TRUST_WEIGHT = 0.04
+ATTENTION = {True: 0.8, False: 0.3}
+"""As Time Bomb's `ATTENTION`: how much a Sherlock (True) or a Moriarty (False) favours cutting
+a seat at a table that talks out loud, tuned the same way."""
 
 
 class TableModel:
@@ -95,6 +101,8 @@ class Reading:
     suspicion: dict[int, float] = field(default_factory=dict)
     defusing_odds: list[float] = field(default_factory=list)
     """Each seat's chance that a cut of it reveals a Defusing wire, by the posterior."""
+    quiet: list[float] = field(default_factory=list)
+    """Each seat's chance that it talks out loud instead of claiming, by the posterior."""
 
     @classmethod
     def of(cls, view: Mapping[str, Any]) -> "Reading":
@@ -106,7 +114,9 @@ class Reading:
         }
         reading.unseen[DEFUSING] = view["defusing_total"] - reading.revealed[DEFUSING] - hand[DEFUSING]
         reading.read_events()
-        reading.defusing_odds = [d for d, _ in Posterior(view, TABLE_MODEL).cut_odds()]
+        posterior = Posterior(view, TABLE_MODEL)
+        reading.defusing_odds = [d for d, _ in posterior.cut_odds()]
+        reading.quiet = posterior.quiet
         return reading
 
     def read_events(self) -> None:
@@ -207,8 +217,9 @@ class Reading:
         if self.sherlock:
             trust = 1 if self.trusted(target) else -1 if target in self.liars else 0
             trust -= self.suspicion.get(target, 0)
-            return odds[DEFUSING] - LOSS_WEIGHT * loss + TRUST_WEIGHT * trust
-        return loss - odds[DEFUSING]
+            return (odds[DEFUSING] - LOSS_WEIGHT * loss + TRUST_WEIGHT * trust
+                    + ATTENTION[True] * attention(self.quiet[target]))
+        return loss - odds[DEFUSING] + ATTENTION[False] * attention(self.quiet[target])
 
 
 # -- the bot --------------------------------------------------------------------------------
