@@ -20,8 +20,8 @@ the others as "smart" (Inspector) would. "smart" reasons from its view:
 - It knows the thresholds and powers: a Sherlock defuses the colour nearest to exploding and
   moves apart the wire whose colour is safest; a Moriarty does the opposite, and re-arms a
   colour at its threshold (EV-17) whenever a Blue lets it.
-- It shares the Wire Cutter with people who say their wires out loud instead of claiming, as
-  Time Bomb's smart bot does (`ATTENTION`).
+- As Sherlock, it shares the Wire Cutter with people who say their wires out loud instead of
+  claiming, as Time Bomb's smart bot does (`ATTENTION`).
 """
 
 from __future__ import annotations
@@ -44,9 +44,9 @@ CARDS_PER_COLOUR = 5
 # a trusted player taking the Wire Cutter: tuned by simulation against random bots.
 LOSS_WEIGHT = 3.0
 TRUST_WEIGHT = 0.04
-ATTENTION = {True: 0.8, False: 0.3}
-"""As Time Bomb's `ATTENTION`: how much a Sherlock (True) or a Moriarty (False) favours cutting
-a seat at a table that talks out loud, tuned the same way."""
+ATTENTION = 0.8
+"""As Time Bomb's `ATTENTION`: how much a Sherlock favours cutting a seat at a table that talks
+out loud, tuned the same way."""
 
 
 class TableModel:
@@ -218,8 +218,8 @@ class Reading:
             trust = 1 if self.trusted(target) else -1 if target in self.liars else 0
             trust -= self.suspicion.get(target, 0)
             return (odds[DEFUSING] - LOSS_WEIGHT * loss + TRUST_WEIGHT * trust
-                    + ATTENTION[True] * attention(self.quiet[target]))
-        return loss - odds[DEFUSING] + ATTENTION[False] * attention(self.quiet[target])
+                    + ATTENTION * attention(self.quiet[target]))
+        return loss - odds[DEFUSING]
 
 
 # -- the bot --------------------------------------------------------------------------------
