@@ -13,7 +13,6 @@ from engine.holmes.catalogue import (
     IM_START,
     MAP,
     REAL_TYPES,
-    VALUE,
     VALUED,
     WILD_PREFIX,
     WILDCARD,
@@ -43,9 +42,6 @@ class PlayArea:
             cards.append(WILDCARD)
         cards += [wildcard_on(t) for t in VALUED if t in self.wild_on]
         return cards
-
-    def visible_count(self) -> int:
-        return sum(self.clues.values()) + len(self.wild_on) + self.free_wild
 
     def stealable(self) -> list[str]:
         """Irene Adler's targets: visible real cards, Map Fragments included (HO-31)."""
@@ -82,13 +78,6 @@ class PlayArea:
         else:
             self.clues[card] += 1
 
-    def add_hidden(self, card: str) -> None:
-        """HO-28: a Wildcard never stays hidden; it goes face up instead."""
-        if card == WILDCARD:
-            self.free_wild += 1
-        else:
-            self.hidden.append(card)
-
     def remove_visible(self, card: str) -> str:
         """Take away one visible card by name; returns its printed type.
 
@@ -114,6 +103,3 @@ class PlayArea:
         self.hidden.clear()
         return revealed
 
-
-def card_value(card: str) -> int:
-    return VALUE.get(card, 0)

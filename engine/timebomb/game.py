@@ -418,9 +418,6 @@ class TimeBomb(Game):
     def counts_dict(self, counts: list[int]) -> dict[str, int]:
         return dict(zip(self.kinds, counts))
 
-    def describe_counts(self, counts: tuple[int, ...]) -> str:
-        return self._texts.describe(counts)
-
     def public_view(self) -> dict[str, Any]:
         sherlocks, moriartys = self.ROLE_DECKS[self.players]
         return {
