@@ -363,21 +363,7 @@ class Game:
         # `type(x) is int` refuses True and False, which are ints to isinstance.
         if seat.__class__ is not int or not 0 <= seat < self.players:
             raise IllegalAction(f"{seat!r} is not a seat at this table")
-        # The common case, a plain dict of a known type with exact field types, is checked
-        # here inline: a simulation applies millions of actions, and a call costs about as much
-        # as the check. Anything else takes `_check_shape`, which names what is wrong.
-        try:
-            act, fields, size, free = self._actions[action["type"]]
-            plain = action.__class__ is dict and len(action) == size
-        except (KeyError, TypeError):  # not a map, no type, a type no action has
-            plain = False
-        if plain:
-            for name, spec in fields:
-                if action.get(name).__class__ is not spec:
-                    plain = False
-                    break
-        if not plain:
-            act, free = self._check_shape(action)
+        act, free = self._check_shape(action)
         if not free and not self.may_act(seat):
             raise IllegalAction(self.not_your_turn(seat))
         act(self, seat, action)
