@@ -31,7 +31,7 @@ from harness import (HostProcess, machine_note, median, percentile, pin_to_cpu,
 
 import engine  # noqa: E402
 from netplay.client import Connection
-from netplay.protocol import message
+from netplay.protocol import Error, PlayAgain, State
 
 GAME = "timebomb"
 PLAYERS = 5
@@ -50,13 +50,13 @@ class Samples:
         return [took for sent, took in self.timings if start <= sent < end]
 
 
-async def next_state(conn: Connection) -> tuple[float, dict]:
+async def next_state(conn: Connection) -> tuple[float, State]:
     while True:
         msg = await conn.next_message(TIMEOUT)
-        if msg["t"] == "state":
+        if isinstance(msg, State):
             return time.perf_counter(), msg
-        if msg["t"] == "error":
-            raise RuntimeError(f"the host refused a benchmark action: {msg['message']}")
+        if isinstance(msg, Error):
+            raise RuntimeError(f"the host refused a benchmark action: {msg.message}")
 
 
 async def seat_table(host: HostProcess, index: int) -> list[Connection]:
@@ -66,12 +66,12 @@ async def seat_table(host: HostProcess, index: int) -> list[Connection]:
                            reconnect=False) for i in range(PLAYERS))))
 
 
-def slim(msg: dict) -> dict:
+def slim(msg: State) -> dict:
     """What a bot client keeps of a `state`. The random bot reads only the legal actions, and
     one process holding the full views of hundreds of seats would spend its time in garbage
     collection, which clients on machines of their own never do."""
-    view = msg["view"]
-    return {"to_act": view["to_act"], "over": view["outcome"] is not None, "legal": msg["legal"]}
+    view = msg.view
+    return {"to_act": view["to_act"], "over": view["outcome"] is not None, "legal": msg.legal}
 
 
 async def play_table(conns: list[Connection], think: float, rng: random.Random,
@@ -85,7 +85,7 @@ async def play_table(conns: list[Connection], think: float, rng: random.Random,
         public = states[conns[0].seat]
         if public["over"]:
             for conn in conns:  # a new game once everyone has asked
-                await conn.send(message("play_again"))
+                await conn.send(PlayAgain())
             states = {c.seat: slim(msg) for c in conns for _, msg in [await next_state(c)]}
             continue
         seat = rng.choice(sorted(public["to_act"]))

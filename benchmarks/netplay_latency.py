@@ -18,6 +18,7 @@ from pathlib import Path
 from netplay.client import Connection
 from netplay.host import Host
 from netplay.limits import HostLimits
+from netplay.protocol import State
 
 PLAYERS = 5
 
@@ -26,15 +27,15 @@ async def player(conn: Connection, latencies: list[float], frames: list[int]) ->
     sent_at = None
     async for msg in conn:
         frames[0] += 1
-        if msg["t"] != "state":
+        if not isinstance(msg, State):
             continue
         if sent_at is not None:
             latencies.append(time.perf_counter() - sent_at)
             sent_at = None
-        view = msg["view"]
+        view = msg.view
         if view["outcome"] is not None:
             return
-        cuts = [a for a in msg["legal"] if a["type"] == "cut"]
+        cuts = [a for a in msg.legal if a["type"] == "cut"]
         if cuts and conn.seat in view["to_act"]:
             sent_at = time.perf_counter()
             await conn.act(cuts[0])

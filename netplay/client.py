@@ -1,34 +1,54 @@
 """The client side of a table: one `Connection` per player, spectator or lobby visitor.
 
     conn = await Connection.connect("127.0.0.1", 7420, name="Ann", table="3fa2c1d0")
-    async for msg in conn:           # every message from the host, in order
-        if msg["t"] == "state" and msg["legal"]:
-            await conn.act(msg["legal"][0])
+    async for msg in conn:           # every message from the host, in order, as a record
+        match msg:
+            case State(legal=[first, *_]):
+                await conn.act(first)
 
-Each `state` the host sends carries only the events its receiver has not had (protocol
-version 2); the connection keeps the game's events and yields every `state` with a full view,
-`view["events"]` holding them all and `view["events_from"]` the index of the first one kept (a
-client that joins late gets the last few).
+The host's messages come as the typed records of `netplay.protocol` (`Welcome`, `Lobby`,
+`State`, `ChatLine`, `Error`, `TableList`), and requests go as records too
+(`await conn.send(Chat("hello"))`). Each `state` the host sends carries only the events its
+receiver has not had (protocol version 2); the connection keeps the game's events and yields
+every `State` with a full view, `view["events"]` holding them all and `view["events_from"]` the
+index of the first one kept (a client that joins late gets the last few), and its `legal`
+unpacked.
 
 The connection sends a `ping` every few seconds and treats a host silent for longer than
 `dead_after` as gone. When the link drops it reconnects with backoff, using the seat token the
 host gave it (or, for a spectator, the table id), unless the host had refused it with a fatal
 error. Given `locate`, it also asks where the host with its identity is now, and follows it
 there (a host restarted on another port or address). While it reconnects, the iterator yields
-`{"t": "status", "status": "reconnecting"}` and then `{"t": "status", "status": "connected"}`:
-these two are made locally, never sent by the host.
+`Status("reconnecting")` and then `Status("connected")`: these are made locally, never sent by
+the host.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import time
+from dataclasses import dataclass
 from typing import AsyncIterator, Awaitable, Callable, Final
 
 from netplay.errors import ProtocolError
-from netplay.protocol import PROTOCOL_VERSION, encode, message, read_frame, unpack_legal
+from netplay.protocol import (
+    Act,
+    ClientMessage,
+    Error,
+    Hello,
+    HostRecord,
+    Ping,
+    Pong,
+    State,
+    Welcome,
+    encode,
+    parse_host_message,
+    read_frame,
+    unpack_legal,
+)
 
 log = logging.getLogger("gaslight.client")
 
@@ -45,6 +65,17 @@ CONNECTED, RECONNECTING, CLOSED = "connected", "reconnecting", "closed"
 
 Locate = Callable[[str], Awaitable["tuple[str, int] | None"]]
 """Where the host with this identity is now, if anyone knows (discovery, say)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    """The link's state while it reconnects: made by this library, never sent by the host."""
+
+    status: str
+
+
+Received = HostRecord | Status
+"""What a connection yields."""
 
 
 class HostRefused(ConnectionError):
@@ -81,7 +112,7 @@ class Connection:
         self.dead_after = dead_after
         self.refusal: str | None = None
         """The host's fatal error message, once it has refused this connection."""
-        self._inbox: asyncio.Queue[dict | None] = asyncio.Queue()
+        self._inbox: asyncio.Queue[Received | None] = asyncio.Queue()
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
         self._run_task: asyncio.Task | None = None
@@ -107,26 +138,26 @@ class Connection:
 
     # -- sending --------------------------------------------------------------------------
 
-    async def send(self, msg: dict) -> None:
-        """Send one message; "v" is added. Raises NotConnected while the link is down."""
+    async def send(self, request: ClientMessage) -> None:
+        """Send one request. Raises NotConnected while the link is down."""
         writer = self._writer
         if self.status != CONNECTED or writer is None:
             raise NotConnected(f"not connected to {self.host}:{self.port} ({self.status})")
-        writer.write(encode({**msg, "v": PROTOCOL_VERSION}))
+        writer.write(encode(request))
         try:
             await writer.drain()
         except (ConnectionError, OSError) as error:
             raise NotConnected(f"the link to {self.host}:{self.port} dropped: {error}") from None
 
     async def act(self, action: dict) -> None:
-        await self.send(message("act", action=action))
+        await self.send(Act(action))
 
     # -- receiving ------------------------------------------------------------------------
 
-    def __aiter__(self) -> AsyncIterator[dict]:
+    def __aiter__(self) -> AsyncIterator[Received]:
         return self._messages()
 
-    async def _messages(self) -> AsyncIterator[dict]:
+    async def _messages(self) -> AsyncIterator[Received]:
         while True:
             msg = await self._inbox.get()
             if msg is None:
@@ -134,7 +165,7 @@ class Connection:
                 return
             yield msg
 
-    async def next_message(self, timeout: float | None = None) -> dict:
+    async def next_message(self, timeout: float | None = None) -> Received:
         """The next message; raises ConnectionError once closed, TimeoutError on timeout."""
         msg = await asyncio.wait_for(self._inbox.get(), timeout)
         if msg is None:
@@ -158,50 +189,50 @@ class Connection:
 
     # -- the link -------------------------------------------------------------------------
 
-    async def _open(self) -> dict:
+    async def _open(self) -> Welcome:
         """Connect and shake hands; the host's welcome."""
         reader, writer = await asyncio.wait_for(
             asyncio.open_connection(self.host, self.port), CONNECT_TIMEOUT)
-        hello: dict = {"name": self.name}
         if self.token is not None:
-            hello["token"] = self.token
+            hello = Hello(self.name, token=self.token)
         elif self.table is not None:
-            hello["table"] = self.table
-            hello["spectate"] = self.spectator
+            hello = Hello(self.name, table=self.table, spectate=self.spectator)
+        else:
+            hello = Hello(self.name)
         try:
-            writer.write(encode(message("hello", **hello)))
+            writer.write(encode(hello))
             await writer.drain()
             first = await asyncio.wait_for(self._read(reader), CONNECT_TIMEOUT)
         except BaseException:
             writer.close()
             raise
-        if first["t"] == "error":
+        if isinstance(first, Error):
             writer.close()
-            self.refusal = str(first.get("message"))
+            self.refusal = first.message
             raise HostRefused(self.refusal)
-        if first["t"] != "welcome":
+        if not isinstance(first, Welcome):
             writer.close()
-            raise ProtocolError(f"the host answered hello with {first['t']!r}, not 'welcome'")
+            raise ProtocolError(f"the host answered hello with {first.TAG!r}, not 'welcome'")
         self._reader, self._writer = reader, writer
         self._last_heard = time.monotonic()
         self.status = CONNECTED
         self._welcomed(first)
         return first
 
-    def _welcomed(self, welcome: dict) -> None:
-        self.host_id = welcome.get("host")
-        self.table = welcome.get("table")
-        self.seat = welcome.get("seat")
-        self.spectator = bool(welcome.get("spectator"))
-        if welcome.get("token") is not None or welcome.get("table") is None:
-            self.token = welcome.get("token")
+    def _welcomed(self, welcome: Welcome) -> None:
+        self.host_id = welcome.host
+        self.table = welcome.table
+        self.seat = welcome.seat
+        self.spectator = bool(welcome.spectator)
+        if welcome.token is not None or welcome.table is None:
+            self.token = welcome.token
 
-    async def _read(self, reader: asyncio.StreamReader) -> dict:
+    async def _read(self, reader: asyncio.StreamReader) -> HostRecord:
         frame, msg = await read_frame(reader)
         if self.on_frame is not None:
             self.on_frame(frame)
         self._last_heard = time.monotonic()
-        return msg
+        return parse_host_message(msg)
 
     def _drop_link(self) -> None:
         if self._writer is not None:
@@ -215,16 +246,16 @@ class Connection:
                 assert self._reader is not None
                 while True:
                     msg = await self._read(self._reader)
-                    match msg["t"]:
-                        case "pong":
+                    match msg:
+                        case Pong():
                             continue
-                        case "welcome":
+                        case Welcome():
                             self._welcomed(msg)
-                        case "state":
+                        case State():
                             msg = self._full_state(msg)
-                        case "error" if msg.get("fatal"):
+                        case Error(fatal=True):
                             fatal = True
-                            self.refusal = str(msg.get("message"))
+                            self.refusal = msg.message
                     self._inbox.put_nowait(msg)
             except (asyncio.IncompleteReadError, ConnectionError, OSError, ProtocolError) as error:
                 log.info("link to %s:%d lost: %s", self.host, self.port, error or "closed")
@@ -238,19 +269,20 @@ class Connection:
         if self._heartbeat_task is not None:
             self._heartbeat_task.cancel()
 
-    def _full_state(self, state: dict) -> dict:
-        """`state` with its whole view: the events kept so far plus the new ones."""
-        first, events = state.get("first", 0), state.get("events") or []
+    def _full_state(self, state: State) -> State:
+        """`state` with its whole view (the events kept so far plus the new ones) and its
+        legal actions unpacked."""
+        first, events = state.first, state.events
         if first and first == self.events_from + len(self.events):
             self.events.extend(events)
         else:
             self.events, self.events_from = list(events), first
-        view = dict(state["view"], events=list(self.events), events_from=self.events_from)
-        return dict(state, view=view, legal=unpack_legal(state["legal"]))
+        view = dict(state.view, events=list(self.events), events_from=self.events_from)
+        return dataclasses.replace(state, view=view, legal=unpack_legal(state.legal))
 
     async def _reconnect(self) -> bool:
         self.status = RECONNECTING
-        self._inbox.put_nowait(message("status", status=RECONNECTING))
+        self._inbox.put_nowait(Status(RECONNECTING))
         delay, deadline = FIRST_BACKOFF, time.monotonic() + GIVE_UP_AFTER
         while time.monotonic() < deadline:
             await asyncio.sleep(delay)
@@ -262,7 +294,7 @@ class Connection:
                 delay = min(delay * 2, MAX_BACKOFF)
                 await self._follow_host()
                 continue
-            self._inbox.put_nowait(message("status", status=CONNECTED))
+            self._inbox.put_nowait(Status(CONNECTED))
             self._inbox.put_nowait(welcome)
             return True
         return False
@@ -289,4 +321,4 @@ class Connection:
                     self._writer.transport.abort()
                 continue
             with contextlib.suppress(ConnectionError):
-                await self.send(message("ping"))
+                await self.send(Ping())

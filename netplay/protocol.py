@@ -12,7 +12,7 @@ what the limit is. See PROTOCOL.md for each message.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar, Final, Mapping, Protocol
 
 import msgpack
@@ -46,7 +46,7 @@ class Reader(Protocol):
 # Frames
 
 
-def encode(message: "dict | HostMessage") -> bytes:
+def encode(message: "dict | Message") -> bytes:
     """One frame: the length prefix and the msgpack body of `message`."""
     if not isinstance(message, dict):
         message = message.to_dict()
@@ -194,11 +194,32 @@ def check_name(name: Any, what: str = "name", *, allow_empty: bool = False) -> s
 
 
 # ---------------------------------------------------------------------------------------------
+# Records: every message is a small frozen dataclass with its tag
+
+
+class Message:
+    """A message of either side; `to_dict` gives its wire form, with "v" and "t"."""
+
+    __slots__ = ()
+    TAG: ClassVar[str]
+    WIRE_NAMES: ClassVar[Mapping[str, str]] = {}
+    """Fields whose wire name is a Python keyword."""
+    __match_args__: ClassVar[tuple[str, ...]]
+
+    def to_dict(self) -> dict:
+        out: dict[str, Any] = {"v": PROTOCOL_VERSION, "t": self.TAG}
+        for name in self.__match_args__:
+            out[self.WIRE_NAMES.get(name, name)] = getattr(self, name)
+        return out
+
+
+# ---------------------------------------------------------------------------------------------
 # Client messages: typed records, one per tag
 
 
 @dataclass(frozen=True, slots=True)
-class Hello:
+class Hello(Message):
+    TAG = "hello"
     name: str
     token: str | None = None
     table: str | None = None
@@ -206,15 +227,16 @@ class Hello:
 
 
 @dataclass(frozen=True, slots=True)
-class ListTables:
-    pass
+class ListTables(Message):
+    TAG = "list_tables"
 
 
 @dataclass(frozen=True, slots=True)
-class CreateTable:
+class CreateTable(Message):
+    TAG = "create_table"
     game: str
     players: int
-    options: dict
+    options: dict = field(default_factory=dict)
     name: str = ""
     bots: int = 0
     bot_level: str | None = None
@@ -223,45 +245,49 @@ class CreateTable:
 
 
 @dataclass(frozen=True, slots=True)
-class Sit:
+class Sit(Message):
+    TAG = "sit"
     table: str
     seat: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
-class AddBot:
+class AddBot(Message):
+    TAG = "add_bot"
     table: str
     seat: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
-class Leave:
-    pass
+class Leave(Message):
+    TAG = "leave"
 
 
 @dataclass(frozen=True, slots=True)
-class Start:
-    pass
+class Start(Message):
+    TAG = "start"
 
 
 @dataclass(frozen=True, slots=True)
-class Act:
+class Act(Message):
+    TAG = "act"
     action: dict
 
 
 @dataclass(frozen=True, slots=True)
-class Chat:
+class Chat(Message):
+    TAG = "chat"
     text: str
 
 
 @dataclass(frozen=True, slots=True)
-class PlayAgain:
-    pass
+class PlayAgain(Message):
+    TAG = "play_again"
 
 
 @dataclass(frozen=True, slots=True)
-class Ping:
-    pass
+class Ping(Message):
+    TAG = "ping"
 
 
 ClientMessage = (
@@ -385,20 +411,10 @@ def unpack_legal(packed: list[dict]) -> list[dict]:
 # Host messages: typed records, one per tag. See PROTOCOL.md for what each field means.
 
 
-class HostMessage:
-    """A message the host sends; `to_dict` gives its wire form, with "v" and "t"."""
+class HostMessage(Message):
+    """A message the host sends."""
 
     __slots__ = ()
-    TAG: ClassVar[str]
-    WIRE_NAMES: ClassVar[Mapping[str, str]] = {}
-    """Fields whose wire name is a Python keyword."""
-    __match_args__: ClassVar[tuple[str, ...]]
-
-    def to_dict(self) -> dict:
-        out: dict[str, Any] = {"v": PROTOCOL_VERSION, "t": self.TAG}
-        for name in self.__match_args__:
-            out[self.WIRE_NAMES.get(name, name)] = getattr(self, name)
-        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -430,9 +446,10 @@ class Lobby(HostMessage):
     host_seat: int | None
     spectators: int
     bot_level: str
-    bot_pace: str
     turn_timer: int
     play_again: list[int]
+    bot_pace: str = "normal"
+    """Optional on the wire: a host from before paces sends none."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -466,3 +483,26 @@ class Error(HostMessage):
 @dataclass(frozen=True, slots=True)
 class Pong(HostMessage):
     TAG = "pong"
+
+
+HostRecord = Welcome | TableList | Lobby | State | ChatLine | Error | Pong
+_HOST_RECORDS: Final[dict[str, type]] = {
+    cls.TAG: cls for cls in (Welcome, TableList, Lobby, State, ChatLine, Error, Pong)}
+
+
+def parse_host_message(message: dict) -> HostRecord:
+    """The typed record for a decoded host message; ProtocolError for an unknown tag or a
+    missing field. Fields this side does not know are left out: a later host may add optional
+    ones."""
+    tag = message.get("t")
+    record = _HOST_RECORDS.get(tag) if type(tag) is str else None
+    if record is None:
+        raise ProtocolError(f"the host sent an unknown message type {tag!r}")
+    values = {}
+    for spec in fields(record):
+        wire = record.WIRE_NAMES.get(spec.name, spec.name)
+        if wire in message:
+            values[spec.name] = message[wire]
+        elif spec.default is MISSING:
+            raise ProtocolError(f"a {tag!r} message from the host has no field {wire!r}")
+    return record(**values)

@@ -41,8 +41,10 @@ def connect_error_text(address: Address, error: BaseException) -> str:
         return f"{address} did not answer in time: is it on this network?"
     if isinstance(error, OSError) and error.strerror:
         return f"Cannot reach {address}: {error.strerror}."
-    name = type(error).__name__
-    if name in ("HostRefused", "ProtocolError"):
+    from netplay.client import HostRefused
+    from netplay.errors import ProtocolError
+
+    if isinstance(error, (HostRefused, ProtocolError)):
         return f"{address} refused: {error}"
     return f"Cannot reach {address}: {error}"
 
@@ -255,22 +257,24 @@ class Backend:
     ) -> tuple[list[TableListing], str]:
         """The tables at `address`, and the identity of the host there."""
         from netplay.client import Connection
+        from netplay.protocol import Error, ListTables, TableList
 
         connection = await Connection.connect(
             address.host, address.port, name=name, reconnect=False
         )
         try:
-            await connection.send({"t": "list_tables"})
+            await connection.send(ListTables())
             async for message in connection:
-                if message.get("t") == "tables":
-                    host_id = connection.host_id or ""
-                    source = f"address:{address}"
-                    return [
-                        TableListing.from_message(address, entry, source, host_id)
-                        for entry in message.get("tables", [])
-                    ], host_id
-                if message.get("t") == "error":
-                    raise ConnectionError(str(message.get("message", "the host refused")))
+                match message:
+                    case TableList(tables=tables):
+                        host_id = connection.host_id or ""
+                        source = f"address:{address}"
+                        return [
+                            TableListing.from_message(address, entry, source, host_id)
+                            for entry in tables
+                        ], host_id
+                    case Error(message=text):
+                        raise ConnectionError(text)
             raise ConnectionError(f"{address} closed the connection before listing its tables")
         finally:
             await connection.close()

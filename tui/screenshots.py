@@ -34,6 +34,7 @@ async def main() -> None:
     os.environ.setdefault("GASLIGHT_CONFIG_DIR", tempfile.mkdtemp(prefix="gaslight-shots-"))
     from netplay.host import Host
     from netplay.limits import HostLimits
+    from netplay.protocol import Chat
 
     from tui.address import Address
     from tui.app import create_app
@@ -85,7 +86,7 @@ async def main() -> None:
         while len(table.view["revealed"]) < 6 and not table.view["outcome"]:
             await my_cut()
         await settle(pilot, lambda: table.view["outcome"] or table.board.model.your_turn)
-        table.send({"t": "chat", "text": "I hold nothing dangerous, honest."})
+        table.send(Chat("I hold nothing dangerous, honest."))
         await settle(pilot, lambda: "honest" in str(table.query_one("#chat-log").lines))
         await pilot.pause(0.3)
         player.save_screenshot(str(OUT / "table-seat.svg"))

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import random
 import time
+from typing import TypeVar
 
 import pytest
 
@@ -14,11 +15,12 @@ import engine
 from netplay.client import Connection, NotConnected
 from netplay.host import Host
 from netplay.limits import HostLimits
-from netplay.protocol import encode, message, read_message
+from netplay.protocol import Error, State, encode, message, read_message
 from netplay.store import Store
 from netplay.tables import restore_table
 
 TIMEOUT = 20.0
+R = TypeVar("R")
 
 
 def assert_view_of(view: dict, full: dict) -> None:
@@ -67,19 +69,19 @@ async def play(conn: Connection, seed: int = 0, log: list | None = None,
             log.append(msg)
         if stamps is not None:
             stamps.append((time.monotonic(), msg))
-        if msg["t"] == "error":
-            raise AssertionError(f"seat {conn.seat} got an error: {msg['message']}")
-        if msg["t"] != "state":
+        if isinstance(msg, Error):
+            raise AssertionError(f"seat {conn.seat} got an error: {msg.message}")
+        if not isinstance(msg, State):
             continue
-        view = msg["view"]
+        view = msg.view
         if view["outcome"] is not None:
             return view
         game = engine.GAMES[view["game"]]
-        moves = [a for a in msg["legal"] if a["type"] not in game.FREE_ACTIONS]
+        moves = [a for a in msg.legal if a["type"] not in game.FREE_ACTIONS]
         # A state that only brings someone's claim repeats the turn already answered.
-        news = msg.get("events") or []
+        news = msg.events
         only_talk = bool(news) and all(e["type"] == "claim" for e in news)
-        if moves and msg["seat"] in view["to_act"] and not only_talk:
+        if moves and msg.seat in view["to_act"] and not only_talk:
             try:
                 await conn.act(client_bot(view["game"])(view, moves, rng))
             except NotConnected:
@@ -99,8 +101,8 @@ async def watch(conn: Connection, log: list | None = None) -> dict:
     async for msg in conn:
         if log is not None:
             log.append(msg)
-        if msg["t"] == "state" and msg["view"]["outcome"] is not None:
-            return msg["view"]
+        if isinstance(msg, State) and msg.view["outcome"] is not None:
+            return msg.view
     raise AssertionError("spectator closed before the game ended")
 
 
@@ -157,12 +159,12 @@ async def until(predicate, what: str, timeout: float = TIMEOUT) -> None:
         raise AssertionError(f"timed out after {timeout} s waiting until {what}") from None
 
 
-async def next_of(conn: Connection, tag: str, timeout: float = 5.0, **fields) -> dict:
-    """The next message tagged `tag` (and with `fields`) from `conn`, skipping others."""
+async def next_of(conn: Connection, kind: type[R], timeout: float = 5.0, **fields) -> R:
+    """The next message of type `kind` (with `fields`) from `conn`, skipping others."""
     async def find():
         while True:
             msg = await conn.next_message()
-            if msg["t"] == tag and all(msg.get(k) == v for k, v in fields.items()):
+            if isinstance(msg, kind) and all(getattr(msg, k) == v for k, v in fields.items()):
                 return msg
 
     return await asyncio.wait_for(find(), timeout)

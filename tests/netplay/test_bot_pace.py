@@ -13,6 +13,7 @@ from netplay.bots import PACE_SPREAD, BotDriver
 from netplay.client import Connection
 from netplay.host import Host
 from netplay.limits import HostLimits
+from netplay.protocol import CreateTable, Error, Lobby, State, Welcome
 from netplay.table import BOT_PACES
 
 from .conftest import next_of, stored_table
@@ -24,29 +25,27 @@ async def connect(host, name, **kwargs):
 
 async def test_create_table_takes_a_pace_the_lobby_tells_and_the_store_keeps(host):
     holmes = await connect(host, "Holmes")
-    await next_of(holmes, "welcome")  # the lobby's
-    await holmes.send({"t": "create_table", "game": "timebomb", "players": 5, "bots": 2,
-                       "bot_pace": "slow"})
-    table_id = (await next_of(holmes, "welcome"))["table"]
-    assert (await next_of(holmes, "lobby"))["bot_pace"] == "slow"
+    await next_of(holmes, Welcome)  # the lobby's
+    await holmes.send(CreateTable(game="timebomb", players=5, bots=2, bot_pace="slow"))
+    table_id = (await next_of(holmes, Welcome)).table
+    assert (await next_of(holmes, Lobby)).bot_pace == "slow"
     await host.store.flush()
     assert stored_table(host.data_dir, table_id).bot_pace == "slow"
     await holmes.close()
 
     watson = await connect(host, "Watson")
-    await next_of(watson, "welcome")  # the lobby's
-    await watson.send({"t": "create_table", "game": "timebomb", "players": 5})
-    await next_of(watson, "welcome")
-    assert (await next_of(watson, "lobby"))["bot_pace"] == "normal"  # the default
+    await next_of(watson, Welcome)  # the lobby's
+    await watson.send(CreateTable(game="timebomb", players=5))
+    await next_of(watson, Welcome)
+    assert (await next_of(watson, Lobby)).bot_pace == "normal"  # the default
     await watson.close()
 
 
 async def test_an_unknown_pace_is_refused_and_creates_nothing(host):
     lestrade = await connect(host, "Lestrade")
-    await lestrade.send({"t": "create_table", "game": "timebomb", "players": 5,
-                         "bot_pace": "ludicrous"})
-    error = await next_of(lestrade, "error")
-    assert not error["fatal"] and "fast, normal, slow" in error["message"]
+    await lestrade.send(CreateTable(game="timebomb", players=5, bot_pace="ludicrous"))
+    error = await next_of(lestrade, Error)
+    assert not error.fatal and "fast, normal, slow" in error.message
     assert not host.tables
     await lestrade.close()
 
@@ -82,11 +81,11 @@ async def test_bots_at_a_fast_table_wait_before_they_move(tmp_path):
                                      bot_pace="fast", seed=3)
         ann = await connect(host, "Ann", table=table_id)
         game = host.tables[table_id].game
-        while (state := await next_of(ann, "state", timeout=20))["seat"] not in \
-                state["view"]["to_act"]:
+        while (state := await next_of(ann, State, timeout=20)).seat not in \
+                state.view["to_act"]:
             pass
         moves_before = len(game.history)
-        cut = next(a for a in state["legal"] if a["type"] == "cut")
+        cut = next(a for a in state.legal if a["type"] == "cut")
         started = time.monotonic()
         await ann.act(cut)
         while not [a for _, a in game.history[moves_before + 1:] if a["type"] != "claim"]:

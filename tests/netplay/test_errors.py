@@ -9,7 +9,7 @@ import msgpack
 import pytest
 
 from netplay.client import Connection
-from netplay.protocol import MAX_FRAME, encode
+from netplay.protocol import MAX_FRAME, Error, Lobby, State, encode
 
 from .conftest import TIMEOUT, RawClient, bots_have_claimed, next_of, play
 
@@ -21,8 +21,8 @@ async def seated_pair(host, wait_for_state=True):
     ann = await Connection.connect("127.0.0.1", port, name="Ann", table=table_id)
     bob = await Connection.connect("127.0.0.1", port, name="Bob", table=table_id)
     if wait_for_state:
-        await next_of(ann, "state")
-        await next_of(bob, "state")
+        await next_of(ann, State)
+        await next_of(bob, State)
         await bots_have_claimed(host, table_id)
     return table_id, ann, bob
 
@@ -46,12 +46,12 @@ async def test_illegal_or_out_of_turn_move_gets_an_error_and_changes_nothing(
     before = (list(game.history), game.view(0), game.view(1))
     actor = ann if who == "ann" else bob
     await actor.act(action)
-    reply = await next_of(actor, "error")
-    assert error in reply["message"] and reply["fatal"] is False
+    reply = await next_of(actor, Error)
+    assert error in reply.message and reply.fatal is False
     assert (list(game.history), game.view(0), game.view(1)) == before
     # The connection stays usable: a legal move goes through.
     await ann.act({"type": "cut", "target": 1})
-    await next_of(ann, "state", timeout=5)
+    await next_of(ann, State, timeout=5)
     assert [action for _, action in game.history if action["type"] == "cut"] == [
         {"type": "cut", "target": 1}]
     await ann.close()
@@ -135,11 +135,11 @@ async def test_seated_player_sending_garbage_loses_only_its_link_and_keeps_its_s
     messages = []
     async for msg in bob:
         messages.append(msg)
-    assert messages[-1]["t"] == "error" and messages[-1]["fatal"] is True
+    assert isinstance(messages[-1], Error) and messages[-1].fatal is True
     seat = host.tables[table_id].seats[1]
     assert seat.kind == "human" and seat.client is None
-    lobby = await next_of(ann, "lobby")
-    assert lobby["seats"][1]["connected"] is False
+    lobby = await next_of(ann, Lobby)
+    assert lobby.seats[1]["connected"] is False
     # The token still holds the seat.
     back = await Connection.connect("127.0.0.1", host.address[1], name="Bob", token=bob.token)
     assert back.seat == 1

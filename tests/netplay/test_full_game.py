@@ -9,7 +9,7 @@ import msgpack
 
 import engine
 from netplay.client import Connection
-from netplay.protocol import decode_body, pack_legal
+from netplay.protocol import Act, Error, State, decode_body, pack_legal
 
 from .conftest import TIMEOUT, assert_view_of, play, watch
 
@@ -116,8 +116,8 @@ async def test_spectator_cannot_act_and_sees_no_legal_actions(host):
     log = []
     final = await asyncio.wait_for(watch(spectator, log), TIMEOUT)
     assert final["outcome"] is not None
-    assert all(m["legal"] == [] for m in log if m["t"] == "state")
-    await spectator.send({"t": "act", "action": {"type": "cut", "target": 1}})
+    assert all(m.legal == [] for m in log if isinstance(m, State))
+    await spectator.send(Act({"type": "cut", "target": 1}))
     error = await spectator.next_message(5)
-    assert error["t"] == "error" and "only a seated player may act" in error["message"]
+    assert isinstance(error, Error) and "only a seated player may act" in error.message
     await spectator.close()

@@ -4,7 +4,7 @@ go by "Alice" and "Alice (2)" in the lobby and in chat, so every screen agrees."
 from __future__ import annotations
 
 from netplay.client import Connection
-from netplay.protocol import MAX_NAME
+from netplay.protocol import MAX_NAME, Chat, ChatLine, Lobby
 
 from .conftest import next_of
 
@@ -14,8 +14,8 @@ async def connect(host, name, **kwargs):
 
 
 async def seated_names(conn) -> list[str]:
-    lobby = await next_of(conn, "lobby")
-    return [s["name"] for s in lobby["seats"] if s["kind"] == "human"]
+    lobby = await next_of(conn, Lobby)
+    return [s["name"] for s in lobby.seats if s["kind"] == "human"]
 
 
 async def test_people_with_one_name_are_told_apart_in_the_lobby_and_in_chat(host):
@@ -25,9 +25,9 @@ async def test_people_with_one_name_are_told_apart_in_the_lobby_and_in_chat(host
     third = await connect(host, "ALICE", table=table_id)
     while (names := await seated_names(third)) != ["Alice", "Alice (2)", "ALICE (3)"]:
         assert len(names) < 3, names
-    await second.send({"t": "chat", "text": "it was me"})
-    line = await next_of(first, "chat")
-    assert (line["from"], line["seat"]) == ("Alice (2)", 1)
+    await second.send(Chat(text="it was me"))
+    line = await next_of(first, ChatLine)
+    assert (line.sender, line.seat) == ("Alice (2)", 1)
     for conn in (first, second, third):
         await conn.close()
 
@@ -39,9 +39,9 @@ async def test_a_seat_keeps_its_name_when_its_token_comes_back_under_another(hos
     token = second.token
     await second.close()
     back = await connect(host, "Mallory", token=token)
-    await back.send({"t": "chat", "text": "still me"})
-    line = await next_of(first, "chat")
-    assert line["from"] == "Alice (2)"
+    await back.send(Chat(text="still me"))
+    line = await next_of(first, ChatLine)
+    assert line.sender == "Alice (2)"
     for conn in (first, back):
         await conn.close()
 

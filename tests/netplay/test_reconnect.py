@@ -9,8 +9,9 @@ import logging
 import pytest
 
 import engine
-from netplay.client import Connection, HostRefused
+from netplay.client import Connection, HostRefused, Status
 from netplay.host import TOKEN_FAILURES
+from netplay.protocol import Error, Leave, State, Welcome
 
 from .conftest import TIMEOUT, assert_view_of, bots_have_claimed, next_of, play
 
@@ -47,20 +48,20 @@ async def test_dropped_client_reconnects_with_its_token_and_the_game_goes_on(hos
     bob = await Connection.connect("127.0.0.1", port, name="Bob", table=table_id)
     seat, token = bob.seat, bob.token
     # Ann cuts Bob's wire, so the game is under way and waits for Bob when his link dies.
-    await next_of(ann, "state")
+    await next_of(ann, State)
     await ann.act({"type": "cut", "target": seat})
     await asyncio.wait_for(wait_for_history(host, table_id, 1), TIMEOUT)
     bob._writer.transport.abort()
 
-    await next_of(bob, "status", status="reconnecting")
-    await next_of(bob, "status", status="connected")
-    welcome = await next_of(bob, "welcome")
-    assert (welcome["seat"], welcome["token"]) == (seat, token)
+    await next_of(bob, Status, status="reconnecting")
+    await next_of(bob, Status, status="connected")
+    welcome = await next_of(bob, Welcome)
+    assert (welcome.seat, welcome.token) == (seat, token)
     assert (bob.seat, bob.token, bob.status) == (seat, token, "connected")
     # The first state after the reconnect is the full current view, and Bob is to act.
-    state = await next_of(bob, "state")
-    assert_view_of(state["view"], host.tables[table_id].game.view(seat))
-    assert state["view"]["to_act"] == [seat] and state["legal"]
+    state = await next_of(bob, State)
+    assert_view_of(state.view, host.tables[table_id].game.view(seat))
+    assert state.view["to_act"] == [seat] and state.legal
     await bob.act({"type": "cut", "target": 0})
     finals = await asyncio.wait_for(asyncio.gather(play(ann, 1), play(bob, 2)), TIMEOUT)
     assert all(f["outcome"] is not None for f in finals)
@@ -82,9 +83,9 @@ async def test_reconnect_by_token_on_a_new_connection_takes_the_seat_back(host):
     assert again.seat == first.seat and again.table == table_id
     # The old connection is told and closed; the seat now answers to the new one.
     messages = [m async for m in first]
-    assert messages[-1]["t"] == "error" and "taken over" in messages[-1]["message"]
-    state = await next_of(again, "state")
-    assert_view_of(state["view"], host.tables[table_id].game.view(again.seat))
+    assert isinstance(messages[-1], Error) and "taken over" in messages[-1].message
+    state = await next_of(again, State)
+    assert_view_of(state.view, host.tables[table_id].game.view(again.seat))
     await again.close()
 
 
@@ -134,9 +135,9 @@ async def test_leaving_before_the_game_frees_the_seat_and_voids_the_token(host):
     port = host.address[1]
     ann = await Connection.connect("127.0.0.1", port, name="Ann", table=table_id)
     token = ann.token
-    await ann.send({"t": "leave"})
-    welcome = await next_of(ann, "welcome", table=None)
-    assert welcome["seat"] is None and ann.token is None
+    await ann.send(Leave())
+    welcome = await next_of(ann, Welcome, table=None)
+    assert welcome.seat is None and ann.token is None
     assert host.tables[table_id].seats[0].kind == "empty"
     with pytest.raises(HostRefused):
         await Connection.connect("127.0.0.1", port, name="Ann", token=token)

@@ -12,6 +12,7 @@ import sys
 
 import engine
 from netplay.client import Connection, NotConnected
+from netplay.protocol import Error, State
 
 from .conftest import TIMEOUT, assert_view_of, stored_table
 
@@ -60,18 +61,18 @@ async def start_host(data_dir, port: int, *extra: str):
 
 async def player(conn: Connection, states: list[dict]) -> dict:
     async for msg in conn:
-        if msg["t"] == "error":
-            raise AssertionError(msg["message"])
-        if msg["t"] != "state":
+        if isinstance(msg, Error):
+            raise AssertionError(msg.message)
+        if not isinstance(msg, State):
             continue
-        view = msg["view"]
+        view = msg.view
         states.append(view)
         if view["outcome"] is not None:
             return view
         if conn.seat in view["to_act"]:
             await asyncio.sleep(THINK)
             try:
-                await conn.act(rotation_cut(conn.seat, msg["legal"]))
+                await conn.act(rotation_cut(conn.seat, msg.legal))
             except NotConnected:
                 pass
     raise AssertionError(f"seat {conn.seat} closed: {conn.refusal}")

@@ -9,9 +9,10 @@ import json
 import sys
 import textwrap
 
-from netplay.client import Connection
+from netplay.client import Connection, Status
 from netplay.host import Host
 from netplay.limits import HostLimits
+from netplay.protocol import Chat, ChatLine, CreateTable, Lobby, State, Welcome
 
 from .conftest import TIMEOUT, next_of, play, until
 
@@ -59,19 +60,17 @@ async def test_the_turn_timer_covers_an_away_players_seat_until_they_return(host
     host_conn = await Connection.connect("127.0.0.1", host.address[1], name="Holmes")
     # Ann (seat 1) cuts first: were Holmes, who never acts, to hold the Wire Cutter, the game
     # would never wait for Ann.
-    await host_conn.send({"t": "create_table", "game": "timebomb", "players": 4, "bots": 2,
-                          "options": {"first_player": 1}, "turn_timer": 30,
-                          "bot_level": "novice"})
-    while (welcome := await next_of(host_conn, "welcome", timeout=TIMEOUT))["table"] is None:
+    await host_conn.send(CreateTable(game="timebomb", players=4, bots=2, options={"first_player": 1}, turn_timer=30, bot_level="novice"))
+    while (welcome := await next_of(host_conn, Welcome, timeout=TIMEOUT)).table is None:
         pass  # the lobby's welcome, before the table's
-    table_id = welcome["table"]
+    table_id = welcome.table
     table = host.tables[table_id]
     assert (table.turn_timer, table.bot_level) == (30, "novice")
     table.turn_timer = 0.2  # the same timer, shorter, for the test
     ann = await Connection.connect("127.0.0.1", host.address[1], name="Ann", table=table_id,
                                    reconnect=False)
-    lobby = await next_of(host_conn, "lobby", phase="playing")
-    assert (lobby["turn_timer"], lobby["bot_level"]) == (0.2, "novice")
+    lobby = await next_of(host_conn, Lobby, phase="playing")
+    assert (lobby.turn_timer, lobby.bot_level) == (0.2, "novice")
     # Holmes plays his own turns: a game waiting for him would never come to Ann's.
     holmes_plays = asyncio.create_task(play(host_conn, 3))
     token, seat = ann.token, table.seats[ann.seat]
@@ -100,20 +99,20 @@ async def test_a_returning_player_is_told_the_recent_chat(tmp_path):
     fan = await Connection.connect("127.0.0.1", host.address[1], name="Fan", table=table_id,
                                    spectate=True)
     for i in range(25):
-        await (ann, bob)[i % 2].send({"t": "chat", "text": f"line {i}"})
-        await next_of(fan, "chat", text=f"line {i}")
-    await fan.send({"t": "chat", "text": "Bob is Moriarty"})
-    await next_of(fan, "chat", text="Bob is Moriarty")
-    await next_of(bob, "chat", text="line 24")
+        await (ann, bob)[i % 2].send(Chat(text=f"line {i}"))
+        await next_of(fan, ChatLine, text=f"line {i}")
+    await fan.send(Chat(text="Bob is Moriarty"))
+    await next_of(fan, ChatLine, text="Bob is Moriarty")
+    await next_of(bob, ChatLine, text="line 24")
     token = bob.token
     await bob.close()
     bob = await Connection.connect("127.0.0.1", host.address[1], name="Bob", token=token)
     past = []
     while len(past) < 20:
-        past.append(await next_of(bob, "chat"))
+        past.append(await next_of(bob, ChatLine))
     # The last 20 lines of the table's channel, marked as past; never the spectators' channel.
-    assert [m["text"] for m in past] == [f"line {i}" for i in range(5, 25)]
-    assert all(m["past"] and m["channel"] == "table" for m in past)
+    assert [m.text for m in past] == [f"line {i}" for i in range(5, 25)]
+    assert all(m.past and m.channel == "table" for m in past)
     await ann.close()
     await bob.close()
     await fan.close()
@@ -132,14 +131,14 @@ async def test_a_client_follows_its_host_to_a_new_address(tmp_path):
     ann = await Connection.connect(*first.address, name="Ann", table=table_id, locate=locate,
                                    dead_after=1.0, heartbeat_interval=0.2)
     assert ann.host_id == first.host_id
-    await next_of(ann, "state")
+    await next_of(ann, State)
     await first.stop()
     # The host comes back with --resume, but its old port is taken: it listens elsewhere.
     second = Host(data_dir=tmp_path / "data", limits=HostLimits(bot_delay=0.002))
     assert second.resume() == [table_id] and second.host_id == first.host_id
     await second.start("127.0.0.2", 0)
     where[second.host_id] = second.address
-    await next_of(ann, "status", timeout=TIMEOUT, status="connected")
+    await next_of(ann, Status, timeout=TIMEOUT, status="connected")
     assert (ann.host, ann.port) == second.address and ann.seat == 0
     final = await asyncio.wait_for(play(ann, 3), TIMEOUT)
     assert final["outcome"] is not None

@@ -10,7 +10,7 @@ import time
 from netplay.client import Connection
 from netplay.host import Host
 from netplay.limits import HostLimits
-from netplay.protocol import encode, message
+from netplay.protocol import Chat, ChatLine, State, encode, message
 
 from .conftest import TIMEOUT, play
 
@@ -47,7 +47,7 @@ async def test_never_reading_client_is_dropped_and_delays_no_one(tmp_path):
     async def fan_reads():
         async for msg in fan:
             fan_frames.append((time.monotonic(), msg))
-            if msg["t"] == "state" and msg["view"]["outcome"] is not None:
+            if isinstance(msg, State) and msg.view["outcome"] is not None:
                 return
 
     fan_task = asyncio.create_task(fan_reads())
@@ -57,7 +57,7 @@ async def test_never_reading_client_is_dropped_and_delays_no_one(tmp_path):
     sent_at = {}
     for i in range(CHATS):
         sent_at[f"{i:04d}"] = time.monotonic()
-        await ann.send({"t": "chat", "text": f"{i:04d} " + "m" * 480})
+        await ann.send(Chat(text=f"{i:04d} " + "m" * 480))
 
     async def stuck_dropped():
         while len(table.spectators) > 1:
@@ -67,12 +67,12 @@ async def test_never_reading_client_is_dropped_and_delays_no_one(tmp_path):
     await asyncio.wait_for(asyncio.gather(fan_task, ann_task), TIMEOUT)
 
     # The healthy spectator got every chat and every state, as soon as the sender's own echo.
-    chats = {m["text"][:4]: t for t, m in fan_frames if m["t"] == "chat"}
-    echoes = {m["text"][:4]: t for t, m in ann_frames if m["t"] == "chat"}
+    chats = {m.text[:4]: t for t, m in fan_frames if isinstance(m, ChatLine)}
+    echoes = {m.text[:4]: t for t, m in ann_frames if isinstance(m, ChatLine)}
     assert list(chats) == list(echoes) == list(sent_at)
     lags = sorted(abs(chats[k] - echoes[k]) for k in sent_at)
     assert lags[len(lags) // 2] < 0.1 and lags[-1] < 1.0
-    cuts = [len(m["view"]["revealed"]) for _, m in fan_frames if m["t"] == "state"]
+    cuts = [len(m.view["revealed"]) for _, m in fan_frames if isinstance(m, State)]
     # Bots may also claim, so count the cuts among the applied actions.
     applied_cuts = sum(1 for _, action in table.game.history if action["type"] == "cut")
     assert cuts == sorted(cuts) and cuts[-1] == applied_cuts

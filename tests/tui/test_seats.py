@@ -93,6 +93,7 @@ def test_a_damaged_seat_book_loses_only_the_damaged_entries(tmp_path):
 async def test_a_finished_bot_game_left_is_tidied_away(app_factory, waiter, tmp_path):
     """Holmes played to its end, then back to the lobby: the seat is forgotten, the private
     host stops and its store goes; nothing is left to list."""
+    from netplay.protocol import Act
     from tui.screens.end import EndScreen
 
     app = app_factory("Ann")
@@ -105,7 +106,7 @@ async def test_a_finished_bot_game_left_is_tidied_away(app_factory, waiter, tmp_
         while not isinstance(app.screen, EndScreen):
             before = table.view
             if table.seat in before["to_act"] and table.legal:
-                table.send({"t": "act", "action": table.legal[0]})
+                table.send(Act(table.legal[0]))
             await waiter.until(
                 pilot,
                 lambda: isinstance(app.screen, EndScreen) or table.view is not before,

@@ -10,6 +10,7 @@ import test_timebomb_evolution as ev
 from offline import finished_game, lobby, offline_backend, open_table, seeded_game
 from screen_text import screen_text
 
+from netplay.protocol import Chat
 from tui.app import create_app
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.end import EndScreen
@@ -47,7 +48,7 @@ async def test_typing_in_the_waiting_room_goes_to_the_chat_only():
         assert screen.check_action("start", ()) and screen.check_action("add_bot", ())
         sent = recording(screen)
         await type_sentence(pilot)
-        assert sent == [{"t": "chat", "text": SENTENCE}]
+        assert sent == [Chat(SENTENCE)]
         assert application.screen is screen
         assert screen.query_one("#chat-input").value == ""
 
@@ -72,7 +73,7 @@ async def test_typing_at_the_table_goes_to_the_chat_only(game_id):
         await pilot.pause()
         sent = recording(screen)
         await type_sentence(pilot)
-        assert sent == [{"t": "chat", "text": SENTENCE}]
+        assert sent == [Chat(SENTENCE)]
         assert application.screen is screen
         assert not screen.board.secret_hidden
 
@@ -85,7 +86,7 @@ async def test_typing_on_the_end_screen_goes_to_the_chat_only():
             await pilot.pause()
         sent = recording(screen)
         await type_sentence(pilot)
-        assert sent == [{"t": "chat", "text": SENTENCE}]
+        assert sent == [Chat(SENTENCE)]
         assert isinstance(application.screen, EndScreen)
         # What the host says back shows in the end screen's chat.
         screen.on_chat_received(type("Said", (), {"sender": "Ada", "text": "gg", "channel": "table"})())

@@ -17,6 +17,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, Footer, Input
 
+from netplay import protocol as wire
+from netplay.client import Received, Status
 from tui.backend import Backend, Ticket, connect_error_text
 from tui.messages import (
     ChatReceived,
@@ -119,35 +121,23 @@ class PlayScreen(Screen):
         detail = f"The host said: {refusal}" if refusal else f"The host at {address} is gone."
         self.post_message(ConnectionStatusChanged("closed", detail))
 
-    def dispatch(self, message: dict[str, Any]) -> None:
-        match message.get("t"):
-            case "status":  # made by the client itself while it reconnects
-                self.post_message(ConnectionStatusChanged(str(message.get("status"))))
-            case "welcome":
-                self.post_message(
-                    Connected(message.get("seat"), bool(message.get("spectator")))
-                )
-            case "lobby":
-                self.post_message(LobbyChanged(message))
-            case "state":
-                self.post_message(
-                    StateChanged(message["view"], list(message.get("legal", [])), message.get("seat"))
-                )
-            case "chat":
-                self.post_message(
-                    ChatReceived(
-                        str(message.get("from", "?")),
-                        str(message.get("text", "")),
-                        str(message.get("channel", "table")),
-                    )
-                )
-            case "error":
-                self.post_message(
-                    ErrorReceived(str(message.get("message", "error")), bool(message.get("fatal")))
-                )
+    def dispatch(self, message: Received) -> None:
+        match message:
+            case Status(status=status):  # made by the client itself while it reconnects
+                self.post_message(ConnectionStatusChanged(status))
+            case wire.Welcome(seat=seat, spectator=spectator):
+                self.post_message(Connected(seat, spectator))
+            case wire.Lobby():
+                self.post_message(LobbyChanged(message.to_dict()))
+            case wire.State(view=view, legal=legal, seat=seat):
+                self.post_message(StateChanged(view, list(legal), seat))
+            case wire.ChatLine(sender=sender, text=text, channel=channel):
+                self.post_message(ChatReceived(sender, text, channel))
+            case wire.Error(message=text, fatal=fatal):
+                self.post_message(ErrorReceived(text, fatal))
 
     @work(group="send")
-    async def send(self, message: dict[str, Any]) -> None:
+    async def send(self, message: wire.ClientMessage) -> None:
         if self.connection is None or self.status != "connected":
             self.query_one(EventLog).note("Not connected: that was not sent.")
             return
@@ -312,13 +302,13 @@ class PlayScreen(Screen):
 
     def on_game_board_action_chosen(self, event: GameBoard.ActionChosen) -> None:
         event.stop()
-        self.send({"t": "act", "action": event.action})
+        self.send(wire.Act(event.action))
 
     def on_chat_panel_sent(self, event: ChatPanel.Sent) -> None:
         self.say(event.text)
 
     def say(self, text: str) -> None:
-        self.send({"t": "chat", "text": text})
+        self.send(wire.Chat(text))
 
     def binding_state(self) -> tuple:
         """Everything `check_action` reads, here and on the game's board."""
@@ -364,22 +354,21 @@ class PlayScreen(Screen):
         ]
 
     def action_start(self) -> None:
-        self.send({"t": "start"})
+        self.send(wire.Start())
 
     def action_add_bot(self) -> None:
-        self.send({"t": "add_bot", "table": self.lobby.get("table", self.ticket.table)})
+        self.send(wire.AddBot(self.lobby.get("table", self.ticket.table)))
 
     def action_cover(self) -> None:
         away = self.away_seats()
         if away:
-            self.send({"t": "add_bot", "table": self.lobby.get("table", self.ticket.table),
-                       "seat": away[0]["seat"]})
+            self.send(wire.AddBot(self.lobby.get("table", self.ticket.table), away[0]["seat"]))
 
     def action_play_again(self) -> None:
         if self.seat is not None and self.seat in (self.lobby.get("play_again") or ()):
             self.notify("You asked already: the new game starts when everyone has.", timeout=3)
             return
-        self.send({"t": "play_again"})
+        self.send(wire.PlayAgain())
 
     def on_key(self, event: events.Key) -> None:
         character = typed_character(event, self.focused, self.COMMAND_KEYS)
@@ -431,7 +420,7 @@ class PlayScreen(Screen):
         if connection is not None:
             try:
                 if self.status == "connected":
-                    await connection.send({"t": "leave"})
+                    await connection.send(wire.Leave())
                 await connection.close()
             except Exception:
                 pass  # leaving must always work, even from a dead connection
