@@ -211,10 +211,15 @@ class Connections:
     def lobby_visitors(self) -> list[Client]:
         return [c for c in self.clients if c.welcomed and c.table is None]
 
+    def next_silence_deadline(self) -> float | None:
+        """When the client heard from longest ago will have been silent too long."""
+        heard = [c.last_heard for c in self.clients if not c.closing]
+        return min(heard) + self.limits.heartbeat_timeout if heard else None
+
     def drop_silent(self, now: float) -> None:
         timeout = self.limits.heartbeat_timeout
         for client in list(self.clients):
-            if client.last_heard < now - timeout and not client.closing:
+            if client.last_heard <= now - timeout and not client.closing:
                 log.info("dropped %r: silent for %g seconds", client, timeout)
                 client.abort()
 
@@ -253,6 +258,7 @@ class Connections:
                 first = await asyncio.wait_for(read_message(reader), limits.handshake_timeout)
             except asyncio.TimeoutError:
                 raise Rejection(f"no hello within {limits.handshake_timeout:g} seconds") from None
+            client.last_heard = time.monotonic()
             hello = parse_client_message(first)
             if not isinstance(hello, Hello):
                 raise ProtocolError(f"the first message must be 'hello', not {first['t']!r}")

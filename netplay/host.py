@@ -50,7 +50,7 @@ from netplay.protocol import (
 )
 from netplay.ratelimit import Lockout
 from netplay.store import CommitGate, Store, StoreError
-from netplay.table import CHANNELS, DEFAULT_PACE, OVER, PLAYING, WAITING, Seat, Table
+from netplay.table import DEFAULT_PACE, OVER, PLAYING, WAITING, Seat, Table
 from netplay.tables import Tables
 
 log = logging.getLogger("gaslight.host")
@@ -135,32 +135,29 @@ class Host:
         return advertised_addresses(self.address[0], self.interfaces)
 
     async def _keep_time(self) -> None:
-        """Drop the clients that went silent, run out turn timers, and close the tables
-        nobody came back to."""
-        interval = max(self.limits.heartbeat_timeout / 4, 0.05)
-        next_reap = time.monotonic() + interval
+        """Drop each client once it has been silent for `heartbeat_timeout`, run out turn
+        timers, and close the tables nobody came back to, each when it is due: the clock
+        sleeps until the next deadline, or a turn timer starts. It looks again at least every
+        `heartbeat_timeout`, which finds the deadlines of new clients and newly empty tables
+        in time (they are all at least that far away)."""
+        limits = self.limits
         while True:
-            wake = next_reap
-            deadline = self.tables.next_turn_deadline()
-            if deadline is not None:
-                wake = min(wake, deadline)
+            now = time.monotonic()
+            wake = min(d for d in (now + limits.heartbeat_timeout,
+                                   self.connections.next_silence_deadline(),
+                                   self.tables.next_turn_deadline(),
+                                   self.tables.next_abandon_deadline(limits.abandoned_after))
+                       if d is not None)
             self._clock_changed.clear()
             with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._clock_changed.wait(),
-                                       max(wake - time.monotonic(), 0))
+                await asyncio.wait_for(self._clock_changed.wait(), max(wake - now, 0))
             now = time.monotonic()
+            self.connections.drop_silent(now)
             for table in self.tables.run_out_turn_timers(now):
                 self._changed(table)
                 self._after_move(table)
-            if now >= next_reap:
-                next_reap = now + interval
-                self._reap(now)
-
-    def _reap(self, now: float) -> None:
-        limits = self.limits
-        self.connections.drop_silent(now)
-        for table in self.tables.abandoned(now, limits.abandoned_after):
-            self.close_table(table, f"nobody connected for {limits.abandoned_after:g} s")
+            for table in self.tables.abandoned(now, limits.abandoned_after):
+                self.close_table(table, f"nobody connected for {limits.abandoned_after:g} s")
 
     # -- tables ---------------------------------------------------------------------------
 
@@ -339,9 +336,8 @@ class Host:
         """Tell the table who came, and the newcomer the game so far and the recent chat."""
         self._changed(table)
         push_state(table, only=client)
-        for channel in CHANNELS if client.spectator else ("table",):
-            for line in table.chat[channel]:
-                client.send(line)
+        for line in table.recent_chat(client.spectator):
+            client.send(line)
         self._arm_turn_timer(table)
 
     def _sit(self, client: Client, table: Table, wanted: int | None) -> None:

@@ -8,6 +8,7 @@ host's store (`record`), so that `netplay.tables.restore_table` can bring it bac
 from __future__ import annotations
 
 import collections
+import heapq
 import logging
 import secrets
 from dataclasses import dataclass, field
@@ -93,9 +94,12 @@ class Table:
     """The address of the client that created the table; None when the host made it."""
     play_again: set[int] = field(default_factory=set)
     """Seats that asked for a new game since this one ended."""
-    chat: dict[str, collections.deque] = field(default_factory=lambda: {
+    chat: dict[str, collections.deque[tuple[int, ChatLine]]] = field(default_factory=lambda: {
         channel: collections.deque(maxlen=CHAT_TAIL) for channel in CHANNELS})
-    """The latest chat lines of each channel, told again to whoever joins or comes back."""
+    """The latest chat lines of each channel, each with its place in the table's chat, told
+    again to whoever joins or comes back."""
+    chat_lines: int = 0
+    """Chat lines said at this table so far, on every channel."""
     spectators: set[Any] = field(default_factory=set)
     store: Store | None = None
     published: dict | None = None
@@ -223,8 +227,17 @@ class Table:
             channel, audience = "spectators", list(self.spectators)
         else:
             channel, audience = "table", self.clients()
-        self.chat[channel].append(ChatLine(channel, cleaned, seat, name, past=True))
+        self.chat[channel].append((self.chat_lines, ChatLine(channel, cleaned, seat, name,
+                                                             past=True)))
+        self.chat_lines += 1
         return ChatLine(channel, cleaned, seat, name), audience
+
+    def recent_chat(self, spectator: bool) -> list[ChatLine]:
+        """The latest lines of the channels a newcomer reads, at most `CHAT_TAIL` of them
+        all told, in the order they were said."""
+        channels = CHANNELS if spectator else ("table",)
+        lines = heapq.merge(*(self.chat[channel] for channel in channels))
+        return [line for _, line in list(lines)[-CHAT_TAIL:]]
 
     def detach(self, client: Any) -> None:
         """`client` is no longer at this table (it left, dropped or moved elsewhere)."""

@@ -240,11 +240,17 @@ class Tables(Mapping[str, Table]):
                 ran_out.append(table)
         return ran_out
 
+    def next_abandon_deadline(self, after: float) -> float | None:
+        """When the first table that nobody is at will have been empty for `after` seconds."""
+        empty = [t.empty_since for t in self._tables.values()
+                 if t.empty_since is not None and t.created_by is not None and not t.clients()]
+        return min(empty) + after if empty else None
+
     def abandoned(self, now: float, after: float) -> list[Table]:
         """The tables a client created that nobody has been connected to for `after`
         seconds."""
         return [t for t in self._tables.values()
-                if t.empty_since is not None and now - t.empty_since > after
+                if t.empty_since is not None and now - t.empty_since >= after
                 and t.created_by is not None and not t.clients()]
 
     # -- the store ------------------------------------------------------------------------
