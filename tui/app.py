@@ -107,7 +107,18 @@ class GaslightApp(App):
             yield SystemCommand("Rules of this game", "Read the rules", screen.action_rules)
             yield SystemCommand("Chat", "Say something to the table", screen.action_chat)
             yield SystemCommand("Back to the lobby", "Leave this table", screen.action_leave)
+        from tui.config import bell_on
+
+        yield SystemCommand(
+            "Bell on your turn: turn " + ("off" if bell_on() else "on"),
+            "The terminal rings when the game starts waiting for you", self.toggle_bell)
         yield SystemCommand("Keys", "Every key you can press here", self.action_show_keys)
+
+    def toggle_bell(self) -> None:
+        from tui.config import bell_on, save_setting
+
+        save_setting("bell", not bell_on())
+        self.notify("The bell rings on your turn." if bell_on() else "No bell on your turn.")
 
 
 def create_app(

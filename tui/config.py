@@ -91,3 +91,9 @@ def save_setting(key: str, value: Any) -> None:
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     tmp.replace(path)
+
+
+def bell_on() -> bool:
+    """The terminal rings its bell when the game starts waiting for this player: on unless
+    the player turned it off."""
+    return load_setting("bell") is not False

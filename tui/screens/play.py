@@ -20,6 +20,7 @@ from textual.widgets import ContentSwitcher, Footer, Input
 from netplay import protocol as wire
 from netplay.client import Received, Status
 from tui.backend import Backend, Ticket, connect_error_text
+from tui.config import bell_on
 from tui.messages import (
     ChatReceived,
     Connected,
@@ -37,6 +38,12 @@ from tui.widgets.game_board import GameBoard
 from tui.widgets.status_bar import StatusBar
 from tui.widgets.waiting_room import WaitingRoom
 
+def spoken_key(key: str) -> str:
+    """A key as the player reads it in a sentence: "ctrl+o" is "Ctrl+O"."""
+    *modifiers, name = key.split("+")
+    return "+".join([*(m.capitalize() for m in modifiers), name.upper() if modifiers else name])
+
+
 KEPT_CHAT = 50
 """Lines of talk kept for the end screen's chat."""
 
@@ -48,8 +55,9 @@ class PlayScreen(Screen):
         Binding("escape", "leave", "Lobby", tooltip="Leave this table for the lobby"),
         Binding("ctrl+s", "start", "Start game", tooltip="Start now; bots take the free seats"),
         Binding("ctrl+n", "add_bot", "Add bot", tooltip="Seat a bot in a free seat"),
-        Binding("ctrl+o", "cover", "Bot for away",
-                tooltip="A bot plays the seat of a player who is away, until they come back"),
+        cover_binding := Binding(
+            "ctrl+o", "cover", "Bot for away",
+            tooltip="A bot plays the seat of a player who is away, until they come back"),
         Binding("ctrl+r", "play_again", "Play again", tooltip="Deal a new game at this table"),
         # Never run by its key: `on_key` types every letter into the chat, this one too. It
         # stands in the footer and `?` to say so.
@@ -79,6 +87,8 @@ class PlayScreen(Screen):
         self.end_screen: Any = None
         self.ended = False
         self.shown_bindings: tuple | None = None
+        self.rang = False
+        """The bell rang for this turn: it rings again only once the turn has passed."""
         self.chat_lines: list[ChatLine] = []
         """The table's recent talk, for the end screen's chat."""
         """The end screen was shown for this game; a new game (outcome None) clears it."""
@@ -160,7 +170,7 @@ class PlayScreen(Screen):
             detail = event.detail or "The connection to the host is closed."
             log.note(detail + " Press Esc for the lobby.")
             if self.view is None:
-                self.query_one(WaitingRoom).update(detail + "\n\nPress Esc to go back to the lobby.")
+                self.query_one(WaitingRoom).update(Text(detail + "\n\nPress Esc to go back to the lobby."))
         self.update_bindings()
 
     def on_connected(self, event: Connected) -> None:
@@ -207,9 +217,10 @@ class PlayScreen(Screen):
         for seat in self.away_seats():
             if seat["seat"] not in was_away:
                 name = seat.get("name") or f"Seat {seat['seat'] + 1}"
-                text = f"{name} is away. Press Ctrl+O to let a bot play their seat until they return."
+                key = spoken_key(self.cover_binding.key)
+                text = f"{name} is away. Press {key} to let a bot play their seat until they return."
                 self.query_one(EventLog).note(text)
-                self.notify(text, timeout=8)
+                self.notify(text, timeout=8, markup=False)
 
     def covered_seats(self) -> dict[int, str]:
         """The seats a bot plays for a player who is away, with the player's name."""
@@ -247,8 +258,9 @@ class PlayScreen(Screen):
             self.focus_game()
         self.show_log()
         bar = self.query_one(StatusBar)
-        bar.set_turn(board.turn_text(), board.your_turn)
+        bar.set_turn(self.turn_text(board), board.your_turn)
         bar.set_game(board.status_line())
+        self.ring_on_your_turn(board.your_turn)
         if view.get("outcome") is not None:
             if not self.ended:
                 self.ended = True
@@ -257,6 +269,21 @@ class PlayScreen(Screen):
             self.ended = False
             self.close_end_screen()
         self.update_bindings()
+
+    def turn_text(self, board: GameBoard) -> str:
+        """Whose turn, and when the game waits for a player who is away, who can help."""
+        text = board.turn_text()
+        if board.waiting_for_away():
+            key = spoken_key(self.cover_binding.key)
+            text += (f", away: press {key} for a bot" if self.is_host
+                     else f", away: the table's host can press {key}")
+        return text
+
+    def ring_on_your_turn(self, yours: bool) -> None:
+        """The terminal's bell, once, when the game starts waiting for this player."""
+        if yours and not self.rang and bell_on():
+            self.app.bell()
+        self.rang = yours
 
     def show_log(self) -> None:
         """The log, with this seat's private events masked while its secrets are hidden."""
@@ -296,7 +323,8 @@ class PlayScreen(Screen):
 
     def on_error_received(self, event: ErrorReceived) -> None:
         self.query_one(EventLog).note(event.text)
-        self.notify(event.text, severity="error" if event.fatal else "warning", timeout=4)
+        self.notify(event.text, severity="error" if event.fatal else "warning", timeout=4,
+                    markup=False)
 
     # -- what the player does -------------------------------------------------------------------
 

@@ -123,7 +123,22 @@ class GameBoard(Widget):
             return ""
         if len(waiting) > 2:
             return f"waiting for {len(waiting)} players"
-        return self.waiting_text(" and ".join(self.name_of(s) for s in waiting))
+        return self.waiting_text(" and ".join(self.turn_name(s) for s in waiting))
+
+    def turn_name(self, seat: int) -> str:
+        """A name the game waits for, saying when a bot plays that seat for its player."""
+        covered = 0 <= seat < len(self.seats) and self.seats[seat].covered
+        return self.name_of(seat) + (" (bot playing)" if covered else "")
+
+    def waiting_for_away(self) -> list[str]:
+        """The names of the away players the game waits for, whom no bot covers yet."""
+        if self.view is None or self.over:
+            return []
+        return [
+            self.seats[s].name for s in self.view.get("to_act", ())
+            if 0 <= s < len(self.seats) and self.seats[s].kind == "human"
+            and not self.seats[s].connected and not self.seats[s].covered
+        ]
 
     def waiting_text(self, names: str) -> str:
         """The status bar's words while the game waits on others, named in `names`."""
@@ -158,7 +173,7 @@ class GameBoard(Widget):
 
     def on_player_list_refused(self, event: Message) -> None:
         event.stop()
-        self.notify(self.refusal(event.seat), severity="warning", timeout=3)
+        self.notify(self.refusal(event.seat), severity="warning", timeout=3, markup=False)
 
     @property
     def can_hide(self) -> bool:

@@ -27,9 +27,15 @@ def fit_cells(text: str, width: int) -> str:
     return set_cell_size(text, width - 1) + "…"
 
 
+SHORT_STATUS = {"bot playing": "bot"}
+"""A seat's state in a narrow column."""
+
+
 def name_cell(name: str, you: bool, status: str, width: int) -> str:
     """A player's name for a row, with "(you)" or their state ("bot", "away") kept whole."""
     suffix = " (you)" if you else (f" ({status})" if status else "")
+    if width - cell_len(suffix) < 8:  # a narrow column keeps room for the name
+        suffix = f" ({SHORT_STATUS.get(status, status)})"
     room = max(1, width - cell_len(suffix))
     if cell_len(name) > room:
         name = fit_cells(name, room)

@@ -6,6 +6,7 @@ way below 100 columns (the player knows which game they sit at).
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Static
@@ -36,17 +37,19 @@ class StatusBar(Horizontal):
     def on_resize(self) -> None:
         self.set_class(self.size.width < WIDE, "-narrow")
 
+    # Every line here may hold a player's or a table's name: text, never markup.
+
     def set_title(self, text: str) -> None:
-        self.query_one("#status-title", Static).update(text)
+        self.query_one("#status-title", Static).update(Text(text))
 
     def set_turn(self, text: str, yours: bool = False) -> None:
         turn = self.query_one("#status-turn", Static)
-        turn.update(text)
+        turn.update(Text(text))
         turn.display = bool(text)
         turn.set_class(yours, "-yours")
 
     def set_game(self, text: str) -> None:
-        self.query_one("#status-game", Static).update(text)
+        self.query_one("#status-game", Static).update(Text(text))
 
     def set_connection(self, status: str) -> None:
         self.query_one(ConnectionIndicator).status = status

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from rich.text import Text
+from textual.markup import escape
 from textual.widgets import Static
 
 from tui.models.seats import SeatInfo
@@ -54,5 +55,5 @@ class WaitingRoom(Static):
             text.append("You are watching. The game starts when the host says so.")
         else:
             text.append(f"{free} free seat{'s' if free != 1 else ''}. The host starts the game.")
-        self.border_title = f"{lobby.get('name') or 'Table'} · waiting for players"
+        self.border_title = f"{escape(str(lobby.get('name') or 'Table'))} · waiting for players"
         self.update(text)

@@ -12,6 +12,7 @@ from typing import Any, Sequence
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.markup import escape
 from textual.containers import Horizontal, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import OptionList, Static
@@ -203,7 +204,7 @@ class HolmesBoard(GameBoard):
         second = next(a for a in model.areas if a is not first)
         for box_id, area in (("#ho-area-a", first), ("#ho-area-b", second)):
             box = self.query_one(box_id, Static)
-            box.border_title = area.name + (" (you)" if area.you else "")
+            box.border_title = escape(area.name) + (" (you)" if area.you else "")
             box.border_subtitle = area.side
             box.set_class(area.you, "-you")
             box.update(area_text(area, self.secret_hidden and area.you,
@@ -213,11 +214,11 @@ class HolmesBoard(GameBoard):
         prompt = self.query_one("#ho-prompt", Static)
         prompt.set_class(model.your_turn, "-your-turn")
         if model.over:
-            prompt.update(model.outcome_text)
+            prompt.update(Text(model.outcome_text))
         elif model.your_turn:
-            prompt.update(f"Your turn: {model.prompt} · c or Enter to choose")
+            prompt.update(Text(f"Your turn: {model.prompt} · Enter or Ctrl+K to choose"))
         else:
-            prompt.update(f"Waiting for {model.waiting_for or 'the table'}: {model.prompt}")
+            prompt.update(Text(f"Waiting for {model.waiting_for or 'the table'}: {model.prompt}"))
 
     # -- acting -----------------------------------------------------------------------------
 

@@ -121,7 +121,7 @@ class MachinationsBoard(GameBoard):
             f"{'now':<7} role")
         box = self.query_one("#mm-players-box")
         if model.crews:
-            title = "Players · pick a crew, s proposes"
+            title = "Players · pick a crew, Ctrl+S proposes"
         elif model.targets:
             title = "Players · pick who you name, Enter"
         else:
@@ -290,7 +290,7 @@ class MachinationsBoard(GameBoard):
         for s, role in enumerate(roles):
             won = s in winners
             table.add_row(Text("★ won" if won else "  lost", style="bold" if won else "dim"),
-                          seats[s].name if s < len(seats) else f"Seat {s + 1}",
+                          Text(seats[s].name if s < len(seats) else f"Seat {s + 1}"),
                           role_name(role), TEAM_NAMES[team_of(role)])
         text = Text(str(outcome.get("text", "The game is over.")) + "\n", style="bold")
         body = Vertical(Static(text), Static(table))

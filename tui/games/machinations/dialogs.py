@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -42,7 +43,7 @@ class VoteScreen(SecretDialog):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(f"{self.proposal}.\nYour vote stays secret until everyone has voted.")
+            yield Static(Text(f"{self.proposal}.\nYour vote stays secret until everyone has voted."))
             with Horizontal():
                 yield Button("Approve", id="vote-approve", variant="success")
                 yield Button("Object", id="vote-object", variant="error")
@@ -107,7 +108,7 @@ class ProposeScreen(SecretDialog):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(f"Propose the crew: {self.crew_text}")
+            yield Static(Text(f"Propose the crew: {self.crew_text}"))
             yield Input(placeholder="Name the heist (optional)", max_length=MAX_NAME,
                         id="heist-name")
             yield Static("Enter to propose · Esc to go back", classes="hint")
@@ -129,8 +130,8 @@ class AccuseScreen(SecretDialog):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(f"{self.verb} {self.target_name}? Your choice stays secret until "
-                         "both accusers have chosen.")
+            yield Static(Text(f"{self.verb} {self.target_name}? Your choice stays secret until "
+                              "both accusers have chosen."))
             with Horizontal():
                 yield Button("Confirm", id="accuse-confirm", variant="warning")
                 yield Button("Back", id="accuse-back")

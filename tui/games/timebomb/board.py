@@ -19,6 +19,7 @@ from tui.games.timebomb.model import (
     TimeBombModel,
     build_ending,
     build_model,
+    claim_text,
     counts_text,
     describe_claim,
     team_label,
@@ -142,8 +143,16 @@ class TimeBombBoard(GameBoard):
         else:
             text.append(f"  {row.face_down:>2}▮   ")
         text.append(f"{row.revealed:<8.8}  ")
-        text.append(row.claim)
+        if row.claim != claim_text(None) and self.covered(row.seat):
+            # The player did not say it: a narrow row has room for the slant only.
+            text.append(row.claim, style="italic")
+            text.append(" (bot's)" if wide else "", style="italic")
+        else:
+            text.append(row.claim)
         return text
+
+    def covered(self, seat: int) -> bool:
+        return 0 <= seat < len(self.seats) and self.seats[seat].covered
 
     def refresh_revealed(self) -> None:
         model = self.model

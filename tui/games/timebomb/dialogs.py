@@ -3,6 +3,7 @@ the gesture of the game, and it gives the cutter a moment to change their mind."
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -34,7 +35,7 @@ class CutScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(f"Cut one of {self.target_name}'s {self.face_down} face-down wires:")
+            yield Static(Text(f"Cut one of {self.target_name}'s {self.face_down} face-down wires:"))
             with Horizontal(id="cut-wires"):
                 for n in range(1, self.face_down + 1):
                     yield Button(f"▮ {n}", id=f"wire-{n}", compact=True)
@@ -46,7 +47,7 @@ class CutScreen(ModalScreen[bool]):
             self.query_one(f"#wire-{n}", Button).focus()
         else:
             self.notify(f"{self.target_name} has {self.face_down} face-down wires.",
-                        severity="warning", timeout=3)
+                        severity="warning", timeout=3, markup=False)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

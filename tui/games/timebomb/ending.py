@@ -27,10 +27,11 @@ class TimeBombEnding(Vertical):
 
     def compose(self) -> ComposeResult:
         ending = self.ending
-        yield Static(ending.headline, id="ending-headline")
-        yield Static(ending.reason, id="ending-reason")
+        # Players' names are text, never markup: each line is a Text.
+        yield Static(Text(ending.headline), id="ending-headline")
+        yield Static(Text(ending.reason), id="ending-reason")
         if ending.last_cut:
-            yield Static(ending.last_cut, id="ending-last-cut")
+            yield Static(Text(ending.last_cut), id="ending-last-cut")
         table = Table(expand=True, box=None, padding=(0, 1), header_style="bold")
         table.add_column("")
         table.add_column("Player")
@@ -39,7 +40,7 @@ class TimeBombEnding(Vertical):
         for row in ending.rows:
             table.add_row(
                 Text("★ won" if row.won else "  lost", style="bold" if row.won else "dim"),
-                row.name,
+                Text(row.name),
                 row.team,
                 row.remaining,
             )
