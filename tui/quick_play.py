@@ -15,6 +15,10 @@ from tui.config import load_setting, save_setting
 
 SETTING = "quick_play"
 
+BOT_PACES = {"fast": "Fast", "normal": "Normal: a person's pace", "slow": "Slow"}
+"""How long bots wait before each move (the host's `bot_pace`), in the player's words."""
+DEFAULT_PACE = "normal"
+
 
 @dataclass(frozen=True)
 class QuickPlay:
@@ -24,13 +28,15 @@ class QuickPlay:
     players: int
     options: dict[str, Any] = field(default_factory=dict)
     bot_level: str = ""
+    bot_pace: str = DEFAULT_PACE
 
     @property
     def info(self) -> GameInfo:
         return CATALOGUE[self.game]
 
     def to_json(self) -> dict[str, Any]:
-        return {"players": self.players, "options": self.options, "bot_level": self.bot_level}
+        return {"players": self.players, "options": self.options, "bot_level": self.bot_level,
+                "bot_pace": self.bot_pace}
 
 
 def default_players(info: GameInfo) -> int:
@@ -55,7 +61,9 @@ def checked(game_id: str, stored: Any) -> QuickPlay:
         level = info.bot_level(stored.get("bot_level") or info.default_bot).bot
     except (InvalidSetup, TypeError):
         return default_choice(game_id)
-    return QuickPlay(game_id, players, options, level)
+    pace = stored.get("bot_pace")
+    return QuickPlay(game_id, players, options, level,
+                     pace if pace in BOT_PACES else DEFAULT_PACE)
 
 
 def fit(info: GameInfo, players: int, options: dict[str, Any]) -> dict[str, Any]:

@@ -165,3 +165,46 @@ async def test_names_with_markup_are_drawn_as_text_on_every_screen_of_a_table():
             await pilot.pause()
         await pilot.pause()
         assert MARKUP_NAME in screen_text(application)
+
+
+async def test_a_claim_dialog_open_when_the_game_ends_closes_and_says_why():
+    """The issue's claim dialog that outlived its game: it closes when the state moves on."""
+    from tui.screens.action_picker import ActionPicker
+
+    game = seeded_game(0)
+    seat = next(s for s in range(5) if s != game.cutter)
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(application, game, seat)
+        await pilot.pause()
+        await pilot.press("ctrl+k")
+        await pilot.pause()
+        assert isinstance(application.screen, ActionPicker)
+        over = finished_game()
+        screen.post_message(StateChanged(over.view(seat), over.legal_actions(seat), seat))
+        for _ in range(4):
+            await pilot.pause()
+        assert not isinstance(application.screen, ActionPicker)
+        assert any("The dialog closed: the game is over." in n.message
+                   for n in application._notifications)
+
+
+async def test_a_cut_dialog_closes_when_a_new_round_begins_under_it():
+    from tui.games.timebomb.dialogs import CutScreen
+
+    game = seeded_game(0)
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(application, game, game.cutter)
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(application.screen, CutScreen)
+        later = seeded_game(6)  # five cuts at five players: a new round is dealt
+        assert later.view(0)["round"] != game.view(0)["round"]
+        screen.post_message(StateChanged(later.view(game.cutter), later.legal_actions(game.cutter),
+                                         game.cutter))
+        for _ in range(4):
+            await pilot.pause()
+        assert not isinstance(application.screen, CutScreen)
+        assert any("The dialog closed" in n.message for n in application._notifications)

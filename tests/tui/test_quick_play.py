@@ -132,3 +132,38 @@ async def test_the_lan_host_form_fills_the_seats_nobody_is_expected_in(app_facto
         await pilot.pause()
         form.query_one("#host-players").value = 6
         await waiter.until(pilot, lambda: form.query_one("#host-bots").value == 3, "3 people kept")
+
+
+async def test_the_bot_pace_is_a_setting_sent_to_the_host_and_remembered(app_factory, waiter):
+    """Slow bots, chosen in the picker: the table's lobby says so, and the next picker too."""
+    from textual.widgets import Select
+
+    app = app_factory()
+    async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+        app.lobby.action_bots()
+        picker = await waiter.until(
+            pilot, lambda: isinstance(app.screen, QuickPlayScreen) and app.screen, "the picker"
+        )
+        await waiter.until(pilot, lambda: picker.query("#qp-pace"), "the pace")
+        assert "Bot pace" in screen_text(app)
+        picker.query_one("#qp-pace", Select).value = "slow"
+        await pilot.pause()
+        await pilot.click("#qp-play")
+        table = await waiter.until(pilot, lambda: play_screen(app), "the table")
+        await waiter.until(pilot, lambda: table.lobby.get("bot_pace") == "slow", "slow bots")
+    assert remembered()[1][remembered()[0]].bot_pace == "slow"
+
+
+async def test_the_host_form_sends_the_bot_pace(app_factory, waiter):
+    from textual.widgets import Select
+
+    app = app_factory()
+    async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+        app.lobby.action_host()
+        form = await waiter.until(
+            pilot, lambda: app.screen.query("#host-pace") and app.screen, "the form")
+        form.query_one("#host-pace", Select).value = "fast"
+        await pilot.pause()
+        await pilot.click("#host-go")
+        table = await waiter.until(pilot, lambda: play_screen(app), "the table")
+        await waiter.until(pilot, lambda: table.lobby.get("bot_pace") == "fast", "fast bots")

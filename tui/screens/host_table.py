@@ -13,6 +13,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 from textual.widgets._select import SelectOverlay
 
 from netplay.protocol import MAX_NAME
+from tui.quick_play import BOT_PACES, DEFAULT_PACE
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,7 @@ class TableRequest:
     options: dict[str, Any]
     name: str
     bots: int
+    bot_pace: str = DEFAULT_PACE
 
 
 FIELD_HELP = {
@@ -29,6 +31,7 @@ FIELD_HELP = {
     "host-name": "How the table is listed in other players' lobbies.",
     "host-players": "The seats at the table, people and bots together.",
     "host-bots": "Bots take this many seats at once; the rest wait for people to join.",
+    "host-pace": "How long bots wait before each move; normal is about a person's pace.",
     "host-go": "Open the table and sit at it; start when everyone is there.",
 }
 """What each fixed field is for; each option brings its own help from the catalogue."""
@@ -94,6 +97,10 @@ class HostTableScreen(ModalScreen[TableRequest | None]):
                 yield Label("Bots")
                 yield Select([(str(n), n) for n in range(game.max_players)], value=0,
                              allow_blank=False, compact=True, id="host-bots")
+            with Horizontal(classes="row"):
+                yield Label("Bot pace")
+                yield Select([(words, pace) for pace, words in BOT_PACES.items()],
+                             value=DEFAULT_PACE, allow_blank=False, compact=True, id="host-pace")
             yield Vertical(id="host-options")
             yield Static("", id="host-help")
             with Horizontal(id="host-buttons"):
@@ -167,7 +174,10 @@ class HostTableScreen(ModalScreen[TableRequest | None]):
         name = " ".join(self.query_one("#host-name", Input).value.split()) or (
             f"{self.player_name}'s table"
         )
-        return TableRequest(self.game_id, players, options, name, bots if isinstance(bots, int) else 0)
+        pace = self.query_one("#host-pace", Select).value
+        return TableRequest(self.game_id, players, options, name,
+                            bots if isinstance(bots, int) else 0,
+                            pace if pace in BOT_PACES else DEFAULT_PACE)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

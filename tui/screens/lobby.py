@@ -265,7 +265,7 @@ class LobbyScreen(Screen):
         try:
             ticket = await self.backend.play_bots(
                 self.app.player_name or "guest", choice.game, choice.players, choice.options,
-                choice.bot_level,
+                choice.bot_level, bot_pace=choice.bot_pace,
             )
         except Exception as error:
             self.notify(f"Could not start a local game: {error}", severity="error")
@@ -291,6 +291,7 @@ class LobbyScreen(Screen):
                 name=request.name,
                 bots=request.bots,
                 advertise=True,
+                bot_pace=request.bot_pace,
             )
         except Exception as error:
             self.notify(f"Could not host the table: {error}", severity="error")

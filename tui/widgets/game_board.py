@@ -16,6 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -72,6 +73,9 @@ class GameBoard(Widget):
         self.seats: Sequence[SeatInfo] = ()
         self.model: Any = None
         """What the game's `redraw` built from the view: its own model, with a `status_line`."""
+        self.dialog: tuple[Screen, tuple[dict[str, Any], ...], Any] | None = None
+        """The dialog open for this board, the actions it may answer, and the round it was
+        opened in: a state that takes them all away closes it."""
 
     def show(
         self,
@@ -83,12 +87,44 @@ class GameBoard(Widget):
         """A new view from the host: keep it, then let the game draw it."""
         self.view, self.legal, self.seat, self.seats = view, legal, seat, seats
         self.redraw()
+        self.close_stale_dialog()
 
     def redraw(self) -> None:
         """Draw `self.view` for `self.seat`; called on every view and when secrets are hidden."""
         raise NotImplementedError
 
     # -- what every game shares ---------------------------------------------------------------
+
+    def open_dialog(self, screen: Screen, answered: Callable[[Any], None],
+                    actions: Sequence[dict[str, Any]]) -> None:
+        """Push a dialog that answers with one of `actions` (or None). It never outlives the
+        state it was made for: it closes, with a word why, when the game ends, a new round
+        begins, or none of its actions is legal any more."""
+        self.dialog = (screen, tuple(actions), self.view.get("round") if self.view else None)
+
+        def done(result: Any) -> None:
+            if self.dialog is not None and self.dialog[0] is screen:
+                self.dialog = None
+            answered(result)
+
+        self.app.push_screen(screen, done)
+
+    def close_stale_dialog(self) -> None:
+        if self.dialog is None or self.view is None:
+            return
+        screen, actions, round_ = self.dialog
+        if self.over:
+            reason = "the game is over"
+        elif self.view.get("round") != round_:
+            reason = "a new round has begun"
+        elif not any(action in self.legal for action in actions):
+            reason = "the game moved on"
+        else:
+            return
+        self.dialog = None
+        if screen.is_attached and self.app.screen is screen:
+            screen.dismiss(None)
+            self.notify(f"The dialog closed: {reason}.", severity="warning", timeout=5)
 
     def send(self, action: dict[str, Any] | None) -> None:
         """A dialog's answer: the action to send, or None when the player cancelled."""

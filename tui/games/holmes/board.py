@@ -251,7 +251,8 @@ class HolmesBoard(GameBoard):
             return
         question = model.prompt[:1].upper() + model.prompt[1:] + ":"
         choices = [(c.label, c.action) for c in (only or model.choices)]
-        self.app.push_screen(ActionPicker(question, choices, later=True), self.send)
+        self.open_dialog(ActionPicker(question, choices, later=True), self.send,
+                         [action for _, action in choices])
 
     async def on_resize(self) -> None:
         if self.short != self.composed_short:

@@ -243,19 +243,20 @@ class MachinationsBoard(GameBoard):
 
             verb = "Murder" if model.role == "jack" else "Arrest"
             name = model.players[event.seat].name
-            self.app.push_screen(AccuseScreen(event.seat, name, verb), self.send)
+            self.open_dialog(AccuseScreen(event.seat, name, verb), self.send,
+                             [a for a in self.legal_of("accuse") if a.get("target") == event.seat])
 
     def action_vote(self) -> None:
         from tui.games.machinations.dialogs import VoteScreen
 
         if self.model and self.model.can_vote:
-            self.app.push_screen(VoteScreen(self.model.proposal), self.send)
+            self.open_dialog(VoteScreen(self.model.proposal), self.send, self.legal_of("vote"))
 
     def action_play(self) -> None:
         from tui.games.machinations.dialogs import CardScreen
 
         if self.model and self.model.cards:
-            self.app.push_screen(CardScreen(self.model.cards), self.send)
+            self.open_dialog(CardScreen(self.model.cards), self.send, self.legal_of("play"))
 
     def action_propose(self) -> None:
         from tui.games.machinations.dialogs import ProposeScreen
@@ -264,7 +265,10 @@ class MachinationsBoard(GameBoard):
             return
         crew = sorted(self.crew)
         names = ", ".join(self.model.players[s].name for s in crew)
-        self.app.push_screen(ProposeScreen(crew, names), self.send)
+        self.open_dialog(ProposeScreen(crew, names), self.send, self.legal_of("propose"))
+
+    def legal_of(self, kind: str) -> list[dict]:
+        return [a for a in self.legal if a.get("type") == kind]
 
     def action_clear_crew(self) -> None:
         self.crew = frozenset()

@@ -214,7 +214,8 @@ class TimeBombBoard(GameBoard):
             if confirmed:
                 self.post_message(self.ActionChosen({"type": "cut", "target": seat}))
 
-        self.app.push_screen(CutScreen(row.name, row.face_down), chosen)
+        self.open_dialog(CutScreen(row.name, row.face_down), chosen,
+                         [{"type": "cut", "target": seat}])
 
     def action_claim(self) -> None:
         from tui.screens.action_picker import ActionPicker
@@ -222,10 +223,10 @@ class TimeBombBoard(GameBoard):
         model = self.model
         if model is None or not model.claims:
             return
-        self.app.push_screen(
+        self.open_dialog(
             ActionPicker("Claim, in public, what you hold. Nobody checks it: you may bluff.",
                          [(f"I hold {self.claim_words(c)}", c) for c in model.claims]),
-            self.send,
+            self.send, model.claims,
         )
 
     def claim_words(self, claim: dict) -> str:

@@ -195,8 +195,8 @@ class EvolutionBoard(TimeBombBoard):
 
         choices = [(describe_decision(c, model), c) for c in model.decisions]
         question = QUESTIONS[model.decisions[0]["type"]]
-        self.app.push_screen(
-            ActionPicker(question, choices, later=True, decision=True), chosen)
+        self.open_dialog(ActionPicker(question, choices, later=True, decision=True), chosen,
+                         list(model.decisions))
 
     def claim_words(self, claim: dict) -> str:
         return describe_claim(claim)
