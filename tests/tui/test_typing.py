@@ -155,3 +155,26 @@ async def test_a_sentence_in_a_hosted_waiting_room_starts_nothing(app_factory, w
         )
         assert table.lobby["phase"] == "waiting" and table.lobby["seats"] == seats
         assert table.view is None and application.screen is table
+
+
+async def test_a_sentence_typed_in_one_burst_reaches_the_chat_whole():
+    """A terminal delivers a fast typist's keys together, before the chat box has the focus:
+    a `?` or a digit inside the sentence is text too, on the table and the end screen."""
+    from textual import events
+    from textual.keys import _character_to_key
+
+    burst = "gg, 2 more? yes"
+    for game in (seeded_game(0), finished_game()):
+        application = app()
+        async with application.run_test(size=(80, 24)) as pilot:
+            screen = await open_table(application, game, 0)
+            await pilot.pause()
+            while game.outcome is not None and not isinstance(application.screen, EndScreen):
+                await pilot.pause()
+            sent = recording(screen)
+            for character in burst:
+                application.post_message(events.Key(_character_to_key(character), character))
+            application.post_message(events.Key("enter", "\r"))
+            await pilot.pause()
+            await pilot.pause()
+            assert sent == [{"t": "chat", "text": burst}]

@@ -19,11 +19,16 @@ ChatLine = tuple[str, str, str]
 
 
 def typed_character(event: events.Key, focused: object, keys: str = "") -> str | None:
-    """The character a key press types into the chat: any printable one but the screen's own
-    `keys`, unless a text box has the keyboard already. Letters never run a command at a
-    table, so a sentence typed without pressing anything first goes to the chat whole."""
-    if isinstance(focused, Input) or not event.is_printable or event.character is None:
+    """The character a key press that reached the screen types into the chat: any printable
+    one but the screen's own `keys`. Letters never run a command at a table, so a sentence
+    typed without pressing anything first goes to the chat whole. A text box consumes the keys
+    it gets; one that reached the screen while the chat box has the keyboard was sent to
+    another widget before the box took it (a fast typist's keys come together): it is text,
+    whatever it is."""
+    if not event.is_printable or event.character is None:
         return None
+    if isinstance(focused, Input):
+        return event.character
     return None if event.character in keys else event.character
 
 
@@ -73,7 +78,8 @@ class ChatPanel(Vertical):
     def type(self, text: str) -> None:
         """Put the keyboard in the chat box, with `text` typed at its end."""
         box = self.query_one(Input)
-        box.focus()
+        # At once, not after the keys already queued (`focus()` waits its turn).
+        self.screen.set_focus(box)
         box.cursor_position = len(box.value)
         box.insert_text_at_cursor(text)
 
