@@ -137,13 +137,13 @@ async def holmes_shots(backend) -> None:
             if table.view["day"] >= 2 and table.view["pending"]["kind"] == "move":
                 break
             before = len(table.view["events"])
-            await pilot.press("c")
+            await pilot.press("ctrl+k")
             await settle(pilot, lambda: isinstance(app.screen, ActionPicker))
             await pilot.press("enter")
             await settle(pilot, lambda: len(table.view["events"]) > before)
         await pilot.pause(0.3)
         app.save_screenshot(str(OUT / "holmes-table.svg"))
-        await pilot.press("c")
+        await pilot.press("ctrl+k")
         await settle(pilot, lambda: isinstance(app.screen, ActionPicker))
         await pilot.pause(0.3)
         app.save_screenshot(str(OUT / "holmes-choice.svg"))
@@ -237,15 +237,15 @@ async def machinations_shot(backend, pilot_settle) -> None:
             if model.crews:
                 for seat in min(model.crews, key=lambda c: (len(c), c)):
                     await pilot.press(str(seat + 1), "enter")
-                await pilot.press("s")
+                await pilot.press("ctrl+s")
                 await pilot_settle(pilot, lambda: isinstance(app.screen, ProposeScreen))
                 await pilot.press(*"Crown Jewels", "enter")
             elif model.can_vote:
-                await pilot.press("v")
+                await pilot.press("ctrl+t")
                 await pilot_settle(pilot, lambda: isinstance(app.screen, VoteScreen))
                 await pilot.press("a")
             elif model.cards:
-                await pilot.press("p")
+                await pilot.press("ctrl+k")
                 await pilot_settle(pilot, lambda: isinstance(app.screen, CardScreen))
                 await pilot.press("1", "enter")
             else:
