@@ -8,6 +8,7 @@ from __future__ import annotations
 from offline import finished_game, lobby, offline_backend, open_table, seeded_game
 from screen_text import screen_text
 
+from netplay.protocol import PlayAgain
 from tui.app import create_app
 from tui.messages import ChatReceived, LobbyChanged, StateChanged
 from tui.screens.end import EndScreen
@@ -123,7 +124,7 @@ async def test_every_end_screen_shows_who_asked_for_another_game_and_who_is_awai
         sent = []
         screen.send = sent.append
         await pilot.press("ctrl+r")
-        assert sent == [{"t": "play_again"}]
+        assert sent == [PlayAgain()]
         screen.post_message(LobbyChanged(lobby(phase="over", play_again=[0, 2])))
         await pilot.pause()
         await pilot.pause()

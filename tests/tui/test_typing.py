@@ -177,4 +177,4 @@ async def test_a_sentence_typed_in_one_burst_reaches_the_chat_whole():
             application.post_message(events.Key("enter", "\r"))
             await pilot.pause()
             await pilot.pause()
-            assert sent == [{"t": "chat", "text": burst}]
+            assert sent == [Chat(burst)]
