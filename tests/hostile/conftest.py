@@ -9,7 +9,6 @@ host, and so that it can send anything a modified client could.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import os
 import random
@@ -22,24 +21,12 @@ import time
 from pathlib import Path
 
 import msgpack
-import pytest
 
 import engine
 from netplay.host import Host
-from netplay.limits import HostLimits
 from netplay.protocol import PROTOCOL_VERSION as VERSION
 from netplay.protocol import unpack_legal
-from netplay.store import Store
-from netplay.table import Table
-from netplay.tables import restore_table
-
-TIMEOUT = 20.0
-
-
-def stored_table(data_dir, table_id: str) -> Table:
-    """A table as the host's store holds it (the host may still be running)."""
-    with contextlib.closing(Store.open(data_dir)) as store:
-        return restore_table(table_id, store.records(table_id))
+from support.hosts import TIMEOUT, host, private_data_dir, stored_table  # noqa: F401
 
 
 def sent_view(game: engine.Game, viewer: int) -> dict:
@@ -57,20 +44,6 @@ def frame(message: dict | bytes) -> bytes:
         body = message
     return struct.pack(">I", len(body)) + body
 
-
-@pytest.fixture(autouse=True)
-def private_data_dir(tmp_path, monkeypatch):
-    """No test may touch the real user data directory."""
-    monkeypatch.setenv("GASLIGHT_DATA_DIR", str(tmp_path / "data"))
-    return tmp_path / "data"
-
-
-@pytest.fixture
-async def host(tmp_path):
-    server = Host(data_dir=tmp_path / "data", limits=HostLimits(bot_delay=0.002))
-    await server.start("127.0.0.1", 0)
-    yield server
-    await server.stop()
 
 
 class RawPeer:

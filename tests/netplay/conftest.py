@@ -4,22 +4,16 @@ directory in tmp_path, and clients that play with the game's own bots from their
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import random
 import time
 from typing import TypeVar
 
-import pytest
-
 import engine
 from netplay.client import Connection, NotConnected
 from netplay.host import Host
-from netplay.limits import HostLimits
 from netplay.protocol import Error, State, encode, message, read_message
-from netplay.store import Store
-from netplay.tables import restore_table
+from support.hosts import TIMEOUT, host, private_data_dir, stored_table  # noqa: F401
 
-TIMEOUT = 20.0
 R = TypeVar("R")
 
 
@@ -32,25 +26,6 @@ def assert_view_of(view: dict, full: dict) -> None:
     assert view["events"] == full["events"][view["events_from"]:]
 
 
-def stored_table(data_dir, table_id: str):
-    """A table as the host's store holds it."""
-    with contextlib.closing(Store.open(data_dir)) as store:
-        return restore_table(table_id, store.records(table_id))
-
-
-@pytest.fixture(autouse=True)
-def private_data_dir(tmp_path, monkeypatch):
-    """No test may touch the real user data directory."""
-    monkeypatch.setenv("GASLIGHT_DATA_DIR", str(tmp_path / "data"))
-    return tmp_path / "data"
-
-
-@pytest.fixture
-async def host(tmp_path):
-    server = Host(data_dir=tmp_path / "data", limits=HostLimits(bot_delay=0.002))
-    await server.start("127.0.0.1", 0)
-    yield server
-    await server.stop()
 
 
 def client_bot(game_id: str):

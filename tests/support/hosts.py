@@ -1,0 +1,39 @@
+"""A real host on 127.0.0.1, port 0, its store in the test's own directory: the fixtures the
+netplay and hostile tests share, and reading a table back from the store."""
+
+from __future__ import annotations
+
+import contextlib
+
+import pytest
+
+from netplay.host import Host
+from netplay.limits import HostLimits
+from netplay.store import Store
+from netplay.table import Table
+from netplay.tables import restore_table
+
+TIMEOUT = 20.0
+"""Seconds a test waits for the host before it fails, so no test hangs the suite."""
+
+
+def stored_table(data_dir, table_id: str) -> Table:
+    """A table as the host's store holds it (the host may still be running)."""
+    with contextlib.closing(Store.open(data_dir)) as store:
+        return restore_table(table_id, store.records(table_id))
+
+
+@pytest.fixture(autouse=True)
+def private_data_dir(tmp_path, monkeypatch):
+    """No test may touch the real user data directory: the host's store goes with the test."""
+    monkeypatch.setenv("GASLIGHT_DATA_DIR", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+@pytest.fixture
+async def host(tmp_path):
+    """A started host whose bots hardly wait, stopped after the test."""
+    server = Host(data_dir=tmp_path / "data", limits=HostLimits(bot_delay=0.002))
+    await server.start("127.0.0.1", 0)
+    yield server
+    await server.stop()
