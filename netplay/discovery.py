@@ -2,8 +2,13 @@
 tables appearing, changing and vanishing.
 
 The TXT record holds only public facts (protocol version, the host's identity, table id and
-name, game id, seats taken and free, phase), built from the table's public summary and the
-host's identity, nothing else.
+name, game id, seats taken and free, how many people and bots sit there, phase), built from the
+table's public summary and the host's identity, nothing else.
+
+A host killed without a goodbye leaves its records in every browser's cache for as long as
+their TTL says (75 minutes for a PTR). So a browser also checks, every few seconds, that each
+host it lists still accepts a TCP connection, and forgets the tables of one that does not, cache
+records included: an open lobby and a freshly opened one list the same tables.
 
 `interfaces` is a list of IP addresses to announce and browse on. None means every interface,
 which is what players on a LAN want; tests and development machines pass
@@ -20,7 +25,7 @@ import socket
 from dataclasses import dataclass
 from typing import AsyncIterator, Final, Literal
 
-from zeroconf import InterfaceChoice, IPVersion, ServiceStateChange
+from zeroconf import DNSPointer, InterfaceChoice, IPVersion, ServiceStateChange
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from netplay.protocol import MAX_NAME, PROTOCOL_VERSION
@@ -31,9 +36,16 @@ SERVICE_TYPE: Final = "_gaslight._tcp.local."
 RESOLVE_TIMEOUT_MS: Final = 3000
 MAX_INSTANCE_BYTES: Final = 63
 """DNS label limit for a service instance name."""
-TXT_KEYS: Final = ("v", "host", "id", "name", "game", "players", "taken", "free", "phase",
-                   "seq")
+TXT_KEYS: Final = ("v", "host", "id", "name", "game", "players", "taken", "free", "people",
+                   "bots", "phase", "seq")
 """Everything the TXT record may hold. A test checks the record has exactly these keys."""
+LIVENESS_INTERVAL: Final = 2.0
+"""Seconds between two checks that a listed host still answers."""
+LIVENESS_TIMEOUT: Final = 2.0
+"""Seconds a host has to accept the check's connection. A refused connection is a dead host
+at once; a host that does not answer in time is dead after two checks in a row (a busy one is
+not dropped for one slow answer)."""
+MISSES_ALLOWED: Final = 1
 
 
 def _zeroconf(interfaces: list[str] | None) -> AsyncZeroconf:
@@ -57,8 +69,8 @@ def all_ipv4_addresses() -> list[str]:
 
 def txt_record(summary: dict, host_id: str, seq: int = 0) -> dict[str, str]:
     """The TXT record of a table, from its public summary (the `tables` message's entry), as
-    its `seq`-th announcement."""
-    return {
+    its `seq`-th announcement. People and bots are told when the summary counts them."""
+    record = {
         "v": str(PROTOCOL_VERSION),
         "host": host_id,
         "id": summary["id"],
@@ -67,9 +79,12 @@ def txt_record(summary: dict, host_id: str, seq: int = 0) -> dict[str, str]:
         "players": str(summary["players"]),
         "taken": str(summary["seats_taken"]),
         "free": str(summary["seats_free"]),
+        "people": str(summary.get("people", "")),
+        "bots": str(summary.get("bots", "")),
         "phase": summary["phase"],
         "seq": str(seq),
     }
+    return {key: value for key, value in record.items() if value or key not in ("people", "bots")}
 
 
 def instance_name(summary: dict) -> str:
@@ -99,6 +114,9 @@ class DiscoveredTable:
     """The host's identity, the same at any address (see PROTOCOL.md, "Following a host")."""
     seq: int = 0
     """The announcement's number: a higher one is newer."""
+    people: int | None = None
+    bots: int | None = None
+    """Who is seated, when the host counts them (an older host does not)."""
 
     @property
     def address(self) -> str:
@@ -136,6 +154,8 @@ def parse_service(info: AsyncServiceInfo) -> DiscoveredTable | None:
             port=info.port,
             host_id=props.get("host", "")[:32],
             seq=int(props.get("seq") or 0),
+            people=int(props["people"]) if props.get("people") else None,
+            bots=int(props["bots"]) if props.get("bots") else None,
         )
     except (KeyError, ValueError):
         return None
@@ -208,28 +228,42 @@ class TableBrowser:
             async for event in browser:
                 ...
 
-    `tables` holds the tables known now, by service name.
+    `tables` holds the tables known now, by service name. A table is listed once its
+    announcement is resolved, and only while it is still announced and its host answers.
     """
 
-    def __init__(self, interfaces: list[str] | None = None):
+    def __init__(self, interfaces: list[str] | None = None,
+                 liveness_interval: float = LIVENESS_INTERVAL):
         self.interfaces = interfaces
+        self.liveness_interval = liveness_interval
         self.tables: dict[str, DiscoveredTable] = {}
         self._events: asyncio.Queue[TableEvent] = asyncio.Queue()
         self._zc: AsyncZeroconf | None = None
         self._browser: AsyncServiceBrowser | None = None
         self._tasks: set[asyncio.Task] = set()
+        self._announced: dict[str, int] = {}
+        """Every service announced and not withdrawn, with its generation: a resolution
+        started before the service was withdrawn (or announced anew) is not listed."""
+        self._generations = 0
+        self._resolving: set[str] = set()
+        self._misses: dict[tuple[str, int], int] = {}
+        self._watch: asyncio.Task | None = None
 
     async def __aenter__(self) -> "TableBrowser":
         self._zc = _zeroconf(self.interfaces)
         self._browser = AsyncServiceBrowser(
             self._zc.zeroconf, SERVICE_TYPE, handlers=[self._on_change]
         )
+        self._watch = asyncio.get_running_loop().create_task(self._watch_hosts())
         return self
 
     async def __aexit__(self, *exc) -> None:
         await self.close()
 
     async def close(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
+            self._watch = None
         for task in list(self._tasks):
             task.cancel()
         if self._browser is not None:
@@ -241,19 +275,35 @@ class TableBrowser:
 
     def _on_change(self, zeroconf, service_type: str, name: str, state_change) -> None:
         if state_change is ServiceStateChange.Removed:
-            table = self.tables.pop(name, None)
-            if table is not None:
-                self._events.put_nowait(TableEvent("removed", table))
+            self._announced.pop(name, None)
+            self._drop(name)
             return
+        self._generations += 1
+        self._announced[name] = self._generations
+        self._start_resolving(name)
+
+    def _start_resolving(self, name: str) -> None:
         task = asyncio.get_running_loop().create_task(self._resolve(name))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    def _drop(self, name: str) -> None:
+        table = self.tables.pop(name, None)
+        if table is not None:
+            self._events.put_nowait(TableEvent("removed", table))
+
     async def _resolve(self, name: str) -> None:
-        if self._zc is None:
+        generation = self._announced.get(name)
+        if self._zc is None or generation is None:
             return
-        info = AsyncServiceInfo(SERVICE_TYPE, name)
-        if not await info.async_request(self._zc.zeroconf, RESOLVE_TIMEOUT_MS):
+        self._resolving.add(name)
+        try:
+            info = AsyncServiceInfo(SERVICE_TYPE, name)
+            found = await info.async_request(self._zc.zeroconf, RESOLVE_TIMEOUT_MS)
+        finally:
+            self._resolving.discard(name)
+        if not found or self._announced.get(name) != generation:
+            # Not answered (the next check tries again), or withdrawn meanwhile.
             return
         table = parse_service(info)
         if table is None:
@@ -268,11 +318,61 @@ class TableBrowser:
         elif old != table:
             self._events.put_nowait(TableEvent("changed", table))
 
+    async def _watch_hosts(self) -> None:
+        """Forever: drop the tables of every host that no longer answers, and resolve again
+        the announcements that were not answered in time."""
+        while True:
+            await asyncio.sleep(self.liveness_interval)
+            for name in self._announced.keys() - self.tables.keys() - self._resolving:
+                self._start_resolving(name)
+            places = {(t.host, t.port) for t in self.tables.values()}
+            answers = await asyncio.gather(*(answers_at(*place) for place in places))
+            for place, answer in zip(places, answers):
+                if answer is True:
+                    self._misses.pop(place, None)
+                    continue
+                misses = self._misses.get(place, 0) + 1
+                if answer is False and misses <= MISSES_ALLOWED:
+                    self._misses[place] = misses  # slow, maybe only busy: once more
+                    continue
+                self._misses.pop(place, None)
+                for name, table in list(self.tables.items()):
+                    if (table.host, table.port) == place:
+                        self._forget(name)
+
+    def _forget(self, name: str) -> None:
+        """A table whose host is gone: unlisted, and its records out of the cache, so that
+        the host, back again, is announced anew."""
+        self._announced.pop(name, None)
+        self._drop(name)
+        if self._zc is None:
+            return
+        cache = self._zc.zeroconf.cache
+        stale = [r for r in cache.async_entries_with_name(SERVICE_TYPE)
+                 if isinstance(r, DNSPointer) and r.alias == name]
+        cache.async_remove_records(stale + cache.async_entries_with_name(name))
+
     def __aiter__(self) -> AsyncIterator[TableEvent]:
         return self
 
     async def __anext__(self) -> TableEvent:
         return await self._events.get()
+
+
+async def answers_at(host: str, port: int) -> bool | None:
+    """Whether something accepts a TCP connection at host:port: True, None when it is
+    refused (nobody listens there: a host that died), False when nothing came in time."""
+    try:
+        _, writer = await asyncio.wait_for(asyncio.open_connection(host, port),
+                                           LIVENESS_TIMEOUT)
+    except asyncio.TimeoutError:
+        return False
+    except OSError:
+        return None
+    writer.close()
+    with contextlib.suppress(OSError):
+        await writer.wait_closed()
+    return True
 
 
 async def discover(interfaces: list[str] | None = None, timeout: float = 2.0) -> list[DiscoveredTable]:

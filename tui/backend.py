@@ -69,6 +69,14 @@ class Ticket:
     """For a table this app hosts: its host's store, to bring it back after a restart."""
 
 
+def optional_count(value: Any) -> int | None:
+    """A count a host may leave out (an older host), or send as anything (a hostile one)."""
+    try:
+        return int(value) if value is not None else None
+    except (TypeError, ValueError):
+        return None
+
+
 @dataclass(frozen=True)
 class TableListing:
     """One row of the lobby: a table and where it lives."""
@@ -85,6 +93,9 @@ class TableListing:
     host_id: str = ""
     held: bool = False
     """This player holds a seat there: joining takes it back."""
+    people: int | None = None
+    bots: int | None = None
+    """Who is seated, when the host tells people from bots."""
 
     @classmethod
     def from_message(
@@ -100,6 +111,8 @@ class TableListing:
             phase=str(entry.get("phase", "waiting")),
             source=source,
             host_id=host_id,
+            people=optional_count(entry.get("people")),
+            bots=optional_count(entry.get("bots")),
         )
 
     @property
@@ -397,6 +410,8 @@ class Backend:
                         seats_free=t.seats_free,
                         phase=t.phase,
                         host_id=t.host_id,
+                        people=t.people,
+                        bots=t.bots,
                     )
                     for t in browser.tables.values()
                 ]

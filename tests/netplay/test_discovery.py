@@ -66,17 +66,21 @@ async def test_a_phase_seen_before_is_announced_again(tmp_path):
                "seats_taken": 2, "seats_free": 0, "phase": "playing"}
     advertiser = Advertiser(LOOPBACK)
     await advertiser.start()
+    # Something must listen at the announced port: browsers drop a host that does not answer.
+    listener = await asyncio.start_server(lambda r, w: w.close(), "127.0.0.1", 0)
+    port = listener.sockets[0].getsockname()[1]
     try:
         async with TableBrowser(interfaces=LOOPBACK) as browser:
-            await advertiser.publish(summary, 9, ["127.0.0.1"], host_id)
+            await advertiser.publish(summary, port, ["127.0.0.1"], host_id)
             assert (await next_event(browser, table_id, "added")).phase == "playing"
-            await advertiser.publish({**summary, "phase": "over"}, 9, ["127.0.0.1"], host_id)
+            await advertiser.publish({**summary, "phase": "over"}, port, ["127.0.0.1"], host_id)
             assert (await next_event(browser, table_id, "changed")).phase == "over"
-            await advertiser.publish(summary, 9, ["127.0.0.1"], host_id)
+            await advertiser.publish(summary, port, ["127.0.0.1"], host_id)
             again = await next_event(browser, table_id, "changed")
             assert (again.phase, again.seq) == ("playing", 2)
     finally:
         await advertiser.close()
+        listener.close()
 
 
 async def test_a_locator_finds_a_host_by_its_identity(tmp_path):
@@ -94,12 +98,12 @@ async def test_a_locator_finds_a_host_by_its_identity(tmp_path):
 
 def test_txt_record_holds_only_public_facts():
     summary = {"id": "ab12cd34", "name": "Baker Street", "game": "timebomb", "players": 5,
-               "seats_taken": 2, "seats_free": 3, "phase": "playing"}
+               "seats_taken": 2, "seats_free": 3, "people": 1, "bots": 1, "phase": "playing"}
     record = txt_record(summary, "0123456789abcdef")
     assert tuple(record) == TXT_KEYS
     assert record == {"v": "2", "host": "0123456789abcdef", "id": "ab12cd34",
                       "name": "Baker Street", "game": "timebomb", "players": "5", "taken": "2",
-                      "free": "3", "phase": "playing", "seq": "0"}
+                      "free": "3", "people": "1", "bots": "1", "phase": "playing", "seq": "0"}
 
 
 async def test_gaslight_host_and_tables_keep_to_gaslight_interfaces(tmp_path):
@@ -255,3 +259,35 @@ async def test_hosts_in_two_namespaces_are_found_by_a_browser_in_a_third(tmp_pat
                 if process.returncode is None:
                     process.kill()
                     await process.wait()
+
+
+async def test_a_host_killed_without_a_goodbye_leaves_every_browser(tmp_path):
+    """kill -9 sends no goodbye, and its records would stay cached for 75 minutes: the open
+    browser drops the table within 10 s all the same, and one opened later agrees."""
+    env = {**os.environ, "GASLIGHT_DATA_DIR": str(tmp_path / "data"),
+           "GASLIGHT_INTERFACES": "127.0.0.1"}
+    name = f"Ghost {secrets.token_hex(3)}"
+    host = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "tui.cli", "host", "--game", "timebomb", "--players", "5",
+        "--name", name, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
+        env=env)
+    try:
+        async with TableBrowser(interfaces=LOOPBACK) as browser:
+            banner = (await asyncio.wait_for(host.stdout.readline(), DISCOVERY_TIMEOUT)).decode()
+            table_id = (await host.stdout.readline()).decode().split()[1].rstrip(":")
+            found = await next_event(browser, table_id, "added")
+            assert (found.name, found.address) == (name, banner.split()[-1])
+            host.kill()
+            await host.wait()
+            killed = asyncio.get_running_loop().time()
+            gone = await next_event(browser, table_id, "removed")
+            assert gone.id == table_id
+            assert asyncio.get_running_loop().time() - killed < 10
+            async with TableBrowser(interfaces=LOOPBACK) as fresh:
+                await asyncio.sleep(2)
+                assert table_id not in {t.id for t in fresh.tables.values()}
+            assert table_id not in {t.id for t in browser.tables.values()}
+    finally:
+        if host.returncode is None:
+            host.kill()
+            await host.wait()

@@ -128,7 +128,7 @@ async def test_host_a_table_and_a_second_app_joins_by_address(app_factory, waite
             await guest_waiter.until(
                 guest, lambda: guest_app.screen.query_one("#tables").row_count, "the listing"
             )
-            await guest.press("j")
+            await guest.press("enter")
             guest_table = await guest_waiter.until(
                 guest, lambda: play_screen(guest_app), "the guest's table"
             )
@@ -177,7 +177,7 @@ async def test_host_a_table_and_a_second_app_joins_by_address(app_factory, waite
                 guest, lambda: guest_app.screen.query_one("#tables").row_count, "the listing"
             )
             assert "★ Ann's table" in screen_text(guest_app)
-            await guest.press("j")
+            await guest.press("enter")
             back = await guest_waiter.until(
                 guest, lambda: (s := play_screen(guest_app)) and s.view and s, "the seat again"
             )
@@ -314,9 +314,10 @@ async def test_lobby_lists_tables_as_they_appear_and_vanish(app_factory, waiter,
     async with app.run_test(size=(100, 30), message_hook=waiter.hook) as pilot:
         tables = app.screen.query_one("#tables")
         _, port = await host.start("127.0.0.1", 0)
-        # Other tests may announce tables on loopback too: look for this host's table only.
+        # Other tests announce tables on loopback too: look for this host's table only, by its
+        # identity (a port is another host's once this one freed it).
         def ours():
-            return [t for t in tables.listings.values() if t.address.port == port]
+            return [t for t in tables.listings.values() if t.host_id == host.host_id]
 
         try:
             table_id = host.create_table("timebomb", 6, {}, name="Baker Street", bots=2)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import re
 
 from screen_text import screen_text
 
@@ -75,6 +76,120 @@ async def test_long_names_give_way_to_the_address(app_factory, waiter):
         await waiter.until(pilot, lambda: app.lobby.query_one(TableList).row_count, "the row")
         text = screen_text(app)
         assert "192.168.100.200:65535" in text
-        assert "The Adventure" in text and long_name not in text
+        assert "The Advent" in text and long_name not in text
         row = next(line for line in text.splitlines() if "65535" in line)
         assert len(row.rstrip()) <= 80
+
+
+def notices(app) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+def table(name: str, free: int = 2, phase: str = "waiting", port: int = 7000, **kwargs):
+    """A listed table named `name`, at a host of its own."""
+    return TableListing(Address("192.168.1.20", port), name.lower(), name, "timebomb", 5, free,
+                        phase, host_id=f"h-{name.lower()}", **kwargs)
+
+
+async def show(app, pilot, waiter, *listings) -> TableList:
+    """The lobby lists exactly `listings`, as discovery would tell it."""
+    tables = app.lobby.query_one(TableList)
+    app.lobby.post_message(TablesFound(list(listings), "lan"))
+    keys = {t.key for t in listings}
+    await waiter.until(pilot, lambda: set(tables.listings) == keys, "the list")
+    await pilot.pause()
+    return tables
+
+
+async def test_the_cursor_stays_on_its_table_while_rows_come_go_and_change(app_factory, waiter):
+    app = app_factory()
+    async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+        tables = await show(app, pilot, waiter, table("Adler"), table("Carfax"))
+        await pilot.press("down")
+        assert tables.selected.name == "Carfax"
+        # A table sorted above it comes, one changes: the cursor stays on Carfax.
+        tables = await show(app, pilot, waiter, table("Adler"), table("Baker"),
+                            table("Carfax", free=1))
+        assert tables.selected.name == "Carfax" and tables.selected.seats_free == 1
+        assert [t.name for t in tables.ordered] == ["Adler", "Baker", "Carfax"]
+        # Home and End.
+        await pilot.press("home")
+        assert tables.selected.name == "Adler"
+        await pilot.press("end")
+        assert tables.selected.name == "Carfax"
+        # The table under the cursor goes: the cursor moves to a neighbour, and says so.
+        await show(app, pilot, waiter, table("Adler"), table("Baker"))
+        assert tables.selected.name == "Baker"
+        assert "Carfax is no longer listed: the cursor is on Baker now." in notices(app)
+
+
+async def test_enter_joins_the_table_its_row_showed(app_factory, waiter, monkeypatch):
+    """The Enter of a row names its table, not a place in the list: a row that moved joins the
+    same table, and one that went explains why nothing happens."""
+    from textual.widgets import DataTable
+    from textual.widgets.data_table import RowKey
+
+    opened = []
+    app = app_factory()
+    async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+        monkeypatch.setattr(app.lobby, "open_table",
+                            lambda listing, spectate: opened.append((listing.name, spectate)))
+        tables = await show(app, pilot, waiter, table("Adler"), table("Baker", free=0))
+        await pilot.press("down", "enter")
+        await waiter.until(pilot, lambda: opened, "a table opened")
+        assert opened == [("Baker", True)]  # no free seat: watched
+        # Enter pressed on Baker's row while a list without it was on its way.
+        pressed = DataTable.RowSelected(tables, 1, RowKey(table("Baker").key))
+        await show(app, pilot, waiter, table("Adler"))
+        tables.post_message(pressed)
+        await waiter.until(pilot, lambda: any("That table is no longer listed" in n
+                                              for n in notices(app)), "the explanation")
+        assert opened == [("Baker", True)]
+
+
+async def test_rows_tell_who_sits_and_keep_every_address_whole_while_scrolling(
+    app_factory, waiter
+):
+    many = [table(f"Table {i:02} of the Diogenes Club at Pall Mall", port=47300 + i,
+                  people=3, bots=2) for i in range(30)]
+    app = app_factory()
+    async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+        await show(app, pilot, waiter, *many)
+        await pilot.press("end")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "192.168.1.20:47329" in text
+        rows = [line for line in text.splitlines() if "192.168.1.20:" in line]
+        assert len(rows) > 5
+        for line in rows:
+            assert re.search(r"192\.168\.1\.20:473\d\d\b", line), line
+            assert len(line.rstrip()) <= 80
+            assert "3 + 2 bots" in line or "3 people, 2 bots" in line
+    app = app_factory()
+    async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+        await show(app, pilot, waiter, table("Baker", people=3, bots=2))
+        assert "3 people, 2 bots" in screen_text(app)
+
+
+async def test_names_are_shown_as_typed_never_as_markup(app_factory, waiter):
+    name = "[reverse]Les[/]trade [b]X"
+    app = app_factory(name)
+    async with app.run_test(size=(100, 24), message_hook=waiter.hook) as pilot:
+        await show(app, pilot, waiter, TableListing(
+            Address("10.0.0.2", 7001), "t1", name, "holmes", 2, 1, "waiting", host_id="hx"))
+        text = screen_text(app)
+        assert f"Playing as {name}" in text
+        assert f" {name} " in text
+
+
+async def test_q_asks_before_quitting(app_factory, waiter):
+    from tui.screens.confirm import ConfirmScreen
+
+    app = app_factory()
+    async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+        await pilot.press("q")
+        await waiter.until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        assert "Quit Gaslight?" in screen_text(app)
+        await pilot.press("escape")
+        await waiter.until(pilot, lambda: app.screen is app.lobby, "the lobby again")
+        assert app.is_running

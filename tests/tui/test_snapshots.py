@@ -20,9 +20,12 @@ def app(name: str | None = "Ada"):
 def listings() -> list[TableListing]:
     address = Address("192.168.1.20", 7420)
     return [
-        TableListing(address, "a1", "Baker Street", "timebomb", 6, 2, "waiting"),
-        TableListing(address, "b2", "The Diogenes Club", "timebomb", 5, 0, "playing"),
-        TableListing(Address("192.168.1.31", 7420), "c3", "Reichenbach", "timebomb", 8, 0, "over"),
+        TableListing(address, "a1", "Baker Street", "timebomb", 6, 2, "waiting", people=2,
+                     bots=2),
+        TableListing(address, "b2", "The Diogenes Club", "timebomb", 5, 0, "playing", people=5,
+                     bots=0),
+        TableListing(Address("192.168.1.31", 7420), "c3", "Reichenbach", "timebomb", 8, 0, "over",
+                     people=1, bots=7),
     ]
 
 

@@ -24,7 +24,7 @@ EMPTY_HINT = (
 )
 DISCOVERY_DELAY = 0.3
 """Seconds between the lobby's first paint and loading zeroconf, which would slow that paint."""
-TABLES_HINT = "Enter or j: join the highlighted table · w: watch it as a spectator"
+TABLES_HINT = "Enter: join the highlighted table · w: watch it as a spectator · ?: every key"
 ADDRESS_REFRESH = 3.0
 """Seconds between asking again the hosts the player added by address. A host found on the LAN
 announces each change to its tables; one known only by its address cannot, so the lobby asks
@@ -35,13 +35,13 @@ class LobbyScreen(Screen):
     BINDINGS = [
         Binding("b", "bots", "Play vs bots", tooltip="Pick a game and play it against bots, now"),
         Binding("n", "host", "Host", tooltip="Host a new table for the LAN"),
-        Binding("j", "join", "Join", tooltip="Take a seat at the highlighted table (or Enter)"),
         Binding("w", "watch", "Watch", tooltip="Watch the highlighted table as a spectator"),
         Binding("a", "address", "By address", tooltip="Find a host's tables by HOST:PORT"),
         Binding("r", "rename", "Change name", show=False),
         Binding("f1", "rules", "Rules", tooltip="The rules of the highlighted table's game"),
         Binding("question_mark", "keys", "Keys"),
-        Binding("q", "quit", "Quit", show=False),
+        # Typing in the lobby by mistake must not end the app: q asks first.
+        Binding("q", "quit", "Quit", show=False, tooltip="Quit Gaslight (asks first)"),
     ]
 
     def __init__(self, backend: Backend, initial: tuple[Address, bool] | None = None) -> None:
@@ -81,7 +81,8 @@ class LobbyScreen(Screen):
     def show_name(self) -> None:
         name = self.app.player_name or "…"
         self.query_one("#lobby-title", Static).update(
-            f"[b]Gaslight[/b]  Sherlock Holmes table games over the LAN\nPlaying as [b]{name}[/b]"
+            "[b]Gaslight[/b]  Sherlock Holmes table games over the LAN\n"
+            f"Playing as [b]{escape(name)}[/b]"
             " · r to change"
         )
 
@@ -202,7 +203,11 @@ class LobbyScreen(Screen):
             for t in tables
         }
         table_list = self.query_one(TableList)
-        table_list.set_tables(merged.values())
+        vanished = table_list.set_tables(merged.values())
+        if vanished is not None:
+            where = (f"the cursor is on {vanished.now.name} now" if vanished.now is not None
+                     else "no table is listed now")
+            self.notify(f"{vanished.gone.name} is no longer listed: {where}.", markup=False)
         self.show_hint()
         self.refresh_bindings()
 
@@ -218,10 +223,6 @@ class LobbyScreen(Screen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         selected = self.query_one(TableList).selected if self.is_mounted else None
-        if action == "join":
-            return selected is not None and (
-                selected.seats_free > 0 or selected.held
-            )
         if action == "watch":
             return selected is not None
         return True
@@ -230,16 +231,17 @@ class LobbyScreen(Screen):
         self.refresh_bindings()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter: the table of the row pressed, by its key (the list may have moved since)."""
         event.stop()
-        listing = self.query_one(TableList).selected
-        if listing is not None:
-            spectate = listing.seats_free == 0 and not listing.held
-            self.open_table(listing, spectate=spectate)
-
-    def action_join(self) -> None:
-        listing = self.query_one(TableList).selected
-        if listing is not None:
-            self.open_table(listing, spectate=False)
+        listing = self.query_one(TableList).listings.get(event.row_key.value)
+        if listing is None:
+            self.notify("That table is no longer listed: its host closed it or left the "
+                        "network.", severity="warning")
+            return
+        spectate = listing.seats_free == 0 and not listing.held
+        if spectate and listing.phase == "waiting":
+            self.notify(f"{listing.name} has no free seat: watching it.", markup=False)
+        self.open_table(listing, spectate=spectate)
 
     def action_watch(self) -> None:
         listing = self.query_one(TableList).selected
@@ -324,4 +326,10 @@ class LobbyScreen(Screen):
         self.app.action_show_keys()
 
     def action_quit(self) -> None:
-        self.app.exit()
+        from tui.screens.confirm import ConfirmScreen
+
+        def chosen(quit: bool | None) -> None:
+            if quit:
+                self.app.exit()
+
+        self.app.push_screen(ConfirmScreen("Quit Gaslight?", "Quit", "Stay"), chosen)
