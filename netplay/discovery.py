@@ -375,10 +375,13 @@ async def answers_at(host: str, port: int) -> bool | None:
     return True
 
 
-async def discover(interfaces: list[str] | None = None, timeout: float = 2.0) -> list[DiscoveredTable]:
-    """The tables announced within `timeout` seconds, for `gaslight tables`."""
+async def discover(interfaces: list[str] | None = None, timeout: float = 2.0,
+                   stop: asyncio.Event | None = None) -> list[DiscoveredTable]:
+    """The tables announced within `timeout` seconds, or until `stop` is set, for
+    `gaslight tables`."""
     async with TableBrowser(interfaces) as browser:
-        await asyncio.sleep(timeout)
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for((stop or asyncio.Event()).wait(), timeout)
         return sorted(browser.tables.values(), key=lambda t: (t.name, t.id))
 
 

@@ -21,9 +21,13 @@ COMMAND_MODULES = (
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from tui.commands.game_options import games_help
+
     parser = argparse.ArgumentParser(
         prog="gaslight",
         description="Hidden-information Sherlock Holmes table games over a LAN.",
+        epilog=f"games:\n{games_help()}\n",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "--interface",
@@ -46,7 +50,12 @@ def main(argv: list[str] | None = None) -> int:
         from tui.launch import run_app
 
         return run_app(interfaces=args.app_interfaces)
-    return args.run(args)
+    try:
+        return args.run(args)
+    except KeyboardInterrupt:
+        # Ctrl+C outside a running app or host (which stop by themselves): no traceback.
+        print(f"gaslight {args.command}: stopped", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

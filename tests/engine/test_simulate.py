@@ -104,7 +104,9 @@ def test_the_command_prints_win_rates_endings_and_speed(capsys):
     out = capsys.readouterr().out
     assert code == 0
     assert "Time Bomb, 5 players, 40 games from seed 9" in out
-    assert "sherlock" in out and "moriarty" in out and "win rate" in out
+    assert "Sherlock" in out and "Moriarty" in out and "Win rate" in out
+    assert "Options: First cutter: random, Claims: yes" in out  # as the lobby names them
+    assert "seats" not in out and "2.00" not in out
     assert "games/s" in out
     for reason in ("bomb", "time", "defused"):
         result = simulate("timebomb", 5, 40, seed=9)
@@ -116,7 +118,7 @@ def test_the_command_takes_per_team_bots(capsys):
     code = main(["simulate", "timebomb", "-p", "5", "-g", "10",
                  "--bots", "sherlock=smart,moriarty=random"])
     assert code == 0
-    assert "bots: moriarty=random, sherlock=smart" in capsys.readouterr().out
+    assert "Bots: Moriarty: random, Sherlock: smart (Inspector)" in capsys.readouterr().out
 
 
 def test_the_command_reports_bad_input_without_a_traceback(capsys):
@@ -138,4 +140,4 @@ def test_a_long_run_shows_its_rate_and_time_left_on_stderr(capsys):
     code = main(["simulate", "timebomb", "-p", "5", "-g", "600", "--seed", "1"])
     captured = capsys.readouterr()
     assert code == 0 and "600 games from seed 1" in captured.out
-    assert "win rate" in captured.out and "'" not in captured.out.split("bots:")[0]
+    assert "Win rate" in captured.out and "'" not in captured.out.split("Bots:")[0]

@@ -6,15 +6,30 @@ import argparse
 
 
 def add_parser(subparsers) -> None:
+    from tui.commands.game_options import games_help, options_help
+
     parser = subparsers.add_parser(
         "host",
         help="host a table on this machine",
         description="Host a table and announce it on the LAN. Runs until Ctrl-C. "
         "With --resume, every unfinished table of the last run comes back first.",
+        epilog=f"games:\n{games_help()}\n\noptions and bot levels:\n{options_help()}\n",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--game", help="game id, e.g. timebomb")
+    parser.add_argument("--game", metavar="GAME", help="game id, e.g. timebomb (see below)")
     parser.add_argument("--players", type=int, help="number of seats")
     parser.add_argument("--bots", type=int, default=0, help="seats held by bots (default 0)")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        dest="options",
+                        help="a game option, e.g. --option variante=on (repeatable; see below)")
+    parser.add_argument("--bot-level", metavar="LEVEL",
+                        help="how well the bots play (default: the game's strongest; see below)")
+    parser.add_argument("--bot-pace", choices=BOT_PACES, metavar="PACE",
+                        help="how fast this table's bots act: " + ", ".join(BOT_PACES)
+                        + " (default normal)")
+    parser.add_argument("--turn-timer", type=turn_seconds, default=0, metavar="S",
+                        help="seconds a person has for a turn before a bot plays it "
+                        "(default 0: no limit)")
     parser.add_argument("--name", default="", help="table name shown to other players")
     parser.add_argument("--port", type=int, default=0,
                         help="TCP port (default: any free port; with --resume, the last one)")
@@ -39,6 +54,54 @@ def add_parser(subparsers) -> None:
     parser.set_defaults(run=run)
 
 
+BOT_PACES = ("fast", "normal", "slow")
+"""A table's bot pace (`create_table.bot_pace`, PROTOCOL.md)."""
+
+
+def turn_seconds(text: str) -> int:
+    """--turn-timer: whole seconds, 0 for none."""
+    try:
+        seconds = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of seconds") from None
+    if seconds < 0:
+        raise argparse.ArgumentTypeError("a turn timer cannot be negative (0: no limit)")
+    return seconds
+
+
+def table_line(summary: dict, options: dict) -> str:
+    """A table in the lobby's words: its name, game, free seats, phase and options."""
+    from engine.catalogue import CATALOGUE
+    from tui.commands.game_options import options_text
+
+    info = CATALOGUE[summary["game"]]
+    named = options_text(info, options)
+    return (f"{summary['name'] or summary['id']} ({info.title}), free "
+            f"{summary['seats_free']}/{summary['players']}, {summary['phase']}"
+            + (f"; {named}" if named else ""))
+
+
+def table_setup(args: argparse.Namespace) -> dict:
+    """create_table's keyword arguments from the command line, checked against the game's
+    declaration; OptionError or engine.InvalidSetup says what is wrong."""
+    import engine
+    from engine.catalogue import CATALOGUE
+    from tui.commands.game_options import bot_level, games_help, parse_options
+
+    info = CATALOGUE.get(args.game)
+    if info is None:
+        raise engine.InvalidSetup(f"there is no game {args.game!r}; the games are:\n"
+                                  + games_help())
+    info.check_players(args.players)
+    setup = {"options": parse_options(info, args.players, args.options),
+             "turn_timer": args.turn_timer}
+    if args.bot_level is not None:
+        setup["bot_level"] = bot_level(info, args.bot_level)
+    if args.bot_pace is not None:
+        setup["bot_pace"] = args.bot_pace
+    return setup
+
+
 def run(args: argparse.Namespace) -> int:
     import asyncio
     import logging
@@ -58,6 +121,11 @@ def run(args: argparse.Namespace) -> int:
     bind = interfaces[0] if interfaces and len(interfaces) == 1 else "0.0.0.0"
 
     async def serve() -> int:
+        # From the start: Ctrl+C while the host starts stops it as cleanly as later.
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
         host = Host(data_dir=args.data_dir, limits=HostLimits(bot_delay=args.bot_delay),
                     advertise=not args.no_announce, interfaces=interfaces)
         resumed = host.resume() if args.resume else []
@@ -72,7 +140,9 @@ def run(args: argparse.Namespace) -> int:
                     print("gaslight host: --game and --players are required", file=sys.stderr)
                 return 2
             try:
-                host.create_table(args.game, args.players, {}, args.name, args.bots, args.seed)
+                setup = table_setup(args)
+                host.create_table(args.game, args.players, name=args.name, bots=args.bots,
+                                  seed=args.seed, **setup)
             except (engine.InvalidSetup, ValueError) as error:
                 print(f"gaslight host: {error}", file=sys.stderr)
                 return 2
@@ -90,18 +160,9 @@ def run(args: argparse.Namespace) -> int:
             address, port = await host.start(bind, 0)
         print(f"Gaslight host listening on {address}:{port}", flush=True)
         for table in host.tables.values():
-            facts = table.summary()
-            print(
-                f"table {table.id}: {table.name!r}, {engine.GAMES[table.game_id].title}, "
-                f"{facts['seats_taken']}/{table.players} seats taken, {facts['phase']}"
-                + (" (resumed)" if table.id in resumed else ""),
-                flush=True,
-            )
+            print(f"table {table.id}: {table_line(table.summary(), table.options)}"
+                  + (" (resumed)" if table.id in resumed else ""), flush=True)
         print(f"players join with: gaslight join {address}:{port}   (Ctrl-C stops)", flush=True)
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
         await stop.wait()
         await host.stop()
         return 0

@@ -21,13 +21,23 @@ def add_parser(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import asyncio
+    import signal
+    import sys
 
     from rich.console import Console
 
     from netplay.discovery import discover
     from tui.launch import interfaces_from
 
-    tables = asyncio.run(discover(interfaces_from(args.interface), args.timeout))
+    async def listen():
+        # Ctrl+C ends the wait early and lists what was found by then.
+        stop = asyncio.Event()
+        asyncio.get_running_loop().add_signal_handler(signal.SIGINT, stop.set)
+        print(f"Listening for tables for {args.timeout:g} s (Ctrl-C stops)…", file=sys.stderr,
+              flush=True)
+        return await discover(interfaces_from(args.interface), args.timeout, stop)
+
+    tables = asyncio.run(listen())
     console = Console(highlight=False)
     if not tables:
         console.print("No tables found on the LAN.")
@@ -37,25 +47,26 @@ def run(args: argparse.Namespace) -> int:
 
 
 def tables_table(tables):
-    """The tables found, as a Rich table: what a player reads, with the address to join."""
+    """The tables found, as a Rich table with the lobby's columns and words."""
     from rich.table import Table
+    from rich.text import Text
 
-    from engine.catalogue import CATALOGUE
+    from tui.address import Address
+    from tui.backend import TableListing
+    from tui.widgets.table_list import HEADERS, order, row_of
 
     table = Table(title="Gaslight tables on the LAN (join one: gaslight join ADDRESS)",
                   title_justify="left")
-    table.add_column("Table")
-    table.add_column("Game")
-    table.add_column("Seats", justify="right")
-    table.add_column("Phase")
-    table.add_column("Address", no_wrap=True)
-    for found in tables:
-        info = CATALOGUE.get(found.game)
-        table.add_row(
-            found.name or found.id,
-            info.title if info else found.game,
-            f"{found.seats_taken}/{found.players}",
-            found.phase,
-            found.address,
-        )
+    for header in HEADERS:
+        table.add_column(header, no_wrap=header == "Address",
+                         justify="right" if header == "Free" else "left")
+    listings = [
+        TableListing(Address(found.host, found.port), found.id, found.name or found.id,
+                     found.game, found.players, found.seats_free, found.phase,
+                     host_id=found.host_id, people=found.people, bots=found.bots)
+        for found in tables
+    ]
+    for listing in sorted(listings, key=order):
+        # Names are text: a table called "[b]x" is printed as typed.
+        table.add_row(*(Text(cell) for cell in row_of(listing)))
     return table
