@@ -195,6 +195,46 @@ class Backend:
         seat = self.seats.get(listing.host_id, listing.id) if listing.host_id else None
         return seat is not None and not seat.in_use_elsewhere
 
+    async def let_go(self, listing: "TableListing", name: str) -> bool:
+        """Give up the seat this player holds at `listing`'s table: at its host, if it answers
+        (`leave`, which frees a seat before the game), and in the seat book either way. A
+        private bot game this app hosted ends with its host and its store, as nobody else is
+        there. Whether the host answered."""
+        from netplay.client import Connection
+
+        seat = self.seats.get(listing.host_id, listing.id)
+        if seat is None:
+            return False
+        self.seats.forget(*seat.key)
+        if seat.store is not None and seat.store.startswith(BOTS_STORE):
+            await self.discard_store(seat.store)
+            return True
+        try:
+            connection = await asyncio.wait_for(Connection.connect(
+                listing.address.host, listing.address.port, name=name, token=seat.token,
+                reconnect=False), LOOKUP_TIMEOUT)
+        except Exception:  # gone, or the seat with it: forgotten here all the same
+            return False
+        try:
+            await connection.send({"t": "leave"})
+            async for message in connection:
+                if message.get("t") == "welcome" and message.get("table") is None:
+                    break
+        except Exception:
+            return False
+        finally:
+            await connection.close()
+        return True
+
+    async def discard_store(self, store: str) -> None:
+        """Stop the host this app runs on `store`, if any, and delete the store."""
+        from netplay.store import data_dir
+
+        await self.stop_store(store)
+        for path in data_dir(self.data_dir).glob(f"{store}.sqlite3*"):
+            with contextlib.suppress(OSError):
+                path.unlink()
+
     def forget_seat(self, ticket: Ticket) -> None:
         """The seat at the ticket's table is over (left before the game, or after its end)."""
         self.seats.forget(ticket.host_id, ticket.table)

@@ -179,3 +179,66 @@ async def test_a_seat_another_running_app_holds_is_left_to_it(backend_factory, t
     finally:
         other.kill()
         await host.stop()
+
+
+async def test_a_held_seat_is_let_go_at_its_host_and_here(app_factory, backend_factory, waiter,
+                                                          tmp_path):
+    """x on a ★ row asks first; yes gives the seat up at its host (before the game: freed for
+    someone else) and forgets it here."""
+    from netplay.host import Host
+
+    from tui.backend import Ticket
+
+    host = Host(data_dir=tmp_path / "lan")
+    _, port = await host.start("127.0.0.1", 0)
+    try:
+        table_id = host.create_table("timebomb", 5, {}, "Baker Street", bots=2)
+        sitting = backend_factory(data_dir=tmp_path / "data-Ann")
+        connection = await sitting.connect(
+            Ticket(Address("127.0.0.1", port), table_id, game="timebomb", name="Baker Street"),
+            "Ann")
+        await connection.close()
+        assert len(sitting.seats.all()) == 1
+        app = app_factory("Ann")
+        async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+            await pilot.press("a", *f"127.0.0.1:{port}", "enter")
+            tables = app.lobby.query_one(TableList)
+            await waiter.until(pilot, lambda: tables.selected and tables.selected.held, "★")
+            await pilot.press("x")
+            await waiter.until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "asked")
+            assert "Give up your seat at Baker Street" in " ".join(screen_text(app).split())
+            await pilot.press("enter")
+            await waiter.until(pilot, lambda: not tables.selected.held, "the ★ gone")
+            assert sitting.seats.all() == []
+            assert host.tables[table_id].summary()["seats_taken"] == 2  # freed at the host
+            assert "Baker Street" in screen_text(app)  # the table stays, the seat is gone
+    finally:
+        await host.stop()
+
+
+async def test_letting_go_of_a_bot_game_ends_it(app_factory, waiter, tmp_path):
+    """A private game against bots, left mid-game, is let go: its host and store go too."""
+    app = app_factory("Ann")
+    async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+        await pilot.press("b")
+        await waiter.until(pilot, lambda: isinstance(app.screen, QuickPlayScreen), "the picker")
+        await pilot.press("4", "enter")
+        table = await waiter.until(pilot, lambda: play_screen(app), "the table")
+        await waiter.until(pilot, lambda: table.view is not None, "a state")
+        store = app.backend.hosts[0].store.path
+        await pilot.press("escape")
+        await waiter.until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "leave?")
+        await pilot.press("enter")
+        tables = app.lobby.query_one(TableList)
+        await waiter.until(pilot, lambda: tables.selected and tables.selected.held, "★ row")
+        await pilot.press("x")
+        await waiter.until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "asked")
+        await pilot.press("escape")  # not now: kept
+        await waiter.until(pilot, lambda: app.screen is app.lobby, "the lobby")
+        assert tables.selected.held
+        await pilot.press("x")
+        await waiter.until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "asked again")
+        await pilot.press("enter")
+        await waiter.until(pilot, lambda: tables.row_count == 0, "the row gone")
+        assert app.backend.seats.all() == [] and app.backend.hosts == []
+        assert not store.exists()

@@ -37,11 +37,14 @@ class LobbyScreen(Screen):
         Binding("n", "host", "Host", tooltip="Host a new table for the LAN"),
         Binding("w", "watch", "Watch", tooltip="Watch the highlighted table as a spectator"),
         Binding("a", "address", "By address", tooltip="Find a host's tables by HOST:PORT"),
+        Binding("x", "let_go", "Let go", tooltip="Give up your seat at the highlighted ★ table "
+                "(asks first)"),
         Binding("r", "rename", "Change name", show=False),
         Binding("f1", "rules", "Rules", tooltip="The rules of the highlighted table's game"),
         Binding("question_mark", "keys", "Keys"),
         # Typing in the lobby by mistake must not end the app: q asks first.
         Binding("q", "quit", "Quit", show=False, tooltip="Quit Gaslight (asks first)"),
+        Binding("ctrl+c", "quit", "Quit", show=False),
     ]
 
     def __init__(self, backend: Backend, initial: tuple[Address, bool] | None = None) -> None:
@@ -225,6 +228,8 @@ class LobbyScreen(Screen):
         selected = self.query_one(TableList).selected if self.is_mounted else None
         if action == "watch":
             return selected is not None
+        if action == "let_go":
+            return selected is not None and selected.held
         return True
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -308,6 +313,33 @@ class LobbyScreen(Screen):
                 self.ask_host(address)
 
         self.app.push_screen(JoinAddressScreen(), chosen)
+
+    def action_let_go(self) -> None:
+        from tui.screens.confirm import ConfirmScreen
+
+        listing = self.query_one(TableList).selected
+        if listing is None or not listing.held:
+            return
+
+        def chosen(let_go: bool | None) -> None:
+            if let_go:
+                self.let_go(listing)
+
+        text = (
+            f"Give up your seat at [b]{escape(listing.name)}[/b] ({game_title(listing.game)}, "
+            f"{listing.phase}) at {listing.address}?\nIts host is told, if it answers "
+            "(before the game the seat is freed for someone else), and this computer forgets "
+            "it either way."
+        )
+        self.app.push_screen(ConfirmScreen(text, "Give it up", "Keep it"), chosen)
+
+    @work(group="let-go")
+    async def let_go(self, listing: TableListing) -> None:
+        answered = await self.backend.let_go(listing, self.app.player_name or "guest")
+        held = [t for t in self.sources.get("seats", []) if t.key != listing.key]
+        self.post_message(TablesFound(held, "seats"))
+        told = "its host was told" if answered else "its host did not answer; forgotten here"
+        self.notify(f"Seat at {listing.name} given up: {told}.", markup=False)
 
     def action_rename(self) -> None:
         self.app.ask_name()
