@@ -56,6 +56,8 @@ class LobbyScreen(Screen):
         self.seats_looked_up = False
         self.connecting: Address | None = None
         """A host asked by address that has not answered yet."""
+        self.missed: dict[str, int] = {}
+        """How many times in a row each of those hosts did not answer."""
         self.added: dict[str, Address] = {}
         """The hosts the player added by address, by their rows' source, asked again while
         they answer."""
@@ -180,9 +182,15 @@ class LobbyScreen(Screen):
                         self.backend.list_tables(address, self.app.player_name or "guest"),
                         LOOKUP_TIMEOUT,
                     )
-                except Exception:  # gone, or not answering: tidy its rows away
+                except Exception:
+                    # Not answering twice in a row (a busy host may miss once): gone, tidy its
+                    # rows away.
+                    self.missed[source] = self.missed.get(source, 0) + 1
+                    if self.missed[source] < 2:
+                        continue
                     del self.added[source]
                     tables = []
+                self.missed.pop(source, None)
                 self.post_message(TablesFound(tables, source))
 
     def show_hint(self) -> None:
