@@ -201,6 +201,7 @@ class Backend:
         private bot game this app hosted ends with its host and its store, as nobody else is
         there. Whether the host answered."""
         from netplay.client import Connection
+        from netplay.protocol import Leave, Welcome
 
         seat = self.seats.get(listing.host_id, listing.id)
         if seat is None:
@@ -216,9 +217,9 @@ class Backend:
         except Exception:  # gone, or the seat with it: forgotten here all the same
             return False
         try:
-            await connection.send({"t": "leave"})
+            await connection.send(Leave())
             async for message in connection:
-                if message.get("t") == "welcome" and message.get("table") is None:
+                if isinstance(message, Welcome) and message.table is None:
                     break
         except Exception:
             return False
