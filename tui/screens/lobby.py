@@ -56,6 +56,7 @@ class LobbyScreen(Screen):
         self.seats_looked_up = False
         self.connecting: Address | None = None
         """A host asked by address that has not answered yet."""
+        self.bindings_state: tuple[bool, bool] | None = None
         self.missed: dict[str, int] = {}
         """How many times in a row each of those hosts did not answer."""
         self.added: dict[str, Address] = {}
@@ -220,7 +221,7 @@ class LobbyScreen(Screen):
                      else "no table is listed now")
             self.notify(f"{vanished.gone.name} is no longer listed: {where}.", markup=False)
         self.show_hint()
-        self.refresh_bindings()
+        self.update_bindings()
 
     # -- going to a table -------------------------------------------------------------------
 
@@ -241,7 +242,16 @@ class LobbyScreen(Screen):
         return True
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        self.refresh_bindings()
+        self.update_bindings()
+
+    def update_bindings(self) -> None:
+        """Refresh the footer only when what the keys can do changed: each refresh rebuilds
+        the footer's widgets, and rows change many times a second on a busy LAN."""
+        selected = self.query_one(TableList).selected
+        state = (selected is not None, selected is not None and selected.held)
+        if state != self.bindings_state:
+            self.bindings_state = state
+            self.refresh_bindings()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         """Enter: the table of the row pressed, by its key (the list may have moved since)."""
