@@ -11,13 +11,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.catalogue import CATALOGUE, GameInfo, InvalidSetup
+from netplay.table import DEFAULT_PACE
 from tui.config import load_setting, save_setting
 
 SETTING = "quick_play"
 
-BOT_PACES = {"fast": "Fast", "normal": "Normal: a person's pace", "slow": "Slow"}
-"""How long bots wait before each move (the host's `bot_pace`), in the player's words."""
-DEFAULT_PACE = "normal"
+PACE_WORDS = {"fast": "Fast", "normal": "Normal: a person's pace", "slow": "Slow"}
+"""The host's bot paces (`netplay.table.BOT_PACES`), in the player's words."""
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ def checked(game_id: str, stored: Any) -> QuickPlay:
         return default_choice(game_id)
     pace = stored.get("bot_pace")
     return QuickPlay(game_id, players, options, level,
-                     pace if pace in BOT_PACES else DEFAULT_PACE)
+                     pace if pace in PACE_WORDS else DEFAULT_PACE)
 
 
 def fit(info: GameInfo, players: int, options: dict[str, Any]) -> dict[str, Any]:

@@ -7,7 +7,8 @@ from screen_text import screen_text
 from tests_helpers import play_screen
 
 from engine.catalogue import CATALOGUE
-from tui.quick_play import QuickPlay, remember, remembered
+from netplay.table import BOT_PACES
+from tui.quick_play import PACE_WORDS, QuickPlay, remember, remembered
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.quick_play import QuickPlayScreen
 from tui.screens.rules import RulesScreen
@@ -167,3 +168,7 @@ async def test_the_host_form_sends_the_bot_pace(app_factory, waiter):
         await pilot.click("#host-go")
         table = await waiter.until(pilot, lambda: play_screen(app), "the table")
         await waiter.until(pilot, lambda: table.lobby.get("bot_pace") == "fast", "fast bots")
+
+
+def test_every_bot_pace_of_the_host_has_words_in_the_picker():
+    assert PACE_WORDS.keys() == BOT_PACES.keys()

@@ -6,6 +6,7 @@ import argparse
 
 
 def add_parser(subparsers) -> None:
+    from netplay.table import BOT_PACES
     from tui.commands.game_options import games_help, options_help
 
     parser = subparsers.add_parser(
@@ -52,10 +53,6 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--no-announce", action="store_true",
                         help="do not announce on zeroconf; players join with HOST:PORT")
     parser.set_defaults(run=run)
-
-
-BOT_PACES = ("fast", "normal", "slow")
-"""A table's bot pace (`create_table.bot_pace`, PROTOCOL.md)."""
 
 
 def turn_seconds(text: str) -> int:

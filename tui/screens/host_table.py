@@ -13,7 +13,7 @@ from textual.widgets import Button, Input, Label, Select, Static
 from textual.widgets._select import SelectOverlay
 
 from netplay.protocol import MAX_NAME
-from tui.quick_play import BOT_PACES, DEFAULT_PACE
+from tui.quick_play import DEFAULT_PACE, PACE_WORDS
 
 
 @dataclass(frozen=True)
@@ -99,7 +99,7 @@ class HostTableScreen(ModalScreen[TableRequest | None]):
                              allow_blank=False, compact=True, id="host-bots")
             with Horizontal(classes="row"):
                 yield Label("Bot pace")
-                yield Select([(words, pace) for pace, words in BOT_PACES.items()],
+                yield Select([(words, pace) for pace, words in PACE_WORDS.items()],
                              value=DEFAULT_PACE, allow_blank=False, compact=True, id="host-pace")
             yield Vertical(id="host-options")
             yield Static("", id="host-help")
@@ -177,7 +177,7 @@ class HostTableScreen(ModalScreen[TableRequest | None]):
         pace = self.query_one("#host-pace", Select).value
         return TableRequest(self.game_id, players, options, name,
                             bots if isinstance(bots, int) else 0,
-                            pace if pace in BOT_PACES else DEFAULT_PACE)
+                            pace if pace in PACE_WORDS else DEFAULT_PACE)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -13,7 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from tui.quick_play import BOT_PACES, DEFAULT_PACE, QuickPlay, fit, remembered
+from tui.quick_play import DEFAULT_PACE, PACE_WORDS, QuickPlay, fit, remembered
 
 
 class QuickPlayScreen(ModalScreen[QuickPlay | None]):
@@ -111,7 +111,7 @@ class QuickPlayScreen(ModalScreen[QuickPlay | None]):
                 value=choice.bot_level or info.default_bot,
                 allow_blank=False, compact=True, id="qp-bots")))
         rows.append(self.row("Bot pace", Select(
-            [(words, pace) for pace, words in BOT_PACES.items()], value=choice.bot_pace,
+            [(words, pace) for pace, words in PACE_WORDS.items()], value=choice.bot_pace,
             allow_blank=False, compact=True, id="qp-pace")))
         await box.mount_all(rows)
         self.query_one("#qp-help", Static).update("\n".join(helps[:2]))
@@ -139,7 +139,7 @@ class QuickPlayScreen(ModalScreen[QuickPlay | None]):
         level = bots.first(Select).value if bots else info.default_bot
         pace = self.query_one("#qp-pace", Select).value
         return QuickPlay(self.game_id, players, fit(info, players, options), str(level),
-                         pace if pace in BOT_PACES else DEFAULT_PACE)
+                         pace if pace in PACE_WORDS else DEFAULT_PACE)
 
     async def on_select_changed(self, event: Select.Changed) -> None:
         event.stop()
