@@ -191,7 +191,11 @@ class Advertiser:
                 server=self._server,
             )
             if old is None:
-                await self._zc.async_register_service(info)
+                # No probing for a name conflict: the name ends in the table's random id, so a
+                # conflict means a forger, whom probing would not stop (the record carries no
+                # trust). Probing took about a second per table, one table at a time, so a
+                # host that opened many tables was heard of a minute late.
+                await self._zc.async_register_service(info, cooperating_responders=True)
             elif {**old.properties, b"seq": b""} != {**info.properties, b"seq": b""}:
                 await self._zc.async_update_service(info)
             else:
