@@ -42,6 +42,7 @@ from netplay.protocol import (
     HostRecord,
     Ping,
     Pong,
+    ReplayStep,
     State,
     Welcome,
     encode,
@@ -103,6 +104,9 @@ class Connection:
         self.events: list[dict] = []
         """The current game's events that this client has, from `events_from` on."""
         self.events_from = 0
+        self.replay_events: list[dict] = []
+        """The same for the replay this client watches (`replay` messages), kept apart."""
+        self.replay_events_from = 0
         self.table, self.token, self.seat = table, token, None
         self.spectator = spectate
         self.reconnect = reconnect
@@ -253,6 +257,8 @@ class Connection:
                             self._welcomed(msg)
                         case State():
                             msg = self._full_state(msg)
+                        case ReplayStep():
+                            msg = self._full_replay_step(msg)
                         case Error(fatal=True):
                             fatal = True
                             self.refusal = msg.message
@@ -279,6 +285,17 @@ class Connection:
             self.events, self.events_from = list(events), first
         view = dict(state.view, events=list(self.events), events_from=self.events_from)
         return dataclasses.replace(state, view=view, legal=unpack_legal(state.legal))
+
+    def _full_replay_step(self, step: ReplayStep) -> ReplayStep:
+        """`step` with its whole view, its events kept by the same rule as a state's."""
+        first, events = step.first, step.events
+        if first and first == self.replay_events_from + len(self.replay_events):
+            self.replay_events.extend(events)
+        else:
+            self.replay_events, self.replay_events_from = list(events), first
+        view = dict(step.view, events=list(self.replay_events),
+                    events_from=self.replay_events_from)
+        return dataclasses.replace(step, view=view)
 
     async def _reconnect(self) -> bool:
         self.status = RECONNECTING

@@ -37,18 +37,23 @@ from netplay.protocol import (
     Chat,
     ClientMessage,
     CreateTable,
+    FetchRecord,
     Hello,
     Leave,
+    ListReplays,
     ListTables,
     Ping,
     PlayAgain,
     Pong,
+    REPLAY_REQUESTS,
+    ShowReplay,
     Sit,
     Start,
     TableList,
     Welcome,
 )
 from netplay.ratelimit import Lockout
+from netplay.replays import GameRecord, Replays
 from netplay.store import CommitGate, Store, StoreError
 from netplay.table import DEFAULT_PACE, OVER, PLAYING, WAITING, Seat, Table
 from netplay.tables import Tables
@@ -63,9 +68,11 @@ TOKEN_FAILURE_WINDOW: Final = 60.0
 class Host:
     def __init__(self, *, data_dir: Path | None = None, store: str = "host",
                  limits: HostLimits = HostLimits(), advertise: bool = False,
-                 interfaces: list[str] | None = None):
+                 interfaces: list[str] | None = None, replay: GameRecord | None = None):
         """`store` names the store file in the data directory: a host's identity, port and
-        tables live there, so two hosts running at once need two stores."""
+        tables live there, so two hosts running at once need two stores. Given `replay` (a
+        replay file's record), the host is a replay host: it shows that game to whoever
+        connects, and has no tables (RecordError if the record does not replay)."""
         self.data_dir = data_dir
         self.limits = limits
         self.advertise = advertise
@@ -74,6 +81,7 @@ class Host:
         self.gate = CommitGate(self.store, self._store_failed)
         self.tables = Tables(self.store, limits.max_tables)
         self.bots = Bots(self._apply, limits)
+        self.replays = Replays(self.store, self.tables, only=replay)
         self.store_errors: list[StoreError] = []
         self.address: tuple[str, int] | None = None
         self.connections = Connections(self.gate, limits, self._handshake, self._dispatch,
@@ -164,7 +172,7 @@ class Host:
     def create_table(self, game: str, players: int, options: dict | None = None, name: str = "",
                      bots: int = 0, seed: int | None = None, *, bot_level: str | None = None,
                      bot_pace: str = DEFAULT_PACE, turn_timer: int = 0,
-                     created_by: str | None = None) -> str:
+                     public_replays: bool = False, created_by: str | None = None) -> str:
         """A new table with `bots` bots in its last seats. Raises engine.InvalidSetup or
         ValueError with a clear message for a bad setup, having created nothing."""
         if len(self.tables) >= self.tables.max_tables:
@@ -172,7 +180,7 @@ class Host:
                 self.close_table(finished, "finished and empty, to make room")
         table = self.tables.create(game, players, options, name, bots, seed,
                                    bot_level=bot_level, bot_pace=bot_pace,
-                                   turn_timer=turn_timer,
+                                   turn_timer=turn_timer, public_replays=public_replays,
                                    created_by=created_by)
         table.empty_since = time.monotonic()
         if self._server is not None:
@@ -229,6 +237,7 @@ class Host:
         action durable, and so does the caller, which paces a client (or a bot) by the disk."""
         table.play(seat, action)
         if table.phase == OVER:
+            self.replays.saw_end(table)
             self._changed(table)
         push_state(table)
         self._after_move(table)
@@ -273,6 +282,8 @@ class Host:
 
     def _handshake(self, client: Client, hello: Hello) -> None:
         client.name = hello.name
+        if self.replays.only is not None and (hello.token or hello.table):
+            raise Rejection("this host only shows a replay; it has no tables")
         if hello.token is not None:
             self._reclaim_seat(client, hello.token)
         elif hello.table is not None:
@@ -371,9 +382,18 @@ class Host:
                           f"may {what}")
 
     async def _dispatch(self, client: Client, request: ClientMessage) -> None:
+        if self.replays.only is not None and not isinstance(request, (Ping, ListTables,
+                                                                      *REPLAY_REQUESTS)):
+            raise Refusal("this host only shows a replay")
         match request:
             case Ping():
                 client.send(Pong())
+            case ListReplays():
+                client.send(self.replays.answer_listing(client, request))
+            case ShowReplay():
+                client.send_frame(self.replays.answer_step(client, request))
+            case FetchRecord():
+                client.send(self.replays.answer_record(client, request))
             case ListTables():
                 client.send(self._table_list())
             case CreateTable():
@@ -418,7 +438,7 @@ class Host:
                 request.game, request.players, request.options, request.name or "",
                 request.bots, bot_level=request.bot_level,
                 bot_pace=request.bot_pace or DEFAULT_PACE, turn_timer=request.turn_timer,
-                created_by=client.address)
+                public_replays=request.public_replays, created_by=client.address)
         except (engine.InvalidSetup, ValueError) as error:
             raise Refusal(str(error)) from None
         self._sit(client, self.tables[table_id], None)

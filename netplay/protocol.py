@@ -36,6 +36,8 @@ MAX_TOKEN: Final = 128
 """Characters in a seat token; real ones are 32."""
 MAX_ID: Final = 64
 """Characters in a table id or a game id."""
+MAX_TOKENS: Final = 64
+"""Seat tokens in one `replays` request: a seat book's worth."""
 
 
 class Reader(Protocol):
@@ -242,6 +244,7 @@ class CreateTable(Message):
     bot_level: str | None = None
     bot_pace: str | None = None
     turn_timer: int = 0
+    public_replays: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,9 +293,34 @@ class Ping(Message):
     TAG = "ping"
 
 
+@dataclass(frozen=True, slots=True)
+class ListReplays(Message):
+    TAG = "replays"
+    tokens: list = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class ShowReplay(Message):
+    TAG = "replay"
+    game: str
+    eyes: int | str
+    step: int
+    token: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FetchRecord(Message):
+    TAG = "record"
+    game: str
+    part: int
+    token: str | None = None
+
+
 ClientMessage = (
     Hello | ListTables | CreateTable | Sit | AddBot | Leave | Start | Act | Chat | PlayAgain | Ping
+    | ListReplays | ShowReplay | FetchRecord
 )
+REPLAY_REQUESTS: Final = (ListReplays, ShowReplay, FetchRecord)
 
 _REQUIRED = object()
 
@@ -305,7 +333,7 @@ _CLIENT_SCHEMAS: Final[dict[str, tuple[type, dict[str, tuple[type, Any]]]]] = {
                                    "options": (dict, None), "name": (str, ""),
                                    "bots": (int, 0), "bot_level": (str, None),
                                    "bot_pace": (str, None),
-                                   "turn_timer": (int, 0)}),
+                                   "turn_timer": (int, 0), "public_replays": (bool, False)}),
     "sit": (Sit, {"table": (str, _REQUIRED), "seat": (int, None)}),
     "add_bot": (AddBot, {"table": (str, _REQUIRED), "seat": (int, None)}),
     "leave": (Leave, {}),
@@ -314,10 +342,17 @@ _CLIENT_SCHEMAS: Final[dict[str, tuple[type, dict[str, tuple[type, Any]]]]] = {
     "chat": (Chat, {"text": (str, _REQUIRED)}),
     "play_again": (PlayAgain, {}),
     "ping": (Ping, {}),
+    "replays": (ListReplays, {"tokens": (list, None)}),
+    "replay": (ShowReplay, {"game": (str, _REQUIRED), "eyes": ((int, str), _REQUIRED),
+                            "step": (int, _REQUIRED), "token": (str, None)}),
+    "record": (FetchRecord, {"game": (str, _REQUIRED), "part": (int, _REQUIRED),
+                             "token": (str, None)}),
 }
 
 CLIENT_TAGS: Final = frozenset(_CLIENT_SCHEMAS)
-_TYPE_NAMES = {str: "a string", int: "a whole number", bool: "true or false", dict: "a map"}
+_TYPE_NAMES = {str: "a string", int: "a whole number", bool: "true or false", dict: "a map",
+               list: "a list", (int, str): "a whole number or a string"}
+_EMPTY = {dict: dict, list: list}
 
 
 def parse_client_message(message: dict) -> ClientMessage:
@@ -338,10 +373,10 @@ def parse_client_message(message: dict) -> ClientMessage:
         if value is None:
             if default is _REQUIRED:
                 raise ProtocolError(f"a {tag!r} message needs the field {name!r}")
-            values[name] = {} if kind is dict and default is None else default
+            values[name] = _EMPTY[kind]() if kind in _EMPTY and default is None else default
             continue
         # bool is an int in Python; a seat number must not be accepted as True.
-        if type(value) is not kind:
+        if type(value) not in (kind if type(kind) is tuple else (kind,)):
             raise ProtocolError(f"{tag!r}: field {name!r} must be {_TYPE_NAMES[kind]}")
         values[name] = value
     _check_sizes(tag, values)
@@ -356,6 +391,16 @@ def _check_sizes(tag: str, values: dict) -> None:
     for key in ("table", "game", "bot_level", "bot_pace"):
         if values.get(key) is not None and len(values[key]) > MAX_ID:
             raise ProtocolError(f"{key} id is {len(values[key])} characters; the limit is {MAX_ID}")
+    if type(values.get("eyes")) is str and len(values["eyes"]) > MAX_ID:
+        raise ProtocolError(f"eyes is {len(values['eyes'])} characters; the limit is {MAX_ID}")
+    tokens = values.get("tokens")
+    if tokens is not None:
+        if len(tokens) > MAX_TOKENS:
+            raise ProtocolError(f"{len(tokens)} tokens; the limit is {MAX_TOKENS}")
+        for token in tokens:
+            if type(token) is not str or len(token) > MAX_TOKEN:
+                raise ProtocolError(f"each token must be a string of at most {MAX_TOKEN} "
+                                    "characters")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -485,9 +530,42 @@ class Pong(HostMessage):
     TAG = "pong"
 
 
-HostRecord = Welcome | TableList | Lobby | State | ChatLine | Error | Pong
+@dataclass(frozen=True, slots=True)
+class ReplayList(HostMessage):
+    TAG = "replays"
+    games: list[dict]
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayStep(HostMessage):
+    TAG = "replay"
+    game: str
+    step: int
+    steps: int
+    eyes: int | str
+    view: dict
+    events: list[dict]
+    first: int
+    chat: list[dict]
+    marks: list[int]
+    moved: dict | None = None
+    about: dict | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RecordPart(HostMessage):
+    TAG = "record"
+    game: str
+    part: int
+    parts: int
+    body: list[dict]
+
+
+HostRecord = (Welcome | TableList | Lobby | State | ChatLine | Error | Pong | ReplayList
+              | ReplayStep | RecordPart)
 _HOST_RECORDS: Final[dict[str, type]] = {
-    cls.TAG: cls for cls in (Welcome, TableList, Lobby, State, ChatLine, Error, Pong)}
+    cls.TAG: cls for cls in (Welcome, TableList, Lobby, State, ChatLine, Error, Pong, ReplayList,
+                             ReplayStep, RecordPart)}
 
 
 def parse_host_message(message: dict) -> HostRecord:

@@ -112,6 +112,8 @@ class Store:
         """Called on the event loop after each commit."""
         self.failure: BaseException | None = None
         self._queue: list[Statement] = []
+        self._uncounted = 0
+        """Statements in `_queue` appended by `note`: nothing waits for them."""
         self._wake = threading.Condition()
         self._closing = False
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -152,6 +154,21 @@ class Store:
         query = "SELECT id, status FROM tables" + (" WHERE status = ?" if status else "")
         return dict(self._db.execute(query, (status,) if status else ()))
 
+    def record_count(self, table_id: str) -> int:
+        """The durable records of a table: a reader's cache of them is stale when this grew."""
+        row = self._db.execute("SELECT count(*) FROM records WHERE table_id = ?",
+                               (table_id,)).fetchone()
+        return row[0]
+
+    def tables_holding(self, needles: list[bytes]) -> set[str]:
+        """The tables with a record that holds one of `needles` byte for byte: one pass over
+        the records, a coarse filter whose finds the caller reads and checks."""
+        if not needles:
+            return set()
+        where = " OR ".join("instr(record, ?) > 0" for _ in needles)
+        return {row[0] for row in self._db.execute(
+            f"SELECT DISTINCT table_id FROM records WHERE {where}", needles)}
+
     def records(self, table_id: str) -> list[dict]:
         records = []
         rows = self._db.execute(
@@ -176,10 +193,18 @@ class Store:
         self._submit(("INSERT INTO tables VALUES (?, ?)", (table_id, LIVE)))
 
     def append(self, table_id: str, record: dict) -> None:
+        self._submit(self._insert(table_id, record))
+
+    def note(self, table_id: str, record: dict) -> None:
+        """Append a record that nothing told must wait for (a chat line: telling it does not
+        depend on keeping it), committed with the next group all the same."""
+        self._submit(self._insert(table_id, record), counted=False)
+
+    def _insert(self, table_id: str, record: dict) -> Statement:
         seq = self._sequences[table_id]
         self._sequences[table_id] = seq + 1
         body = msgpack.packb(record, use_bin_type=True)
-        self._submit(("INSERT INTO records VALUES (?, ?, ?)", (table_id, seq, body)))
+        return "INSERT INTO records VALUES (?, ?, ?)", (table_id, seq, body)
 
     def set_status(self, table_id: str, status: str) -> None:
         self._submit(("UPDATE tables SET status = ? WHERE id = ?", (status, table_id)))
@@ -195,7 +220,7 @@ class Store:
         """Whether some statement is not durable yet."""
         return self.committed < self.appended
 
-    def _submit(self, statement: Statement) -> None:
+    def _submit(self, statement: Statement, counted: bool = True) -> None:
         if self.failure is not None:
             raise OSError(f"the host's store at {self.path} failed: {self.failure}")
         try:
@@ -205,7 +230,7 @@ class Store:
         if loop is None:
             # No event loop to tell (a script preparing tables): commit here and now.
             self._commit([statement], self._db)
-            self.appended += 1
+            self.appended += counted
             self.committed = self.appended
             return
         if self._writer is None:
@@ -216,7 +241,10 @@ class Store:
             self._writer.start()
         with self._wake:
             self._queue.append(statement)
-            self.appended += 1
+            if counted:
+                self.appended += 1
+            else:
+                self._uncounted += 1
             self._wake.notify()
 
     async def flush(self) -> None:
@@ -245,15 +273,17 @@ class Store:
                     while not self._queue and not self._closing:
                         self._wake.wait()
                     batch, self._queue = self._queue, []
+                    counted = len(batch) - self._uncounted
+                    self._uncounted = 0
                 if not batch:
                     return
                 try:
                     self._commit(batch, db)
                 except BaseException as error:  # the disk is full or gone: nothing more is told
                     log.critical("cannot write the host's store %s: %s", self.path, error)
-                    self._report(len(batch), error)
+                    self._report(counted, error)
                     return
-                self._report(len(batch), None)
+                self._report(counted, None)
         finally:
             db.close()
 

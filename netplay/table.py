@@ -11,6 +11,7 @@ import collections
 import heapq
 import logging
 import secrets
+import time
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -24,6 +25,10 @@ log = logging.getLogger("gaslight.host")
 
 WAITING, PLAYING, OVER = "waiting", "playing", "over"
 HUMAN, BOT, EMPTY = "human", "bot", "empty"
+BY_HOST, BY_TIMER = "host", "timer"
+"""Who set a bot to cover an away player's seat: the table's host, or its turn timer."""
+PERSON, BOT_MOVE = "person", "bot"
+"""Who made a move, besides a covering bot (named by its cover's `BY_HOST` or `BY_TIMER`)."""
 
 BOT_PACES: Final = {"fast": 0.5, "normal": 1.5, "slow": 3.0}
 """Seconds a table's bots wait before each move, about (see `netplay.bots`), at each pace."""
@@ -32,6 +37,11 @@ CHAT_TAIL: Final = 20
 """Chat lines a table keeps, per channel, for the people who join or come back."""
 CHANNELS: Final = ("table", "spectators")
 """Players talk on the table's channel, which spectators read too; spectators on their own."""
+
+
+def game_ref(table_id: str, number: int) -> str:
+    """The id of a table's `number`th game (from 1): what a replay asks for."""
+    return f"{table_id}-{number}"
 
 
 def bot_name(seat: int) -> str:
@@ -48,12 +58,21 @@ class Seat:
     """The bot playing this seat: a bot's own, or one covering an away player's."""
     covered: bool = False
     """A bot plays this person's seat while they are away; their token still holds it."""
+    cover_by: str | None = None
+    """While covered: who set the bot on (`BY_HOST` or `BY_TIMER`)."""
     client: Any = None
     """The connection of the player sitting here now; None while they are away."""
 
     @property
     def bot_plays(self) -> bool:
         return self.kind == BOT or self.covered
+
+    @property
+    def mover(self) -> str:
+        """Who makes this seat's moves now, as the record says it."""
+        if self.covered:
+            return self.cover_by or BY_HOST
+        return BOT_MOVE if self.kind == BOT else PERSON
 
     @property
     def away(self) -> bool:
@@ -71,7 +90,8 @@ class Seat:
 
     def record(self) -> dict[str, Any]:
         return {"t": "seat", "seat": self.seat, "kind": self.kind, "name": self.name,
-                "token_hash": self.token_hash, "bot": self.bot, "covered": self.covered}
+                "token_hash": self.token_hash, "bot": self.bot, "covered": self.covered,
+                "cover_by": self.cover_by}
 
 
 @dataclass
@@ -87,8 +107,12 @@ class Table:
     bot_pace: str = DEFAULT_PACE
     """How long its bots wait before a move: a key of `BOT_PACES`."""
     turn_timer: int = 0
+    public_replays: bool = False
+    """Whether everyone at the host may watch this table's finished games again."""
     seed: int | None = None
     game: engine.Game | None = None
+    games: int = 0
+    """Games started at this table so far: the current one is `game_ref(games)`."""
     host_seat: int | None = None
     created_by: str | None = None
     """The address of the client that created the table; None when the host made it."""
@@ -170,21 +194,27 @@ class Table:
         present = {s.seat for s in self.seats if s.client is not None}
         return bool(present) and present <= self.play_again
 
-    def cover(self, seat: Seat) -> None:
-        """A bot plays an away player's seat until they come back."""
-        seat.covered, seat.bot = True, self.bot_level
+    def cover(self, seat: Seat, by: str = BY_HOST) -> None:
+        """A bot plays an away player's seat until they come back; `by` says who set it on
+        (the replay tells a timer's moves apart)."""
+        seat.covered, seat.bot, seat.cover_by = True, self.bot_level, by
         self.record(seat.record())
         log.info("table %s: a bot covers seat %d", self.id, seat.seat)
 
     def uncover(self, seat: Seat) -> None:
         if seat.covered:
-            seat.covered, seat.bot = False, None
+            seat.covered, seat.bot, seat.cover_by = False, None, None
             self.record(seat.record())
             log.info("table %s: seat %d is its player's again", self.id, seat.seat)
 
     def record(self, record: dict) -> None:
         if self.store is not None:
             self.store.append(self.id, record)
+
+    def note(self, record: dict) -> None:
+        """Record what nobody need wait for (see `Store.note`)."""
+        if self.store is not None:
+            self.store.note(self.id, record)
 
     def play(self, seat: int, action: dict) -> None:
         """Apply a seat's action to the game and record it; engine.IllegalAction changes
@@ -193,13 +223,14 @@ class Table:
         if game is None or game.outcome is not None:
             raise engine.IllegalAction("no game is running at this table")
         game.apply(seat, action)
-        self.record({"t": "act", "seat": seat, "action": game.history[-1][1]})
+        self.record({"t": "act", "seat": seat, "action": game.history[-1][1],
+                     "time": round(time.time(), 3), "by": self.seats[seat].mover})
         if game.outcome is not None:
             log.info("table %s: game over (%s)", self.id, game.outcome.reason)
 
     def seat_bot(self, seat: Seat) -> None:
         seat.kind, seat.name, seat.token_hash = BOT, bot_name(seat.seat), None
-        seat.bot, seat.covered = self.bot_level, False
+        seat.bot, seat.covered, seat.cover_by = self.bot_level, False, None
         self.record(seat.record())
 
     def start_game(self, seed: int | None) -> None:
@@ -208,9 +239,13 @@ class Table:
             if seat.kind == EMPTY:
                 self.seat_bot(seat)
         self.play_again.clear()
+        # Drawn from the OS for every game: a finished game's record, seed included, tells
+        # nothing about the next one.
         self.seed = secrets.randbits(63) if seed is None else seed
         self.game = engine.new_game(self.game_id, self.players, self.options, self.seed)
-        self.record({"t": "game", "seed": self.seed})
+        self.games += 1
+        self.record({"t": "game", "seed": self.seed, "time": round(time.time(), 3),
+                     "seats": [{"name": s.name, "kind": s.kind} for s in self.seats]})
         log.info("table %s: game started", self.id)
 
     def say(self, text: str, seat: int | None, name: str,
@@ -227,10 +262,16 @@ class Table:
             channel, audience = "spectators", list(self.spectators)
         else:
             channel, audience = "table", self.clients()
-        self.chat[channel].append((self.chat_lines, ChatLine(channel, cleaned, seat, name,
-                                                             past=True)))
-        self.chat_lines += 1
+        self.keep_chat(ChatLine(channel, cleaned, seat, name, past=True))
+        if channel == "table":
+            # The table's channel is part of its games' record; spectators' asides are not.
+            self.note({"t": "chat", "seat": seat, "name": name, "text": cleaned,
+                       "time": round(time.time(), 3)})
         return ChatLine(channel, cleaned, seat, name), audience
+
+    def keep_chat(self, line: ChatLine) -> None:
+        self.chat[line.channel].append((self.chat_lines, line))
+        self.chat_lines += 1
 
     def recent_chat(self, spectator: bool) -> list[ChatLine]:
         """The latest lines of the channels a newcomer reads, at most `CHAT_TAIL` of them

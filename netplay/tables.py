@@ -24,10 +24,20 @@ import engine
 from engine.catalogue import game_info
 from netplay.errors import Refusal
 from netplay.limits import HostLimits
-from netplay.protocol import MAX_NAME
+from netplay.protocol import MAX_NAME, ChatLine
 from netplay.store import OVER as STORED_OVER
 from netplay.store import Store, StoreError
-from netplay.table import BOT_PACES, DEFAULT_PACE, EMPTY, HUMAN, OVER, WAITING, Seat, Table
+from netplay.table import (
+    BOT_PACES,
+    BY_TIMER,
+    DEFAULT_PACE,
+    EMPTY,
+    HUMAN,
+    OVER,
+    WAITING,
+    Seat,
+    Table,
+)
 from netplay.text import clean_text
 
 log = logging.getLogger("gaslight.host")
@@ -74,7 +84,7 @@ class Tables(Mapping[str, Table]):
     def create(self, game: str, players: int, options: dict | None = None, name: str = "",
                bots: int = 0, seed: int | None = None, *, bot_level: str | None = None,
                bot_pace: str = DEFAULT_PACE, turn_timer: int = 0,
-               created_by: str | None = None) -> Table:
+               public_replays: bool = False, created_by: str | None = None) -> Table:
         """A new table with `bots` bots in its last seats. Raises engine.InvalidSetup or
         ValueError with a clear message for a bad setup, having changed nothing."""
         if len(self) >= self.max_tables:
@@ -99,14 +109,15 @@ class Tables(Mapping[str, Table]):
         table = Table(id=table_id, name=name, game_id=game, players=players, options=resolved,
                       seats=[Seat(i) for i in range(players)], bot_level=bot_level,
                       bot_pace=bot_pace,
-                      turn_timer=turn_timer, seed=seed, created_by=created_by)
+                      turn_timer=turn_timer, public_replays=public_replays, seed=seed,
+                      created_by=created_by)
         if self.store is not None:
             self.store.add_table(table_id)
             table.store = self.store
         table.record({"t": "table", "id": table_id, "name": name, "game": game,
                       "players": players, "options": resolved, "bot_level": bot_level,
                       "bot_pace": bot_pace,
-                      "turn_timer": turn_timer})
+                      "turn_timer": turn_timer, "public_replays": public_replays})
         self._tables[table_id] = table
         for seat in table.seats[players - bots:]:
             table.seat_bot(seat)
@@ -236,7 +247,7 @@ class Tables(Mapping[str, Table]):
             if table.turn_deadline is not None and table.turn_deadline <= now:
                 table.turn_deadline = None
                 for seat in table.waiting_for_away():
-                    table.cover(seat)
+                    table.cover(seat, BY_TIMER)
                 ran_out.append(table)
         return ran_out
 
@@ -311,6 +322,7 @@ def _apply_record(table: Table | None, record: dict) -> Table:
             seats=[Seat(i) for i in range(players)], bot_level=record["bot_level"],
             bot_pace=record.get("bot_pace", DEFAULT_PACE),
             turn_timer=record["turn_timer"],
+            public_replays=record.get("public_replays", False),
         )
     match kind:
         case "seat":
@@ -318,11 +330,16 @@ def _apply_record(table: Table | None, record: dict) -> Table:
             seat.kind, seat.name = record["kind"], record["name"]
             seat.token_hash, seat.bot = record["token_hash"], record["bot"]
             seat.covered = record["covered"]
+            seat.cover_by = record.get("cover_by")
         case "host_seat":
             table.host_seat = record["seat"]
         case "game":
             table.seed = record["seed"]
             table.game = engine.new_game(table.game_id, table.players, table.options, table.seed)
+            table.games += 1
+        case "chat":
+            table.keep_chat(ChatLine("table", record["text"], record["seat"], record["name"],
+                                     past=True))
         case "act":
             if table.game is None:
                 raise ValueError("an action before the game started")

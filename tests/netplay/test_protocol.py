@@ -134,6 +134,9 @@ def test_every_client_message_parses_into_its_record():
         "chat": ({"text": "hi"}, protocol.Chat),
         "play_again": ({}, protocol.PlayAgain),
         "ping": ({}, protocol.Ping),
+        "replays": ({"tokens": ["t"]}, protocol.ListReplays),
+        "replay": ({"game": "x-1", "eyes": "all", "step": 0}, protocol.ShowReplay),
+        "record": ({"game": "x-1", "part": 0}, protocol.FetchRecord),
     }
     assert set(cases) == protocol.CLIENT_TAGS
     for tag, (fields, record) in cases.items():

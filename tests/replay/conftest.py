@@ -1,0 +1,116 @@
+"""Shared by the replay tests: the host fixtures, and a game played to its end at a host by
+connected players and bots, with every state each player and a spectator received."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import dataclass, field
+
+import engine
+from netplay.client import Connection
+from netplay.host import Host
+from netplay.protocol import Error, ListReplays, ReplayList, ReplayStep, ShowReplay, State
+from support.hosts import TIMEOUT, host, private_data_dir, stored_table  # noqa: F401
+
+
+@dataclass
+class Played:
+    table: str
+    people: list[Connection]
+    spectator: Connection
+    states: dict[object, list[State]] = field(default_factory=dict)
+    """Every state each person (by seat) and the spectator ("spectator") received."""
+
+    async def close(self) -> None:
+        for conn in [*self.people, self.spectator]:
+            await conn.close()
+
+
+async def play_seat(conn: Connection, log: list[State], seed: int) -> None:
+    """Play the seat with the game's bot until the game is over, keeping every state."""
+    rng = random.Random(seed)
+    async for msg in conn:
+        if isinstance(msg, Error):
+            # A state that brought only a claim repeats a turn already answered: the second
+            # answer is turned down, and the next state asks again.
+            if msg.fatal:
+                raise AssertionError(f"seat {conn.seat}: {msg.message}")
+            continue
+        if not isinstance(msg, State):
+            continue
+        log.append(msg)
+        view = msg.view
+        if view["outcome"] is not None:
+            return
+        bots = engine.GAMES[view["game"]].BOTS
+        bot = bots.get("smart", bots["random"])
+        free = engine.GAMES[view["game"]].FREE_ACTIONS
+        moves = [a for a in msg.legal if a["type"] not in free]
+        if moves and msg.seat in view["to_act"]:
+            await conn.act(bot(view, moves, rng))
+    raise AssertionError(f"seat {conn.seat}: closed before the end ({conn.refusal})")
+
+
+async def watch_to_end(conn: Connection, log: list[State]) -> None:
+    async for msg in conn:
+        if isinstance(msg, State):
+            log.append(msg)
+            if msg.view["outcome"] is not None:
+                return
+    raise AssertionError("the spectator was closed before the end")
+
+
+async def play_game(host: Host, game: str, players: int, people: int, seed: int,
+                    options: dict | None = None, **table) -> Played:
+    """A game at `host` with `people` connected players (the first seats) and bots, watched
+    by a spectator who came before the start, played to its end."""
+    port = host.address[1]
+    table_id = host.create_table(game, players, options or {}, bots=players - people,
+                                 seed=seed, **table)
+    host.seed_bots(table_id, seed)
+    spectator = await Connection.connect("127.0.0.1", port, name="Watson", table=table_id,
+                                         spectate=True)
+    conns = [await Connection.connect("127.0.0.1", port, name=f"P{i}", table=table_id)
+             for i in range(people)]
+    played = Played(table_id, conns, spectator)
+    played.states = {conn.seat: [] for conn in conns} | {"spectator": []}
+    await asyncio.wait_for(asyncio.gather(
+        watch_to_end(spectator, played.states["spectator"]),
+        *(play_seat(conn, played.states[conn.seat], seed + conn.seat) for conn in conns)),
+        TIMEOUT * 3)
+    return played
+
+
+async def listing(conn: Connection, tokens: list[str] | None = None) -> list[dict]:
+    await conn.send(ListReplays(tokens or []))
+    return (await next_reply(conn, ReplayList)).games
+
+
+async def next_reply(conn: Connection, kind: type, timeout: float = 10.0):
+    """The next message of `kind`, or AssertionError on an error first."""
+    async def find():
+        while True:
+            msg = await conn.next_message()
+            if isinstance(msg, kind):
+                return msg
+            if isinstance(msg, Error):
+                raise AssertionError(f"the host refused: {msg.message}")
+    return await asyncio.wait_for(find(), timeout)
+
+
+async def refusal(conn: Connection, timeout: float = 10.0) -> str:
+    """The next error's message, failing if a replay or record came first."""
+    async def find():
+        while True:
+            msg = await conn.next_message()
+            if isinstance(msg, Error):
+                return msg.message
+            assert not isinstance(msg, ReplayStep | ReplayList), msg
+    return await asyncio.wait_for(find(), timeout)
+
+
+async def step(conn: Connection, game: str, eyes, number: int, token: str | None = None
+               ) -> ReplayStep:
+    await conn.send(ShowReplay(game=game, eyes=eyes, step=number, token=token))
+    return await next_reply(conn, ReplayStep)
