@@ -20,7 +20,9 @@ class GaslightApp(App):
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True,
                 tooltip="Quit Gaslight (at a running game it asks first)"),
-        Binding("ctrl+c", "help_quit", show=False, system=True),
+        # Ctrl+C is how a terminal stops a command: it quits as Ctrl+Q does (asking first at a
+        # running game) instead of Textual's hint to press Ctrl+Q.
+        Binding("ctrl+c", "quit", show=False, system=True),
     ]
 
     def __init__(

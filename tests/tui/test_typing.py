@@ -94,12 +94,15 @@ async def test_typing_on_the_end_screen_goes_to_the_chat_only():
         assert "Ada: gg" in screen_text(application)
 
 
-async def test_ctrl_q_at_a_running_game_asks_first():
+@pytest.mark.parametrize("key", ["ctrl+q", "ctrl+c"])
+async def test_quitting_at_a_running_game_asks_first(key):
+    """Ctrl+C, a terminal's stop key, quits as Ctrl+Q does instead of Textual's quit hint."""
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
         screen = await open_table(application, seeded_game(0), 0)
         await pilot.pause()
-        await pilot.press("ctrl+q")
+        application.set_focus(None)  # the chat line's own Ctrl+C copies
+        await pilot.press(key)
         await pilot.pause()
         assert isinstance(application.screen, ConfirmScreen)
         assert "Quit Gaslight?" in screen_text(application)
