@@ -1,4 +1,4 @@
-"""Holmes: Sherlock & Mycroft (Diego Ibáñez, Devir), 2 players, per ../shared/rules/holmes.md.
+"""Holmes: Sherlock & Mycroft (Diego Ibáñez, Devir), 2 players, per its RULES.md (rules HO-n).
 
 Players move action markers between characters and use their skills to gain investigation
 markers (IM) and clues over 7 days, then score type majorities (HO-39). The game waits on one

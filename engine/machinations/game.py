@@ -1,4 +1,4 @@
-"""Moriarty's Machinations (Cortexabyte), 5-10 players, per ../shared/rules/machinations.md (MM-n).
+"""Moriarty's Machinations (Cortexabyte), 5-10 players, per its RULES.md (MM-n).
 
 The Robbers run heists, the Cops foil them in secret, and when the score reaches the threshold
 Lestrade arrests and Jack the Ripper murders. Phases: "proposal" (the Proposer names a crew),

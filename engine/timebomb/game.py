@@ -1,4 +1,4 @@
-"""Time Bomb (Yusuke Sato, IELLO), 4-8 players, per ../shared/rules/timebomb.md (rules TB-n).
+"""Time Bomb (Yusuke Sato, IELLO), 4-8 players, per its RULES.md (rules TB-n).
 
 Sherlock's team must reveal every Defusing wire; Moriarty's team wants the Bomb revealed or the
 four rounds to run out. Hands are kept as counts per wire kind, never as ordered rows: TB-5
@@ -236,11 +236,11 @@ class TimeBomb(Game):
         for hand in hands:
             hand[common] = hand_size - sum(hand)
         self.claims: list[dict[str, int] | None] = [None] * players
-        """Each seat's latest claim about the hand it holds: a new deal wipes them (section 8)."""
+        """Each seat's latest claim about the hand it holds: a new deal wipes them (RULES.md, "Talk and claims")."""
         self.log_deal(hand_size)
 
     def log_deal(self, hand_size: int) -> None:
-        """Log a deal: publicly, then each hand to its owner alone (section 7)."""
+        """Log a deal: publicly, then each hand to its owner alone (RULES.md, "Who sees what")."""
         events = self.events
         texts = self._texts
         events.append(texts.deal_event(self.round, hand_size, self.cutter))
@@ -410,7 +410,7 @@ class TimeBomb(Game):
             outcome = outcomes[roles, text] = Outcome(winners, roles, reason, text, team)
         self.finish(outcome)
 
-    # -- views (section 7) ----------------------------------------------------------------
+    # -- views (RULES.md, "Who sees what") ----------------------------------------------------------------
 
     def wire_name(self, kind: str) -> str:
         return kind.capitalize()

@@ -8,7 +8,7 @@ the others as "smart" (Inspector) would. "smart" reasons from its view:
   of the unseen coloured cards N are in the removed pile, and every unseen Defusing wire is in
   another player's hand. Positions carry no information (EV-6), so a cut takes a uniformly
   random wire of the target, and before any talk every other player's wire is alike.
-- It talks: right after each deal it claims once (section 9). A Sherlock claims the truth, its
+- It talks: right after each deal it claims once (RULES.md, "Talk and claims"). A Sherlock claims the truth, its
   Defusing count and the colour it holds nearest to exploding; a Moriarty without Defusing
   wires lies, claiming one so that Sherlocks cut its bombs, and one with some tells their
   number and no colour.

@@ -1,4 +1,4 @@
-"""Time Bomb Évolution and its Variante, 4-6 players, per ../shared/rules/timebomb-evolution.md.
+"""Time Bomb Évolution and its Variante, 4-6 players, per its RULES.md (rules EV-n).
 
 A small variant of `TimeBomb`, the way a chess variant overrides a few methods of the board:
 the wire kinds are Defusing plus N colours of bomb (EV-4, EV-5), a colour explodes on its
@@ -48,7 +48,7 @@ class Evolution(TimeBomb):
     ACTIONS = {
         "cut": {"target": int},
         # A claim names how many Defusing wires you hold and, optionally, one colour you hold:
-        # the two facts a table asks for, without enumerating every hand (section 9).
+        # the two facts a table asks for, without enumerating every hand (RULES.md, "Talk and claims").
         "claim": {"defusing": int, "colour": str},
         DEFUSE: {"colour": str},
         MOVE_APART: {"colour": str},
@@ -130,7 +130,7 @@ class Evolution(TimeBomb):
         }[kind]
         return f"waiting for seat {seat} to choose {what}"
 
-    # -- claims (section 9) ---------------------------------------------------------------
+    # -- claims (RULES.md, "Talk and claims") ---------------------------------------------------------------
 
     def claim_actions(self, seat: int) -> list[dict[str, Any]]:
         held = sum(self.hands[seat])
@@ -343,7 +343,7 @@ class Evolution(TimeBomb):
                     MORIARTY, "orange", "Orange bombs leave round 4 no cut: Moriarty's team wins."
                 )
 
-    # -- views (section 8) ----------------------------------------------------------------
+    # -- views (RULES.md, Who sees what) ----------------------------------------------------------------
 
     def public_view(self) -> dict[str, Any]:
         pending = self.pending
@@ -355,7 +355,7 @@ class Evolution(TimeBomb):
             "removed_count": self.players,
             "defusing_wires": [dict(w) for w in self.defusing_wires],
             "defused": dict(self.wire_on),
-            # Only the wires that lie apart (EV section 8): not one waiting for its colour,
+            # Only the wires that lie apart (RULES.md, "Who sees what"): not one waiting for its colour,
             # nor the last one, which wins the game.
             "set_apart": [w["number"] for w in self.defusing_wires if w["set_apart"]],
             "moved_apart": [w["number"] for w in self.defusing_wires if w["moved_apart"]],

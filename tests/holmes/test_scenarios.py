@@ -1,4 +1,4 @@
-"""The rules' test scenarios HO-T1 to HO-T9, and the rulebook's own examples."""
+"""The test scenarios HO-T1 to HO-T9 of engine/holmes/RULES.md, and the rulebook's own examples."""
 
 import pytest
 

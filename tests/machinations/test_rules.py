@@ -1,4 +1,4 @@
-"""One test per numbered rule of shared/rules/machinations.md (MM-1 to MM-40).
+"""One test per numbered rule of engine/machinations/RULES.md (MM-1 to MM-40).
 
 Most tables are dealt the composition in the rules' order (`COMPOSITIONS[n]`), so at 7 players
 seat 0 is Moriarty, 1 Moran, 2 Jack, 3 Brutus, 4 Sherlock, 5 Lestrade, 6 Watson.

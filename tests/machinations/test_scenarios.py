@@ -1,4 +1,4 @@
-"""The rules' test scenarios MM-T1 to MM-T9. Seat S1 is seat 0."""
+"""The test scenarios MM-T1 to MM-T9 of engine/machinations/RULES.md. Seat S1 is seat 0."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One test per numbered rule of shared/rules/timebomb.md (TB-1 to TB-17)."""
+"""One test per numbered rule of engine/timebomb/RULES.md (TB-1 to TB-17)."""
 
 from __future__ import annotations
 
@@ -336,7 +336,7 @@ def test_tb17_a_legal_target_always_exists(players):
             game.apply(game.cutter, bot(None, game.legal_actions(game.cutter), rng))
 
 
-# -- claims (section 8) -----------------------------------------------------------------------
+# -- claims (RULES.md, Talk and claims) -----------------------------------------------------------------------
 
 
 def test_claims_are_public_free_and_never_change_the_game():

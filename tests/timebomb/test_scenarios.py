@@ -1,4 +1,4 @@
-"""The 'Test scenarios' of shared/rules/timebomb.md, section 9, one test each.
+"""The 'Test scenarios' of engine/timebomb/RULES.md, one test each.
 
 Seats A, B, C... are 0, 1, 2... Positions are arranged directly, then played through `apply`.
 """

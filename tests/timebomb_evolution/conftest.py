@@ -97,5 +97,5 @@ def table() -> type[Table]:
 
 
 def decisions(game: Evolution, seat: int) -> list[dict]:
-    """`seat`'s legal actions but claims, which are legal at any time (section 9)."""
+    """`seat`'s legal actions but claims, which are legal at any time (RULES.md, "Talk and claims")."""
     return [a for a in game.legal_actions(seat) if a["type"] != "claim"]

@@ -1,4 +1,4 @@
-"""Claims (section 9): a Defusing count and an optional colour, free, public, never checked."""
+"""Claims (engine/timebomb_evolution/RULES.md, "Talk and claims"): a Defusing count and an optional colour, free, public, never checked."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""One test per numbered rule of shared/rules/timebomb-evolution.md (EV-n)."""
+"""One test per numbered rule of engine/timebomb_evolution/RULES.md (EV-n)."""
 
 from collections import Counter
 

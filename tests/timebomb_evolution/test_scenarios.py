@@ -1,4 +1,4 @@
-"""The 'Test scenarios' of shared/rules/timebomb-evolution.md, section 10.
+"""The 'Test scenarios' of engine/timebomb_evolution/RULES.md.
 
 Each sets up its state directly, then drives the game through `apply`. Seats A, B, C... are
 0, 1, 2...; "A->B" is A cutting a wire of B.
