@@ -5,7 +5,10 @@ four rounds to run out. Hands are kept as counts per wire kind, never as ordered
 makes a face-down position carry no information, so a cut draws a uniformly random wire of the
 target's multiset (TB-5 Decision), and no slot identity exists to leak or to survive a redeal.
 
-Time Bomb Évolution subclasses this class and overrides the hooks marked "hook".
+Time Bomb Évolution subclasses this class and overrides only the methods whose docstrings
+begin "Hook:". Each hook has a neutral default here (Time Bomb opens no decision, so it has no
+decision to offer), and a hook that answers a question changes no state: a variant's draws
+happen in `choose_wires`, the one hook that is a step of the setup.
 """
 
 from __future__ import annotations
@@ -16,18 +19,18 @@ from typing import Any, ClassVar, Sequence
 from engine import catalogue
 from engine.core import Event, Game, IllegalAction, Outcome
 
-SHERLOCK = "sherlock"
-MORIARTY = "moriarty"
-SAFE, DEFUSING, BOMB = "safe", "defusing", "bomb"
-
-ROUNDS = 4
-FIRST_HAND = 5
-
-# TB-2: players -> (Sherlock cards, Moriarty cards) in the role deck; the deck minus the
-# players is the number of cards set aside (1 at 4 and 7 players).
-ROLE_DECKS: dict[int, tuple[int, int]] = {4: (3, 2), 5: (3, 2), 6: (4, 2), 7: (5, 3), 8: (5, 3)}
-
-TEAM_NAMES = {SHERLOCK: "Sherlock", MORIARTY: "Moriarty"}
+from engine.timebomb.cards import (
+    BOMB,
+    DEFUSING,
+    FIRST_HAND,
+    MORIARTY,
+    ROUNDS,
+    SAFE,
+    SHERLOCK,
+    TEAM_NAMES,
+    claim_words,
+)
+from engine.timebomb.cards import TIMEBOMB_ROLE_DECKS as ROLE_DECKS
 
 
 CLAIMS_BY_HELD: tuple[tuple[dict[str, Any], ...], ...] = tuple(
@@ -159,6 +162,7 @@ class TimeBomb(Game):
     # -- setup (TB-2 to TB-6) -------------------------------------------------------------
 
     def setup(self) -> None:
+        """Hook: TB-2 to TB-6. A variant sets its own state first, then calls this."""
         rng = self.rng
         players = self.players
         sherlocks, moriartys = self.ROLE_DECKS[players]
@@ -175,6 +179,7 @@ class TimeBomb(Game):
         self.roles: list[str] = deck[:players]
         self.set_aside: str | None = deck[players] if len(deck) > players else None
 
+        self.choose_wires()
         self.kinds: tuple[str, ...] = self.wire_kinds()
         # Keyed by class too: a variant may name its wires differently.
         texts = _TEXTS.get((self.__class__, self.kinds))
@@ -197,6 +202,10 @@ class TimeBomb(Game):
         self.cutter: int = int(random() * players) if first == "random" else first
         self.events += texts.role_events(self.roles)
         self.deal(pool, FIRST_HAND)
+
+    def choose_wires(self) -> None:
+        """Hook: draw what the variant's wires depend on (its colours, a pile removed unseen),
+        once, before `wire_kinds` and `build_wire_pool` read it. Time Bomb draws nothing."""
 
     def wire_kinds(self) -> tuple[str, ...]:
         """Hook: the wire kinds, in the order hands and counts are kept."""
@@ -291,12 +300,12 @@ class TimeBomb(Game):
         return list(moves)
 
     def decision_actions(self, pending: dict[str, Any]) -> list[dict[str, Any]]:
-        """Hook: the actions that answer a pending decision."""
-        raise AssertionError("Time Bomb opens no decision")
+        """Hook: the actions that answer a pending decision. Time Bomb opens none."""
+        return []
 
     def waiting_text(self) -> str:
         """Hook: what a pending decision waits for, in words a player can read."""
-        raise AssertionError("Time Bomb opens no decision")
+        return ""
 
     def claim_actions(self, seat: int) -> Sequence[dict[str, Any]]:
         """Hook: every claim `seat` may make now, to be added to a legal list. Time Bomb's are
@@ -307,6 +316,8 @@ class TimeBomb(Game):
     # -- actions --------------------------------------------------------------------------
 
     def act_claim(self, seat: int, action: dict[str, Any]) -> None:
+        """Hook: a claim about one's own hand, public and never checked (RULES.md, "Talk and
+        claims")."""
         if not self.options["claims"]:
             raise IllegalAction("claims are switched off at this table")
         defusing, bomb = action["defusing"], action["bomb"]
@@ -318,16 +329,11 @@ class TimeBomb(Game):
         self.claims[seat] = {"defusing": defusing, "bomb": bomb}
         self.log(
             "claim",
-            "{0} claims " + self.describe_claim(defusing, bomb) + ".",
+            "{0} claims " + claim_words(defusing, bomb=bomb) + ".",
             (seat,),
             defusing=defusing,
             bomb=bomb,
         )
-
-    @staticmethod
-    def describe_claim(defusing: int, bomb: int) -> str:
-        wires = f"{defusing} Defusing wire" + ("" if defusing == 1 else "s")
-        return wires + (" and the Bomb" if bomb else " and no Bomb")
 
     def act_cut(self, seat: int, action: dict[str, Any]) -> None:
         target = action["target"]
@@ -344,7 +350,7 @@ class TimeBomb(Game):
             self.after_reveal(target)
 
     def check_cut(self, seat: int, target: int) -> None:
-        """TB-8 step 1: reject anything but another player's face-down wire, and any cut
+        """Hook: TB-8 step 1: reject anything but another player's face-down wire, and any cut
         while a decision is pending."""
         if self.pending is not None:
             raise IllegalAction(self.waiting_text())
@@ -376,7 +382,7 @@ class TimeBomb(Game):
             self.win(MORIARTY, "bomb", "The Bomb goes off: Moriarty's team wins.")
 
     def after_reveal(self, target: int) -> None:
-        """TB-8 steps 6-7: the target takes the Wire Cutter; the round may end."""
+        """Hook: TB-8 steps 6-7: the target takes the Wire Cutter; the round may end."""
         self.cutter = target
         if self.cuts >= self.round_length():
             self.end_round()
@@ -392,7 +398,7 @@ class TimeBomb(Game):
         self.redeal()
 
     def redeal(self) -> None:
-        """TB-11 and TB-12: gather the face-down wires, shuffle, deal 5-r each."""
+        """Hook: TB-11 and TB-12: gather the face-down wires, shuffle, deal 5-r each."""
         pool = list(map(sum, zip(*self.hands)))
         self.round += 1
         self.cuts = 0
@@ -419,6 +425,7 @@ class TimeBomb(Game):
         return dict(zip(self.kinds, counts))
 
     def public_view(self) -> dict[str, Any]:
+        """Hook: what every seat and spectator sees (RULES.md, "Who sees what")."""
         sherlocks, moriartys = self.ROLE_DECKS[self.players]
         return {
             "role_deck": {SHERLOCK: sherlocks, MORIARTY: moriartys},
@@ -442,6 +449,7 @@ class TimeBomb(Game):
         return {"role": self.roles[seat], "hand": self.counts_dict(self.hands[seat])}
 
     def reveal_view(self) -> dict[str, Any]:
+        """Hook: what the end shows everyone (TB-15)."""
         return {
             "roles": list(self.roles),
             "set_aside": self.set_aside,

@@ -24,8 +24,8 @@ import itertools
 from math import comb
 from typing import Any, Mapping, Protocol
 
-SHERLOCK, MORIARTY = "sherlock", "moriarty"
-DEFUSING, BOMB = "defusing", "bomb"
+from engine.timebomb.cards import BOMB, DEFUSING, MORIARTY, SHERLOCK
+
 
 Claim = tuple[int, Any] | None
 """A claim as (Defusing wires at the deal, the rest of what it says), or None for a player who

@@ -33,12 +33,10 @@ from typing import Any, Mapping
 from engine.bots import Bot
 from engine.core import random_bot
 from engine.timebomb.bots import attention
+from engine.timebomb.cards import BLUE, CARDS_PER_COLOUR, DEFUSING, PINK, YELLOW
 from engine.timebomb.inference import Claim as Said
 from engine.timebomb.inference import Posterior
 
-DEFUSING = "defusing"
-YELLOW, BLUE, PINK = "yellow", "blue", "pink"
-CARDS_PER_COLOUR = 5
 
 # How much a Sherlock values a revealed Defusing wire against a cut that loses the game, and
 # a trusted player taking the Wire Cutter: tuned by simulation against random bots.

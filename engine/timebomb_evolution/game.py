@@ -19,28 +19,32 @@ from typing import Any, ClassVar
 
 from engine import catalogue
 from engine.core import IllegalAction
-from engine.timebomb.game import DEFUSING, MORIARTY, ROUNDS, SHERLOCK, TimeBomb
+from engine.timebomb.cards import (
+    BLUE,
+    CARDS_PER_COLOUR,
+    COLOURS,
+    DEFUSING,
+    GREEN,
+    MORIARTY,
+    ORANGE,
+    PINK,
+    RED,
+    ROUNDS,
+    SHERLOCK,
+    YELLOW,
+    claim_words,
+    colour_name,
+)
+from engine.timebomb.cards import EVOLUTION_ROLE_DECKS as ROLE_DECKS
+from engine.timebomb.game import TimeBomb
 
-YELLOW, BLUE, RED, PINK, GREEN, ORANGE = "yellow", "blue", "red", "pink", "green", "orange"
-COLOURS = catalogue.COLOURS
-"""EV-1, in the box's order; every list of colours in states, views and options keeps it."""
-assert COLOURS == (YELLOW, BLUE, RED, PINK, GREEN, ORANGE)
-
-CARDS_PER_COLOUR = 5
 THRESHOLD = 4
 """EV-14: a colour explodes on its 4th revealed card."""
 VARIANTE_THRESHOLDS = {GREEN: 3}
 """EV-16 onwards: with the Variante, Green explodes on its 3rd."""
 
-# EV-3: the role deck; one Sherlock card stays in the box at 4-5 players.
-ROLE_DECKS: dict[int, tuple[int, int]] = {4: (3, 2), 5: (3, 2), 6: (4, 2)}
-
 # The pending decisions (EV-16, EV-17, EV-19).
 DEFUSE, MOVE_APART, DRAW_NUMBER = "defuse", "move_apart", "draw_number"
-
-
-def _colour_name(colour: str) -> str:
-    return colour.capitalize()
 
 
 class Evolution(TimeBomb):
@@ -66,16 +70,15 @@ class Evolution(TimeBomb):
         owner, who takes the Wire Cutter once it is made."""
         self.defusing_wires: list[dict[str, Any]] = []
         """Each revealed Defusing wire, numbered 1..N in order: where it lies (EV-16, EV-17)."""
-        self.wire_on: dict[str, int] = {}
-        """Colour -> number of the Defusing wire lying on it: the defused colours."""
         self.last_reveal: str | None = None
         self.designated: int | None = None
         self.draws: list[dict[str, Any]] = []
         self.round4_length: int | None = None
         super().setup()
 
-    def wire_kinds(self) -> tuple[str, ...]:
-        """EV-4: Defusing, then the N colours in play, picked at random or by the host."""
+    def choose_wires(self) -> None:
+        """EV-4: the N colours in play, picked at random or by the host; EV-5: N of their 5N
+        bombs removed unseen."""
         chosen = self.options["colours"]
         if chosen == "random":
             chosen = sorted(self.rng.sample(COLOURS, self.players), key=COLOURS.index)
@@ -84,15 +87,19 @@ class Evolution(TimeBomb):
             c: VARIANTE_THRESHOLDS.get(c, THRESHOLD) if self.variante else THRESHOLD
             for c in self.colours
         }
+        n = self.players
+        self.removed = [0] * (1 + n)
+        """The removed pile, as counts in the order of `kinds` (no Defusing wire in it)."""
+        for card in self.rng.sample(range(CARDS_PER_COLOUR * n), n):
+            self.removed[1 + card // CARDS_PER_COLOUR] += 1
+
+    def wire_kinds(self) -> tuple[str, ...]:
+        """EV-4: Defusing, then the colours in play."""
         return (DEFUSING, *self.colours)
 
     def build_wire_pool(self) -> list[int]:
-        """EV-5: the 5N bombs of the chosen colours, N removed unseen, plus N Defusing wires."""
-        n = self.players
-        self.removed = [0] * len(self.kinds)
-        for card in self.rng.sample(range(CARDS_PER_COLOUR * n), n):
-            self.removed[1 + card // CARDS_PER_COLOUR] += 1
-        return [n] + [CARDS_PER_COLOUR - r for r in self.removed[1:]]
+        """EV-5: the bombs of the chosen colours less the removed pile, plus N Defusing wires."""
+        return [self.players] + [CARDS_PER_COLOUR - r for r in self.removed[1:]]
 
     def build_wire_deck_public(self) -> list[int]:
         """The public make-up: N Defusing and 5 of each colour, of which N are removed."""
@@ -154,11 +161,8 @@ class Evolution(TimeBomb):
         if defusing < 0 or defusing + (1 if colour else 0) > held:
             raise IllegalAction(f"you hold {held} face-down wires; the claim must fit in them")
         self.claims[seat] = {"defusing": defusing, "colour": colour, "held": held}
-        text = f"{defusing} Defusing wire" + ("" if defusing == 1 else "s")
-        if colour:
-            text += " and some " + _colour_name(colour)
         self.log(
-            "claim", "{0} claims " + text + ".", (seat,), defusing=defusing, colour=colour, held=held
+            "claim", "{0} claims " + claim_words(defusing, colour=colour) + ".", (seat,), defusing=defusing, colour=colour, held=held
         )
 
     # -- a cut's effect (EV-13 to EV-22) --------------------------------------------------
@@ -213,9 +217,15 @@ class Evolution(TimeBomb):
         self.win(
             MORIARTY,
             "bomb",
-            f"The {_colour_name(colour)} bomb explodes: Moriarty's team wins.",
+            f"The {colour_name(colour)} bomb explodes: Moriarty's team wins.",
         )
         return True
+
+    @property
+    def wire_on(self) -> dict[str, int]:
+        """Colour -> number of the Defusing wire lying on it: the defused colours, read from
+        `defusing_wires`, the one record of where each wire went."""
+        return {w["on"]: w["number"] for w in self.defusing_wires if w["on"] is not None}
 
     def revealed(self, colour: str) -> int:
         return self.revealed_counts[self.kinds.index(colour)]
@@ -268,10 +278,9 @@ class Evolution(TimeBomb):
         pending = self.take_decision(DEFUSE, colour)
         wire = self.defusing_wires[-1]
         wire["on"] = colour
-        self.wire_on[colour] = wire["number"]
         self.log(
             "defuse",
-            "{0} lays Defusing wire " + f"{wire['number']} on {_colour_name(colour)}.",
+            "{0} lays Defusing wire " + f"{wire['number']} on {colour_name(colour)}.",
             (seat,),
             wire=wire["number"],
             colour=colour,
@@ -282,14 +291,14 @@ class Evolution(TimeBomb):
         """EV-17: the Blue bomb moves one Defusing wire off its colour, which may explode."""
         colour = action["colour"]
         pending = self.take_decision(MOVE_APART, colour)
-        number = self.wire_on.pop(colour)
+        number = self.wire_on[colour]
         wire = self.defusing_wires[number - 1]
         wire["on"] = None
         wire["moved_apart"] = True
         self.log(
             "move_apart",
             "{0} moves Defusing wire "
-            + f"{number} off {_colour_name(colour)}: {_colour_name(colour)} is armed again.",
+            + f"{number} off {colour_name(colour)}: {colour_name(colour)} is armed again.",
             (seat,),
             wire=number,
             colour=colour,

@@ -51,8 +51,6 @@ class Table:
             {"number": number, "round": game.round, "cut": 0, "cutter": 0, "target": 1,
              "on": colour, "moved_apart": moved_apart, "set_apart": colour is None and not moved_apart}
         )
-        if colour is not None:
-            game.wire_on[colour] = number
         return number
 
     @staticmethod

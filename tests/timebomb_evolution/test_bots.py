@@ -72,7 +72,6 @@ def blue_with_red_at_threshold(game):
         game.defusing_wires.append({"number": number, "round": 1, "cut": 1, "cutter": 0,
                                     "target": 1, "on": colour, "moved_apart": False,
                                     "set_apart": False})
-        game.wire_on[colour] = number
     game.hands[1] = [0, 0, 5, 0, 0, 0]
     game.apply(0, {"type": "cut", "target": 1})
 

@@ -35,7 +35,6 @@ def test_scenario_2_fourth_card_of_a_colour(table, variante):
         table.lay(game, None)
     if variante:
         game.defusing_wires[0]["on"] = "red"
-        game.wire_on["red"] = 1
     table.hold(game, B, red=2)
     table.cut(game, A, B)
     if variante:

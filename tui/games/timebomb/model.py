@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+from engine.timebomb.cards import claim_words
 from tui.models.seats import SeatInfo
 
 WIRE_SYMBOLS = {"safe": "○", "defusing": "◆", "bomb": "✹"}
@@ -49,9 +50,7 @@ def claim_text(claim: Mapping[str, int] | None) -> str:
 
 
 def describe_claim(action: Mapping[str, Any]) -> str:
-    defusing = action.get("defusing", 0)
-    wires = f"{defusing} Defusing wire" + ("" if defusing == 1 else "s")
-    return wires + (" and the Bomb" if action.get("bomb") else " and no Bomb")
+    return claim_words(action.get("defusing", 0), bomb=action.get("bomb", 0))
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any, Mapping, Sequence
 
+from engine.timebomb.cards import claim_words
+from engine.timebomb.cards import colour_name as colour_word
 from tui.games.timebomb.model import TimeBombModel, build_model as build_timebomb_model
 from tui.models.seats import SeatInfo
 
@@ -31,10 +33,6 @@ QUESTIONS = {
 """What each decision asks its player, over the choices the engine offers."""
 
 
-def colour_word(colour: str) -> str:
-    return colour.capitalize()
-
-
 def wire_letter(kind: str) -> str:
     """One character per revealed wire in the players' rows: ◆, or the colour's initial."""
     return "◆" if kind == "defusing" else kind[:1].upper()
@@ -49,10 +47,7 @@ def claim_text(claim: Mapping[str, Any] | None) -> str:
 
 
 def describe_claim(action: Mapping[str, Any]) -> str:
-    defusing = action.get("defusing", 0)
-    text = f"{defusing} Defusing wire" + ("" if defusing == 1 else "s")
-    colour = action.get("colour") or ""
-    return text + (f" and some {colour_word(colour)}" if colour else "")
+    return claim_words(action.get("defusing", 0), colour=action.get("colour"))
 
 
 def describe_decision(action: Mapping[str, Any], model: "EvolutionModel") -> str:
