@@ -1,5 +1,5 @@
 """The long run of the random-play harness: every game, player count and option combination,
-2,000 seeds each by default, every step checked (tests/engine/random_sim.py).
+2,000 seeds each by default, every step checked (tests/support/random_sim.py).
 
     uv run python benchmarks/random_sim.py [--seeds 2000] [--game holmes] [--jobs 2]
 
@@ -15,9 +15,9 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "tests" / "engine"))
+sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
 
-from random_sim import cases, combination_id, play, reasons  # noqa: E402
+from support.random_sim import cases, combination_id, play, reasons  # noqa: E402
 
 
 def run(case: tuple[str, int, dict, range]) -> str:

@@ -1,6 +1,6 @@
 """The same game id, options, seed and actions give the same state in every process.
 
-Within one process `engine.replay` already rebuilds a game exactly (random_sim.py). Across
+Within one process `engine.replay` already rebuilds a game exactly (tests/support/random_sim.py). Across
 processes one more thing can differ: Python salts the hash of every string afresh, so anything
 that walks a set of strings (names, clue types) walks it in another order. A host restarted on
 its store replays every table in a new process, and the simulator's figures must be

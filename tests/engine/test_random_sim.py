@@ -1,16 +1,13 @@
 """Random games of every game, player count and option combination, every step checked by the
-one harness (random_sim.py). The suite runs a few seeds of each; benchmarks/random_sim.py runs
+one harness (tests/support/random_sim.py). The suite runs a few seeds of each; benchmarks/random_sim.py runs
 2,000 a combination."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-from random_sim import cases, combination_id, play, reasons  # noqa: E402
+from support.random_sim import cases, combination_id, play, reasons
 
 SEEDS = {"timebomb": 24, "timebomb-evolution": 24, "machinations": 6, "holmes": 3}
 """Seeds per combination: about the same time for each game (Holmes has 40 combinations)."""

@@ -9,8 +9,8 @@ from engine.holmes.catalogue import (
     BULLET, BUTTON, CIGARETTE, EXPLOSIVE, FALSE_PASS, FINGERPRINT, FOOTPRINT, GREGSON, HUDSON,
     IRENE, LESTRADE, MAP, TOBY, WATSON, WIGGINS,
 )
-from holmes_secrets import perturb_secrets
-from holmes_support import M, S, arrange, jump_to_day, new_game, set_area, visit
+from support.holmes_secrets import perturb_secrets
+from support.holmes import M, S, arrange, jump_to_day, new_game, set_area, visit
 
 BOARD = [WATSON, HUDSON, LESTRADE, IRENE, WIGGINS, TOBY, GREGSON]
 

@@ -5,7 +5,7 @@ import pytest
 import engine
 from engine.holmes.catalogue import BULLET, BUTTON, CIGARETTE, MAP
 from engine.holmes.scoring import estimate
-from holmes_support import M, S, act, new_game, set_area
+from support.holmes import M, S, act, new_game, set_area
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ from engine.holmes.catalogue import (
     BILLY, BULLET, BUTTON, CIGARETTE, EXPLOSIVE, FOOTPRINT, IRENE, LANGDALE, LESTRADE, MAP,
     TOBY, VIOLET, WATSON, WILDCARD,
 )
-from holmes_support import (
+from support.holmes import (
     M, S, act, arrange, check_conservation, new_game, set_area, visit,
 )
 

@@ -6,7 +6,7 @@ from engine.core import IllegalAction
 from engine.holmes.catalogue import (
     BUTTON, GREGSON, HUDSON, IRENE, LESTRADE, TOBY, WATSON, WIGGINS,
 )
-from holmes_support import (
+from support.holmes import (
     M, S, act, check_conservation, jump_to_day, new_game, playout, set_area, set_im, types_of,
     visit,
 )

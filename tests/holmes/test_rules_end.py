@@ -1,7 +1,7 @@
 """HO-38 and HO-39: the end-of-game reveal, the last Wildcard choices and scoring."""
 
 from engine.holmes.catalogue import BULLET, BUTTON, CIGARETTE, FINGERPRINT, MAP
-from holmes_support import M, S, act, new_game, set_area
+from support.holmes import M, S, act, new_game, set_area
 
 
 def end_now(game, day=7):

@@ -8,7 +8,7 @@ from engine.holmes.catalogue import (
     BULLET, BUTTON, CIGARETTE, FOOTPRINT, GREGSON, HUDSON, IRENE,
     LESTRADE, MAP, MORAN, MORIARTY, TOBY, VILLAINS, VIOLET, VON_KRAMM, WATSON, WIGGINS,
 )
-from holmes_support import (
+from support.holmes import (
     M, S, act, arrange, check_conservation, new_game, playout, set_area, types_of,
     visit,
 )

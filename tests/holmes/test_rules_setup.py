@@ -6,7 +6,7 @@ import engine
 from engine.holmes.catalogue import (
     CHARACTER_NAMES, COPIES, DECK_CHARACTERS, INITIAL, MAP, SKILLS, VALUE, VALUED, WILDCARD,
 )
-from holmes_support import M, S, act, check_conservation, new_game, playout, set_area, visit
+from support.holmes import M, S, act, check_conservation, new_game, playout, set_area, visit
 
 
 def test_ho1_two_players_with_identical_rules():

@@ -10,7 +10,7 @@ from engine.holmes.catalogue import (
     LANGDALE, LESTRADE, MAP, SHINWELL, TOBY, VALUED, VIOLET, VON_KRAMM, WATSON, WILDCARD,
     BILLY,
 )
-from holmes_support import (
+from support.holmes import (
     M, S, act, arrange, check_conservation, new_game, set_area, types_of, visit,
 )
 

@@ -4,7 +4,7 @@ import engine
 from engine.holmes.catalogue import (
     BULLET, BUTTON, CIGARETTE, EXPLOSIVE, FINGERPRINT, FOOTPRINT, IRENE, LANGDALE, MAP,
 )
-from holmes_support import M, S, act, arrange, new_game, set_area, visit
+from support.holmes import M, S, act, arrange, new_game, set_area, visit
 
 LINE = [BULLET, BUTTON, CIGARETTE, FOOTPRINT]
 

@@ -7,7 +7,7 @@ from engine.holmes.catalogue import (
     IRENE, LANGDALE, LESTRADE, MAP, MORAN, MORIARTY, TOBY, WATSON, WIGGINS, WILDCARD,
 )
 from engine.holmes.scoring import Holding, score, winner
-from holmes_support import (
+from support.holmes import (
     M, S, act, arrange, check_conservation, jump_to_day, new_game, set_area, set_im, types_of,
 )
 from engine.core import IllegalAction

@@ -4,8 +4,6 @@ information-set invariance of every seat's view."""
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import msgpack
 import pytest
@@ -25,10 +23,9 @@ from engine.machinations.roles import (
     WATSON,
 )
 
-from .conftest import rigged_game
+from support.random_sim import indistinguishable_roles
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "engine"))
-from random_sim import indistinguishable_roles  # noqa: E402
+from .conftest import rigged_game
 
 PAIR_LW = ("pair", LESTRADE, WATSON)
 

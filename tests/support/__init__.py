@@ -1,2 +1,10 @@
 """Helpers the test folders share, importable as `support` (pyproject's pytest `pythonpath`
-puts `tests/` on the path, so no test edits `sys.path` to reach them)."""
+puts `tests/` on the path, so no test edits `sys.path` to reach them):
+
+- `hosts`: a host on loopback with its data directory, and a table in its store;
+- `timebomb`: Time Bomb games arranged by hand (hands, cutter, round);
+- `holmes`: Holmes games arranged by hand, and the conservation check;
+- `holmes_secrets`: Holmes's part of the random-play harness;
+- `random_sim`: the one random-play harness every game's tests and `benchmarks/random_sim.py`
+  run.
+"""

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import msgpack
 import pytest
-from timebomb_helpers import arrange, new
+from support.timebomb import arrange, new
 
 import engine
 from engine.bots import Bot

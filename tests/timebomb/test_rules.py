@@ -6,7 +6,7 @@ import random
 from collections import Counter
 
 import pytest
-from timebomb_helpers import (
+from support.timebomb import (
     BOMB_I,
     DEFUSING_I,
     SAFE_I,

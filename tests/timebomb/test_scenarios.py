@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from timebomb_helpers import (
+from support.timebomb import (
     FirstKindFirst,
     arrange,
     assert_conserved,

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import copy
 import random
-import sys
-from pathlib import Path
 
 import msgpack
 import pytest
@@ -21,8 +19,7 @@ import pytest
 import engine
 from engine.timebomb_evolution.bots import BOTS
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "engine"))
-from random_sim import redeal_wires  # noqa: E402
+from support.random_sim import redeal_wires
 
 GAME = "timebomb-evolution"
 

@@ -23,10 +23,8 @@ from __future__ import annotations
 
 import itertools
 import random
-import sys
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 import msgpack
@@ -34,9 +32,8 @@ import msgpack
 import engine
 from engine.core import REFEREE, SPECTATOR, Game
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "holmes"))
-from holmes_secrets import perturb_secrets as holmes_perturb  # noqa: E402
-from holmes_support import check_conservation as holmes_conserved  # noqa: E402
+from support.holmes import check_conservation as holmes_conserved
+from support.holmes_secrets import perturb_secrets as holmes_perturb
 
 FIRST_SEED = 7_100_000_000
 """Seeds start here, above 2**32: msgpack writes such a number in nine bytes that no count,

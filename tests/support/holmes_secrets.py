@@ -1,4 +1,4 @@
-"""Holmes's part of the random-play harness (tests/engine/random_sim.py): dealing again what
+"""Holmes's part of the random-play harness (tests/support/random_sim.py): dealing again what
 one viewer cannot see, for the information-set check."""
 
 from __future__ import annotations
