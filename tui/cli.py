@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "tables",
     "join",  # join and watch
     "simulate",
+    "replay",
 )
 
 

@@ -10,7 +10,16 @@ from dataclasses import dataclass, field
 import engine
 from netplay.client import Connection
 from netplay.host import Host
-from netplay.protocol import Error, ListReplays, ReplayList, ReplayStep, ShowReplay, State
+from netplay.protocol import (
+    Error,
+    FetchRecord,
+    ListReplays,
+    RecordPart,
+    ReplayList,
+    ReplayStep,
+    ShowReplay,
+    State,
+)
 from support.hosts import TIMEOUT, host, private_data_dir, stored_table  # noqa: F401
 
 
@@ -114,3 +123,16 @@ async def step(conn: Connection, game: str, eyes, number: int, token: str | None
                ) -> ReplayStep:
     await conn.send(ShowReplay(game=game, eyes=eyes, step=number, token=token))
     return await next_reply(conn, ReplayStep)
+
+
+async def fetch_entries(conn: Connection, game: str, token: str | None = None) -> list[dict]:
+    """A finished game's record from its host, part by part, as the replay screen saves it."""
+    entries: list[dict] = []
+    part, parts = 0, 1
+    while part < parts:
+        await conn.send(FetchRecord(game=game, part=part, token=token))
+        got = await next_reply(conn, RecordPart)
+        assert (got.game, got.part) == (game, part)
+        entries.extend(got.body)
+        part, parts = part + 1, got.parts
+    return entries

@@ -55,6 +55,8 @@ class EndScreen(Screen[str | None]):
         Binding("ctrl+l", "lobby", "Back to lobby", tooltip="Leave this table for the lobby"),
         Binding("escape", "table", "Look at the table",
                 tooltip="Close this screen and look at the final board"),
+        Binding("ctrl+w", "watch_again", "Watch again",
+                tooltip="Replay this game step by step, through anyone's eyes"),
         Binding("question_mark", "keys", "Keys", tooltip="This list"),
     ]
 
@@ -67,6 +69,7 @@ class EndScreen(Screen[str | None]):
         chat: Sequence[ChatLine] = (),
         send_chat: Callable[[str], None] | None = None,
         ask_again: Callable[[], None] | None = None,
+        watch_again: Callable[[], None] | None = None,
     ) -> None:
         """`ask_again` asks the host for another game: the screen stays, and shows who else
         has asked, until the new game starts."""
@@ -78,6 +81,7 @@ class EndScreen(Screen[str | None]):
         self.chat = tuple(chat)
         self.send_chat = send_chat
         self.ask_again = ask_again
+        self.watch_again = watch_again
         self.play_again = Text()
 
     def compose(self) -> ComposeResult:
@@ -130,6 +134,8 @@ class EndScreen(Screen[str | None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "again":
             return self.can_play_again
+        if action == "watch_again":
+            return self.watch_again is not None
         return True
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
@@ -142,6 +148,10 @@ class EndScreen(Screen[str | None]):
     def action_again(self) -> None:
         if self.ask_again is not None:
             self.ask_again()
+
+    def action_watch_again(self) -> None:
+        if self.watch_again is not None:
+            self.watch_again()
 
     def action_lobby(self) -> None:
         self.dismiss("lobby")

@@ -91,6 +91,8 @@ class PlayScreen(Screen):
         """The bell rang for this turn: it rings again only once the turn has passed."""
         self.chat_lines: list[ChatLine] = []
         """The table's recent talk, for the end screen's chat."""
+        self.replay_screen: Any = None
+        """The replay of this table's last game, open over the end screen (`watch_again`)."""
         """The end screen was shown for this game; a new game (outcome None) clears it."""
 
     def compose(self) -> ComposeResult:
@@ -143,7 +145,13 @@ class PlayScreen(Screen):
                 self.post_message(StateChanged(view, list(legal), seat))
             case wire.ChatLine(sender=sender, text=text, channel=channel):
                 self.post_message(ChatReceived(sender, text, channel))
+            case wire.ReplayStep() | wire.ReplayList() | wire.RecordPart():
+                if self.replay_screen is not None:
+                    self.replay_screen.receive(message)
             case wire.Error(message=text, fatal=fatal):
+                if self.replay_screen is not None and self.app.screen is self.replay_screen:
+                    self.replay_screen.receive(message)  # its request was turned down
+                    return
                 self.post_message(ErrorReceived(text, fatal))
 
     @work(group="send")
@@ -473,6 +481,7 @@ class PlayScreen(Screen):
         self.end_screen = EndScreen(
             body, can_play_again=not self.spectator, you_won=self.board.you_won(),
             chat=self.chat_lines, send_chat=self.say, ask_again=self.action_play_again,
+            watch_again=self.watch_again,
         )
         self.app.push_screen(self.end_screen, self.end_chosen)
         self.end_screen.show_play_again(self.play_again_text())
@@ -486,6 +495,28 @@ class PlayScreen(Screen):
         self.end_screen = None
         if choice == "lobby":
             self.run_worker(self.leave(), group="leave")
+
+    # -- watching the game again (issue 24) ---------------------------------------------------------
+
+    def watch_again(self) -> None:
+        """The game just ended, replayed over this table's own connection: a spectator may
+        watch it again only on the connection that saw its end."""
+        from tui.screens.replay import ReplayScreen, ReplaySource
+
+        if self.connection is None or self.status != "connected":
+            self.notify("Not connected to the host: no replay.", severity="warning")
+            return
+        source = ReplaySource(
+            self.ticket, table=self.lobby.get("table", self.ticket.table),
+            token=getattr(self.connection, "token", None),
+            eyes=self.seat if self.seat is not None and not self.spectator else "spectator",
+            send=self.connection.send)
+        self.replay_screen = ReplayScreen(self.backend, source, self.player_name)
+
+        def closed(_: object) -> None:
+            self.replay_screen = None
+
+        self.app.push_screen(self.replay_screen, closed)
 
     def play_again_text(self) -> Text:
         """Who asked for another game, and which people it still waits for: every person's

@@ -1,0 +1,193 @@
+"""The replay screen, driven as a person would at 80x24: a replay file's game stepped by
+action, by round, to the start and the end, through each eyes (the place kept), its facts,
+saving it again; and the end screen's Ctrl+W, which replays the game just watched over the
+table's own connection."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import random
+
+import pytest
+from rich.console import Console
+
+import engine
+from netplay import replay_file
+from netplay.client import Connection
+from netplay.host import Host
+from netplay.limits import HostLimits
+from netplay.replays import GameRecord, Move, Player, Said
+from tui.address import Address
+from tui.backend import Backend, Ticket
+from tui.screens.end import EndScreen
+from tui.screens.play import PlayScreen
+from tui.screens.replay import AboutScreen, ReplayScreen, replay_app
+
+from .conftest import play_seat
+
+
+def screen_text(app) -> str:
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True,
+                      color_system=None, record=True, legacy_windows=False, safe_box=False)
+    console.print(app.screen._compositor.render_update(
+        full=True, screen_stack=app._background_screens))
+    return console.export_text()
+
+
+def bots_game(kind: str, players: int, seed: int) -> GameRecord:
+    """A finished game of bots, as a replay file would hold it, with a move forced by a turn
+    timer and a line of chat."""
+    game = engine.new_game(kind, players, {}, seed)
+    rng = random.Random(seed)
+    bots = engine.GAMES[kind].BOTS
+    bot = bots.get("smart", bots["random"])
+    moves = []
+    while game.outcome is None:
+        seat = min(game.to_act())
+        legal = [a for a in game.legal_actions(seat) if a["type"] not in game.FREE_ACTIONS]
+        game.apply(seat, bot(game.view(seat), legal, rng))
+        by = "timer" if len(moves) == 2 else "person" if seat == 0 else "bot"
+        moves.append(Move(seat, game.history[-1][1], 1_800_000_000.0 + len(moves), by))
+    return GameRecord(
+        game="c0ffee00-1", table="c0ffee00", name="Baker Street", kind=kind, players=players,
+        options=dict(game.options), seed=seed, bot_level="smart", turn_timer=30,
+        started=1_800_000_000.0, moves=moves,
+        seats=[Player("Ann", "human")] + [Player(f"Bot {i + 1}", "bot")
+                                          for i in range(1, players)],
+        chat=[Said(1, 0, "Ann", "who cut that?", 1_800_000_001.0)])
+
+
+async def until(pilot, predicate, what: str, timeout: float = 20.0):
+    async def wait():
+        while not predicate():
+            await pilot.pause(0.02)
+    try:
+        await asyncio.wait_for(wait(), timeout)
+    except TimeoutError:
+        raise AssertionError(f"timed out waiting for {what}: {getattr(pilot.app.screen, 'drawn', None)}") from None
+
+
+def shown(screen: ReplayScreen, step: int, eyes) -> bool:
+    return screen.drawn == (step, eyes)
+
+
+def without_events(view: dict) -> dict:
+    return {k: v for k, v in view.items() if k not in ("events", "events_from")}
+
+
+@pytest.mark.parametrize("kind, players", [("timebomb", 5), ("timebomb-evolution", 4),
+                                           ("machinations", 5), ("holmes", 2)])
+async def test_a_replay_file_steps_by_action_and_round_through_any_eyes(tmp_path, kind,
+                                                                       players, monkeypatch):
+    monkeypatch.setenv("GASLIGHT_CONFIG_DIR", str(tmp_path / "config"))
+    record = bots_game(kind, players, seed=4)
+    history = [(m.seat, m.action) for m in record.moves]
+
+    def engine_view(step: int, viewer: int) -> dict:
+        return engine.replay(kind, players, record.options, record.seed,
+                             history[:step]).view(viewer)
+
+    backend = Backend(interfaces=["127.0.0.1"], data_dir=tmp_path / "data", discover=False)
+    app = replay_app(backend, record)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+        screen = app.screen
+        await until(pilot, lambda: shown(screen, 0, "spectator"), "the deal")
+        assert "0/" in screen_text(app) and "the deal" in screen_text(app)
+        await pilot.press("right", "right", "right")
+        await until(pilot, lambda: shown(screen, 3, "spectator"), "three steps on")
+        text = screen_text(app)
+        # The third move was the turn timer's bot's, and the chat of the time shows.
+        assert "turn timer" in text and "who cut that?" in text
+        await pilot.press("left")
+        await until(pilot, lambda: shown(screen, 2, "spectator"), "a step back")
+        assert without_events(screen.view) == without_events(engine_view(2, engine.SPECTATOR))
+        await pilot.press("right_square_bracket")
+        await until(pilot, lambda: screen.drawn == (screen.marks[1], "spectator"),
+                    "the next round")
+        await pilot.press("1")  # Ann's eyes, the place kept
+        mark = screen.marks[1]
+        await until(pilot, lambda: shown(screen, mark, 0), "Ann's eyes")
+        assert without_events(screen.view) == without_events(engine_view(mark, 0))
+        assert "eyes: Ann" in screen_text(app)
+        await pilot.press("a")
+        await until(pilot, lambda: shown(screen, mark, "all"), "everything")
+        assert without_events(screen.view) == without_events(engine_view(mark, engine.REFEREE))
+        await pilot.press("end")
+        await until(pilot, lambda: shown(screen, len(history), "all"), "the end")
+        assert screen.view["outcome"] is not None and isinstance(app.screen, ReplayScreen)
+        await pilot.press("e")  # from everything, round to the first seat
+        await until(pilot, lambda: shown(screen, len(history), 0), "the eyes go round")
+        await pilot.press("left_square_bracket", "home")
+        await until(pilot, lambda: shown(screen, 0, 0), "the start")
+        await pilot.press("i")
+        await until(pilot, lambda: isinstance(app.screen, AboutScreen), "the facts")
+        text = screen_text(app)
+        assert "Ann (person)" in text and "Bot 2 (bot)" in text and "step 3" in text
+        await pilot.press("escape")
+        await pilot.press("x")
+        folder = tmp_path / "data" / "replays"
+        await until(pilot, lambda: screen.saved is not None, "the file saved")
+        assert screen.saved.parent == folder
+        assert replay_file.read(screen.saved).entries() == record.entries()
+        await pilot.press("escape")
+        await until(pilot, lambda: not app.is_running, "the app closing with the replay")
+
+
+async def test_the_replay_plays_at_a_steady_pace(tmp_path, monkeypatch):
+    monkeypatch.setenv("GASLIGHT_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setattr("tui.screens.replay.PACE", 0.05)
+    record = bots_game("timebomb", 4, seed=2)
+    backend = Backend(interfaces=["127.0.0.1"], data_dir=tmp_path / "data", discover=False)
+    app = replay_app(backend, record)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+        screen = app.screen
+        await until(pilot, lambda: shown(screen, 0, "spectator"), "the deal")
+        await pilot.press("space")
+        await until(pilot, lambda: screen.step == len(record.moves), "the end, by itself")
+        assert screen.playing is None  # it stops there
+
+
+async def test_the_end_screen_replays_the_game_over_the_tables_connection(tmp_path,
+                                                                         monkeypatch):
+    """A spectator watches a game to its end, presses Ctrl+W, and steps through it: the host
+    lets that connection, and no other, watch it again."""
+    monkeypatch.setenv("GASLIGHT_CONFIG_DIR", str(tmp_path / "config"))
+    host = Host(data_dir=tmp_path / "host", limits=HostLimits(bot_delay=0.002))
+    await host.start()
+    try:
+        table_id = host.create_table("timebomb", 4, {}, bots=3, seed=8)
+        host.seed_bots(table_id, 8)
+        backend = Backend(interfaces=["127.0.0.1"], data_dir=tmp_path / "data",
+                          discover=False)
+        from tui.app import create_app
+
+        app = create_app(backend, player_name="Fan")
+        async with app.run_test(size=(80, 24)) as pilot:
+            ticket = Ticket(Address("127.0.0.1", host.address[1]), table_id, spectate=True)
+            table = PlayScreen(backend, ticket, "Fan")
+            app.push_screen(table)
+            await until(pilot, lambda: table.connection is not None, "watching")
+            ann = await Connection.connect("127.0.0.1", host.address[1], name="Ann",
+                                           table=table_id)
+            await asyncio.wait_for(play_seat(ann, [], 1), 30)
+            await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
+            watch = app.active_bindings["ctrl+w"]
+            assert watch.enabled and watch.binding.description == "Watch again"
+            await pilot.press("ctrl+w")
+            await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+            replay = app.screen
+            assert replay.source.send is not None  # the table's own connection
+            await until(pilot, lambda: shown(replay, 0, "spectator"), "the deal")
+            await pilot.press("end")
+            steps = len(host.tables[table_id].game.history)
+            await until(pilot, lambda: shown(replay, steps, "spectator"), "the end")
+            await pilot.press("escape")
+            await until(pilot, lambda: isinstance(app.screen, EndScreen), "back at the end")
+            assert table.replay_screen is None
+            await ann.close()
+    finally:
+        await host.stop()

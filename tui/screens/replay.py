@@ -1,0 +1,495 @@
+"""Watching a finished game again: the play screen, fed from the game's record.
+
+The host rebuilds the game through the engine and sends each step as the chosen eyes saw it
+(`replay` messages); this screen is a `PlayScreen` whose board, log and status bar show those
+steps instead of the live game, and whose keys move through the game instead of playing it. It
+never holds a game state: every step it shows is a view the host sent.
+
+A replay reaches the host one of two ways: over a connection of its own (from the lobby's
+recent games, or a replay file's in-process host), or over the table's own connection, lent
+by the play screen at the end of a game (a spectator may watch again only on the connection
+that saw the end).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+from rich.table import Table
+from textual import events, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import ModalScreen
+from textual.widgets import RichLog, Static
+
+from netplay import protocol as wire
+from netplay.replays import EYES_ALL, EYES_SPECTATOR
+from tui.backend import Backend, Ticket
+from tui.messages import ConnectionStatusChanged
+from tui.models.seats import SeatInfo
+from tui.screens.play import PlayScreen
+from tui.widgets.chat_panel import ChatPanel
+from tui.widgets.event_log import EventLog
+from tui.widgets.status_bar import StatusBar
+
+PACE = 1.0
+"""Seconds per step while the replay plays by itself."""
+MOVERS = {"person": "", "bot": "", "host": "a bot for the away player",
+          "timer": "the turn timer's bot"}
+
+
+@dataclass(frozen=True)
+class ReplaySource:
+    """Which game to show and how to reach it. `game` None: the newest finished game of
+    `table` this connection may watch (the end screen's game)."""
+
+    ticket: Ticket
+    game: str | None = None
+    table: str | None = None
+    token: str | None = None
+    eyes: int | str = EYES_SPECTATOR
+    send: Callable[[wire.ClientMessage], Awaitable[None]] | None = None
+    """The table's connection, lent: requests go through it, and its play screen hands this
+    screen the answers (`receive`). None: this screen opens a connection of its own."""
+    on_close: Callable[[], Awaitable[None]] | None = None
+    """Put away what was started for this replay (a replay file's host)."""
+
+
+def eyes_name(eyes: int | str, seats: list[SeatInfo]) -> str:
+    if eyes == EYES_ALL:
+        return "everything"
+    if eyes == EYES_SPECTATOR:
+        return "a spectator"
+    seat = int(eyes)
+    name = seats[seat].name if seat < len(seats) else f"Seat {seat + 1}"
+    return f"{name} ({seat + 1})"
+
+
+def clock(stamp: Any) -> str:
+    return time.strftime("%H:%M:%S", time.localtime(stamp)) if isinstance(stamp, (int, float)) \
+        else "--:--:--"
+
+
+class ReplayScreen(PlayScreen, inherit_bindings=False):
+    DEFAULT_CSS = """
+    ReplayScreen #chat-input { display: none; }
+    """
+    # The footer holds one key of each pair (80 columns); `?` lists them all.
+    BINDINGS = [
+        Binding("left", "step(-1)", "Step back", show=False, priority=True,
+                tooltip="One action back"),
+        Binding("right", "step(1)", "Step", key_display="←→", priority=True,
+                tooltip="→ one action forward, ← one back"),
+        Binding("left_square_bracket", "round(-1)", "Round back", show=False,
+                tooltip="Back to the start of this round (Holmes: day; Machinations: heist), "
+                        "or of the one before"),
+        Binding("right_square_bracket", "round(1)", "Round", key_display="[]",
+                tooltip="] forward to the start of the next round, [ back to the start of "
+                        "this one"),
+        Binding("home", "jump(0)", "Start", show=False, priority=True,
+                tooltip="The deal, before the first action"),
+        Binding("end", "jump(-1)", "Start/end", key_display="home/end", priority=True,
+                tooltip="End: the end of the game; Home: the deal"),
+        Binding("space", "play", "Play", priority=True,
+                tooltip="Play the game at a steady pace, one action a second; again to stop"),
+        Binding("e", "eyes(1)", "Eyes", tooltip="Whose eyes: each seat in turn, then a "
+                "spectator's, then everything (every hand and role); the place stays. "
+                "1-9, 0: that seat's; s: a spectator's; a: everything"),
+        Binding("i", "about", "About", tooltip="Who played each seat, the options, the covers "
+                "and the moves a turn timer forced"),
+        Binding("x", "export", "Save", tooltip="Save this replay to a file, to open with "
+                "`gaslight replay FILE` on any computer"),
+        Binding("escape", "leave", "Back", tooltip="Close the replay"),
+        Binding("f1", "rules", "Rules", show=False, tooltip="The rules of this game"),
+        Binding("question_mark", "keys", "Keys", tooltip="This list"),
+    ]
+    EYE_KEYS = "1234567890"
+    """Digits pick a seat's eyes at once (0: seat 10); `s` a spectator's, `a` everything."""
+    COMMAND_KEYS = "eix?[] "
+    """The printable keys of the bindings above; no other letter does anything here (there
+    is nothing to say in a replay, so nothing is typed to the chat)."""
+
+    def __init__(self, backend: Backend, source: ReplaySource, player_name: str) -> None:
+        super().__init__(backend, source.ticket, player_name)
+        self.source = source
+        self.game: str | None = source.game
+        self.eyes: int | str = source.eyes
+        self.step = 0
+        """The step shown."""
+        self.target = 0
+        """The step last asked for: keys pressed faster than the host answers count from it."""
+        self.steps = 0
+        self.marks: list[int] = [0]
+        self.about: dict[str, Any] = {}
+        self.moved: dict[str, Any] | None = None
+        self.shown_eyes: int | str = source.eyes
+        """The eyes of the step shown (`eyes`: of the one last asked for)."""
+        self.chat_shown: list[dict] | None = None
+        self.title_shown = ""
+        self.drawn: tuple[int, int | str] | None = None
+        """The step and eyes on screen, once drawn whole."""
+        self.playing: Any = None
+        self.entries: list[dict] = []
+        """The record's parts received so far, while saving it."""
+        self.saved: Path | None = None
+
+    def on_mount(self, event: events.Mount) -> None:
+        event.prevent_default()  # the play screen's own would connect to a table
+        bar = self.query_one(StatusBar)
+        bar.set_title("Replay")
+        bar.set_game("asking the host for the game…")
+        self.query_one(ChatPanel).border_title = "Chat then"
+        if self.source.send is None:
+            self.run_connection()
+        else:
+            self.post_message(ConnectionStatusChanged("connected"))
+            self.start()
+
+    # -- the link ---------------------------------------------------------------------------------
+
+    @work(exclusive=True, group="net")
+    async def run_connection(self) -> None:
+        from netplay.client import Connection
+
+        address = self.ticket.address
+        try:
+            self.connection = await Connection.connect(
+                address.host, address.port, name=self.player_name or "Replay", reconnect=False)
+        except Exception as error:
+            self.post_message(ConnectionStatusChanged(
+                "closed", f"Could not reach the host at {address}: {error}"))
+            return
+        self.post_message(ConnectionStatusChanged("connected"))
+        self.start()
+        try:
+            async for message in self.connection:
+                self.receive(message)
+        except Exception as error:
+            self.post_message(ConnectionStatusChanged("closed", f"Lost the host: {error}"))
+            return
+        self.post_message(ConnectionStatusChanged("closed", "The host closed the replay."))
+
+    def start(self) -> None:
+        if self.game is None:
+            tokens = [self.source.token] if self.source.token else []
+            self.request(wire.ListReplays(tokens))
+        else:
+            self.ask(0)
+
+    @work(group="send")
+    async def request(self, message: wire.ClientMessage) -> None:
+        send = self.source.send
+        if send is None:
+            if self.connection is None:
+                return
+            send = self.connection.send
+        try:
+            await send(message)
+        except (OSError, ConnectionError) as error:
+            self.query_one(EventLog).note(f"Could not ask the host: {error}")
+
+    def receive(self, message: Any) -> None:
+        """A message from the host for this replay (from our connection or the lent one)."""
+        match message:
+            case wire.ReplayList(games=games):
+                mine = [g for g in games if self.source.table in (None, g.get("table"))]
+                if not mine:
+                    self.post_message(ConnectionStatusChanged(
+                        "closed", "The host has no finished game here that you may watch."))
+                    return
+                self.game = str(mine[0]["game"])
+                self.ask(0)
+            case wire.ReplayStep():
+                self.post_message(self.Shown(message))
+            case wire.RecordPart():
+                self.post_message(self.Part(message))
+            case wire.Error(message=text, fatal=fatal):
+                self.post_message(ConnectionStatusChanged("closed", text) if fatal
+                                  else self.Refused(text))
+
+    class Shown(Message):
+        def __init__(self, step: wire.ReplayStep) -> None:
+            super().__init__()
+            self.step = step
+
+    class Part(Message):
+        def __init__(self, part: wire.RecordPart) -> None:
+            super().__init__()
+            self.part = part
+
+    class Refused(Message):
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    def ask(self, step: int, eyes: int | str | None = None) -> None:
+        if self.game is None:
+            return
+        if eyes is not None:
+            self.eyes = eyes
+        self.target = step
+        self.request(wire.ShowReplay(game=self.game, eyes=self.eyes, step=step,
+                                     token=self.source.token))
+
+    # -- a step, shown --------------------------------------------------------------------------
+
+    async def on_replay_screen_shown(self, event: "ReplayScreen.Shown") -> None:
+        shown = event.step
+        self.step, self.steps, self.marks = shown.step, shown.steps, list(shown.marks)
+        self.moved = shown.moved
+        if shown.about is not None:
+            self.about = shown.about
+        eyes = self.shown_eyes = shown.eyes
+        self.spectator = not isinstance(eyes, int)
+        self.seat = eyes if isinstance(eyes, int) else None
+        self.lobby = self.lobby_then()
+        from tui.models.seats import seat_infos
+
+        self.seats = seat_infos(self.lobby, int(self.about.get("players", 0)))
+        self.view, self.legal = shown.view, []
+        await self.render_state()
+        self.show_chat(shown.chat)
+        self.drawn = (shown.step, eyes)
+        if self.playing is not None and self.step >= self.steps:
+            self.stop_playing()
+
+    def lobby_then(self) -> dict[str, Any]:
+        """The table as it stood at this step: who sat where, and who a bot covered."""
+        covered = {c["seat"] for c in self.about.get("covers", [])
+                   if c["from"] <= self.step < max(c["to"], c["from"] + 1)}
+        return {
+            "game": self.about.get("kind"), "players": self.about.get("players"),
+            "phase": "over", "host_seat": None,
+            "seats": [dict(s, connected=s["seat"] not in covered, covered=s["seat"] in covered)
+                      for s in self.about.get("seats", [])],
+        }
+
+    def show_chat(self, lines: list[dict]) -> None:
+        if lines == self.chat_shown:
+            return  # most steps: rewriting the same lines would lay the screen out again
+        self.chat_shown = lines
+        log = self.query_one("#chat-log", RichLog)
+        log.clear()
+        for line in lines:
+            log.write(f"{clock(line.get('time'))[:5]} {line.get('name')}: {line.get('text')}")
+
+    def turn_text(self, board: Any) -> str:
+        from engine.catalogue import CATALOGUE
+
+        game = CATALOGUE.get(str(self.about.get("kind", "")))
+        title = f"Replay · {game.title if game else ''} · {self.about.get('name', '')}"
+        if title != self.title_shown:
+            self.title_shown = title
+            self.query_one(StatusBar).set_title(title)
+        round_number = sum(1 for mark in self.marks if mark <= self.step)
+        where = (f"{self.step}/{self.steps} · round {round_number}/{len(self.marks)}"
+                 f" · eyes: {eyes_name(self.shown_eyes, self.seats)}")
+        moved = self.moved
+        if moved is None:
+            return where + " · the deal"
+        seat = int(moved["seat"])
+        name = self.seats[seat].name if seat < len(self.seats) else f"Seat {seat + 1}"
+        by = MOVERS.get(str(moved.get("by")), "")
+        return (f"{where} · {name} moved" + (f" ({by})" if by else "")
+                + f" {clock(moved.get('time'))}")
+
+    # -- the keys -------------------------------------------------------------------------------
+
+    def action_step(self, delta: int) -> None:
+        self.ask(max(0, min(self.target + delta, self.steps)))
+
+    def action_round(self, delta: int) -> None:
+        if delta > 0:
+            later = [m for m in self.marks if m > self.target]
+            self.ask(later[0] if later else self.steps)
+        else:
+            earlier = [m for m in self.marks if m < self.target]
+            self.ask(earlier[-1] if earlier else 0)
+
+    def action_jump(self, where: int) -> None:
+        self.ask(self.steps if where < 0 else where)
+
+    def action_play(self) -> None:
+        if self.playing is not None:
+            self.stop_playing()
+            return
+        if self.target >= self.steps:
+            self.ask(0)
+        self.playing = self.set_interval(PACE, lambda: self.action_step(1))
+        self.notify("Playing: Space stops.", timeout=2)
+
+    def stop_playing(self) -> None:
+        if self.playing is not None:
+            self.playing.stop()
+            self.playing = None
+
+    def action_eyes(self, delta: int) -> None:
+        players = int(self.about.get("players", 0))
+        choices: list[int | str] = [*range(players), EYES_SPECTATOR, EYES_ALL]
+        at = choices.index(self.eyes) if self.eyes in choices else len(choices) - 1
+        self.ask(self.target, choices[(at + delta) % len(choices)])
+
+    def on_key(self, event: events.Key) -> None:
+        character = event.character if event.is_printable else None
+        if character is None or character in self.COMMAND_KEYS:
+            return  # a binding's key
+        event.stop()
+        event.prevent_default()  # the play screen's own would type it into the chat
+        players = int(self.about.get("players", 0))
+        if character in self.EYE_KEYS:
+            seat = (int(character) - 1) % 10
+            if seat < players:
+                self.ask(self.target, seat)
+        elif character in ("s", "a"):
+            self.ask(self.target, EYES_SPECTATOR if character == "s" else EYES_ALL)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return True
+
+    def focus_game(self, from_chat: bool = False) -> None:
+        """The keys move through the replay: the board's lists never take the keyboard."""
+
+    def open_end_screen(self) -> None:
+        """The end of a replay is only its last step."""
+
+    def close_end_screen(self) -> None:
+        pass
+
+    def ring_on_your_turn(self, yours: bool) -> None:
+        pass
+
+    def on_replay_screen_refused(self, event: "ReplayScreen.Refused") -> None:
+        self.query_one(EventLog).note(event.text)
+        self.notify(event.text, severity="warning", timeout=4, markup=False)
+
+    def action_about(self) -> None:
+        self.app.push_screen(AboutScreen(self.about, self.seats))
+
+    # -- saving ---------------------------------------------------------------------------------
+
+    def action_export(self) -> None:
+        if self.game is None:
+            return
+        self.entries = []
+        self.request(wire.FetchRecord(game=self.game, part=0, token=self.source.token))
+
+    def on_replay_screen_part(self, event: "ReplayScreen.Part") -> None:
+        part = event.part
+        self.entries.extend(part.body)
+        if part.part + 1 < part.parts:
+            self.request(wire.FetchRecord(game=part.game, part=part.part + 1,
+                                          token=self.source.token))
+            return
+        from netplay import replay_file
+        from netplay.store import data_dir
+
+        try:
+            record = replay_file.check(self.entries)
+            folder = data_dir(self.backend.data_dir) / "replays"
+            folder.mkdir(parents=True, exist_ok=True)
+            self.saved = replay_file.save(folder / replay_file.file_name(record), self.entries)
+        except (OSError, replay_file.ReplayFileError) as error:
+            self.notify(f"Could not save the replay: {error}", severity="error", markup=False)
+            return
+        self.query_one(EventLog).note(f"Saved to {self.saved}")
+        self.notify(f"Saved to {self.saved}", timeout=8, markup=False)
+
+    # -- leaving --------------------------------------------------------------------------------
+
+    async def action_leave(self) -> None:
+        self.stop_playing()
+        self.workers.cancel_group(self, "net")
+        if self.source.send is None and self.connection is not None:
+            try:
+                await self.connection.close()
+            except Exception:
+                pass
+            self.connection = None
+        if self.source.on_close is not None:
+            await self.source.on_close()
+        self.dismiss()
+
+
+class AboutScreen(ModalScreen[None]):
+    """Who played each seat, the options, the covers, and the moves a turn timer forced."""
+
+    DEFAULT_CSS = """
+    AboutScreen { align: center middle; }
+    AboutScreen > Vertical { width: 76; max-width: 100%; height: auto; max-height: 100%;
+                             border: thick $accent; background: $surface; padding: 0 1; }
+    AboutScreen VerticalScroll { height: auto; max-height: 100%; }
+    """
+    BINDINGS = [Binding("escape", "close", "Close"), Binding("i", "close", "Close")]
+
+    def __init__(self, about: dict[str, Any], seats: list[SeatInfo]) -> None:
+        super().__init__()
+        self.about = about
+        self.seats = seats
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("About this game (Esc closes):")
+            with VerticalScroll():
+                yield Static(self.table())
+
+    def table(self) -> Table:
+        about = self.about
+        names = [s["name"] for s in about.get("seats", [])]
+        table = Table(show_header=False, box=None, expand=True, padding=(0, 1))
+        table.add_column(style="bold", no_wrap=True)
+        table.add_column(ratio=1, overflow="fold")
+        table.add_row("Table", f"{about.get('name', '')} · started {clock(about.get('started'))}")
+        for seat in about.get("seats", []):
+            kind = "bot" if seat["kind"] == "bot" else "person"
+            table.add_row(f"Seat {seat['seat'] + 1}", f"{seat['name']} ({kind})")
+        options = about.get("options") or {}
+        table.add_row("Options", ", ".join(f"{k}: {v}" for k, v in options.items()) or "none")
+        bots = f"{about.get('bot_level', '')}"
+        timer = about.get("turn_timer") or 0
+        table.add_row("Bots", bots + (f" · turn timer {timer} s" if timer else " · no turn timer"))
+        for cover in about.get("covers", []):
+            who = names[cover["seat"]] if cover["seat"] < len(names) else cover["seat"]
+            by = "the turn timer" if cover["by"] == "timer" else "the table's host"
+            table.add_row("Covered", f"a bot played for {who} from step {cover['from']} to "
+                                     f"{cover['to']} (set on by {by})")
+        forced = about.get("forced") or []
+        table.add_row("Timer moves", ", ".join(f"step {s}" for s in forced) if forced
+                      else "none: no move was forced by a turn timer")
+        return table
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+async def open_file_replay(backend: Backend, record: Any, player_name: str) -> ReplayScreen:
+    """A replay screen for a replay file's record, shown by a host of its own on 127.0.0.1
+    that stops when the screen closes."""
+    from netplay.replay_file import ReplayHost
+    from tui.address import Address
+
+    host = ReplayHost(record)
+    _, port = await host.start()
+    ticket = Ticket(Address("127.0.0.1", port), None, spectate=True)
+    return ReplayScreen(backend, ReplaySource(ticket, game=record.game, on_close=host.stop),
+                        player_name)
+
+
+def replay_app(backend: Backend, record: Any) -> Any:
+    """The app of `gaslight replay FILE`: the replay screen alone; closing it quits."""
+    from tui.app import GaslightApp
+    from tui.config import load_name
+
+    class ReplayApp(GaslightApp):
+        CSS_PATH = str(Path(__file__).parent.parent / "app.tcss")  # relative to tui/app.py's
+
+        async def on_mount(self, event: events.Mount) -> None:
+            event.prevent_default()  # no lobby, and no name to ask for
+            screen = await open_file_replay(self.backend, record, self.player_name or "")
+            self.push_screen(screen, lambda _: self.exit())
+
+    return ReplayApp(backend, player_name=load_name())
