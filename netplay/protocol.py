@@ -495,6 +495,8 @@ class Lobby(HostMessage):
     play_again: list[int]
     bot_pace: str = "normal"
     """Optional on the wire: a host from before paces sends none."""
+    evening: list[dict] = field(default_factory=list)
+    """The table's finished games, oldest first (see PROTOCOL.md, `lobby`)."""
 
 
 @dataclass(frozen=True, slots=True)

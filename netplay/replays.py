@@ -498,6 +498,12 @@ class Replays:
             raise Refusal(f"the record of {request.game} has parts 0 to {len(parts) - 1}")
         return RecordPart(replay.record.game, request.part, len(parts), parts[request.part])
 
+    def finished_records(self, table_id: str) -> list[GameRecord]:
+        """The finished games of one table, for this host's own use (an app keeping the games
+        it played against bots): no connection asks, so nobody's rights are checked."""
+        return [record for record in self._table_games(table_id)
+                if (replay := self._replay(record)) is not None and replay.finished]
+
     # -- who may, and the games ------------------------------------------------------------
 
     def _finished(self, client: Any, game: str, token: str | None) -> Replay:

@@ -35,6 +35,8 @@ BOT_PACES: Final = {"fast": 0.5, "normal": 1.5, "slow": 3.0}
 DEFAULT_PACE: Final = "normal"
 CHAT_TAIL: Final = 20
 """Chat lines a table keeps, per channel, for the people who join or come back."""
+EVENING: Final = 30
+"""Finished games a table tells of (`lobby.evening`): the latest."""
 CHANNELS: Final = ("table", "spectators")
 """Players talk on the table's channel, which spectators read too; spectators on their own."""
 
@@ -113,6 +115,9 @@ class Table:
     game: engine.Game | None = None
     games: int = 0
     """Games started at this table so far: the current one is `game_ref(games)`."""
+    evening: list[dict] = field(default_factory=list)
+    """The games this table finished, oldest first, as the lobby tells them (the evening's
+    record): each game's id, result, winning team and winners' names."""
     host_seat: int | None = None
     created_by: str | None = None
     """The address of the client that created the table; None when the host made it."""
@@ -172,7 +177,7 @@ class Table:
             options=dict(self.options), seats=[s.public() for s in self.seats],
             phase=self.phase, host_seat=self.host_seat, spectators=len(self.spectators),
             bot_level=self.bot_level, bot_pace=self.bot_pace, turn_timer=self.turn_timer,
-            play_again=sorted(self.play_again),
+            play_again=sorted(self.play_again), evening=self.evening[-EVENING:],
         )
 
     def waiting_for_away(self) -> list[Seat]:
@@ -226,7 +231,17 @@ class Table:
         self.record({"t": "act", "seat": seat, "action": game.history[-1][1],
                      "time": round(time.time(), 3), "by": self.seats[seat].mover})
         if game.outcome is not None:
+            self.game_over()
             log.info("table %s: game over (%s)", self.id, game.outcome.reason)
+
+    def game_over(self) -> None:
+        """Add the game that just ended to the evening's record."""
+        assert self.game is not None and self.game.outcome is not None
+        outcome = self.game.outcome
+        self.evening.append({
+            "game": game_ref(self.id, self.games), "result": outcome.text,
+            "team": outcome.winning_team,
+            "winners": [self.seats[seat].name for seat in sorted(outcome.winners)]})
 
     def seat_bot(self, seat: Seat) -> None:
         seat.kind, seat.name, seat.token_hash = BOT, bot_name(seat.seat), None

@@ -344,6 +344,8 @@ def _apply_record(table: Table | None, record: dict) -> Table:
             if table.game is None:
                 raise ValueError("an action before the game started")
             table.game.apply(record["seat"], record["action"])
+            if table.game.outcome is not None:
+                table.game_over()
         case _:
             raise ValueError(f"unknown record type {kind!r}")
     return table

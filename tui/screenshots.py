@@ -106,10 +106,22 @@ async def main() -> None:
         await pilot.pause(0.3)
         player.save_screenshot(str(OUT / "end.svg"))
 
+        # The same game again, from the end screen: the second round, through everything.
+        from tui.screens.replay import ReplayScreen
+
+        await pilot.press("ctrl+w")
+        await settle(pilot, lambda: isinstance(player.screen, ReplayScreen)
+                     and player.screen.drawn is not None)
+        replay = player.screen
+        await pilot.press("right_square_bracket", "right", "a")
+        await settle(pilot, lambda: replay.drawn == (replay.marks[1] + 1, "all"))
+        await pilot.pause(0.3)
+        player.save_screenshot(str(OUT / "replay.svg"))
+
     await holmes_shots(backend)
     await evolution_screenshot(backend)
     await machinations_shot(backend(port=HOST_PORT + 4), pilot_settle=settle)
-    for name in ("lobby", "table-seat", "table-spectator", "end", "holmes-table",
+    for name in ("lobby", "table-seat", "table-spectator", "end", "replay", "holmes-table",
                  "holmes-choice", "holmes-table-wide", "evolution-table", "machinations-seat"):
         print(OUT / f"{name}.svg")
 

@@ -99,6 +99,15 @@ def test_every_game_at_a_table_that_plays_again_is_its_own_record(tmp_path):
         records = store.records(table.id)
     games = table_games(records)
     assert [g.game for g in games] == [f"{table.id}-{n}" for n in (1, 2, 3)]
+    # The evening's record: each game, its result and its winners, as the lobby tells it,
+    # and the same after --resume.
+    evening = table.lobby().evening
+    assert [e["game"] for e in evening] == [g.game for g in games]
+    for entry, game in zip(evening, games):
+        outcome = Replay(game).outcome
+        assert entry["result"] == outcome.text and entry["team"] == outcome.winning_team
+        assert entry["winners"] == [table.seats[s].name for s in sorted(outcome.winners)]
+    assert restore_table(table.id, records).evening == evening
     assert [g.seed for g in games] == seeds and len(set(seeds)) == 3
     assert [[(m.seat, m.action) for m in g.moves] for g in games] == histories
     assert all(Replay(g).finished for g in games)

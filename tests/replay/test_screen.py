@@ -17,6 +17,7 @@ from netplay import replay_file
 from netplay.client import Connection
 from netplay.host import Host
 from netplay.limits import HostLimits
+from netplay.protocol import PlayAgain
 from netplay.replays import GameRecord, Move, Player, Said
 from tui.address import Address
 from tui.backend import Backend, Ticket
@@ -66,7 +67,7 @@ async def until(pilot, predicate, what: str, timeout: float = 20.0):
     try:
         await asyncio.wait_for(wait(), timeout)
     except TimeoutError:
-        raise AssertionError(f"timed out waiting for {what}: {getattr(pilot.app.screen, 'drawn', None)}") from None
+        raise AssertionError(f"timed out waiting for {what}: {getattr(pilot.app.screen, 'drawn', None)} {getattr(pilot.app.screen, 'games', None)}") from None
 
 
 def shown(screen: ReplayScreen, step: int, eyes) -> bool:
@@ -188,6 +189,31 @@ async def test_the_end_screen_replays_the_game_over_the_tables_connection(tmp_pa
             await pilot.press("escape")
             await until(pilot, lambda: isinstance(app.screen, EndScreen), "back at the end")
             assert table.replay_screen is None
+            first_end = app.screen
+            assert "This evening: 1 game" in screen_text(app)
+            # The table plays again: the next end screen keeps the evening's record, and its
+            # list opens the first game's replay.
+            await ann.send(PlayAgain())
+            await asyncio.wait_for(play_seat(ann, [], 2), 30)
+            await until(pilot, lambda: isinstance(app.screen, EndScreen)
+                        and app.screen is not first_end, "the second end screen")
+            end = app.screen
+            await until(pilot, lambda: len(end.evening) == 2, "two games tonight")
+            tonight = host.tables[table_id].evening
+            await pilot.pause(0.1)
+            text = screen_text(app)
+            assert "This evening: 2 games" in text
+            games = end.query_one("#evening-games")
+            assert [str(games.get_option_at_index(i).prompt).split(" (")[0]
+                    for i in range(games.option_count)] == \
+                [f"{n}. {game['result']}" for n, game in enumerate(tonight, 1)]
+            games.focus()
+            games.highlighted = 0
+            await pilot.press("enter")
+            await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "game 1's replay")
+            await until(pilot, lambda: app.screen.drawn == (0, "spectator"), "its deal")
+            assert app.screen.game == f"{table_id}-1"
+            await pilot.press("escape")
             await ann.close()
     finally:
         await host.stop()

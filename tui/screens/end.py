@@ -15,6 +15,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Footer, Static
 
 from tui.widgets.chat_panel import ChatLine, ChatPanel, typed_character
+from tui.widgets.evening import Evening
 
 
 def play_again_text(asked: Sequence[str], awaited: Sequence[str], you_asked: bool | None) -> Text:
@@ -69,7 +70,7 @@ class EndScreen(Screen[str | None]):
         chat: Sequence[ChatLine] = (),
         send_chat: Callable[[str], None] | None = None,
         ask_again: Callable[[], None] | None = None,
-        watch_again: Callable[[], None] | None = None,
+        watch_again: Callable[[str | None], None] | None = None,
     ) -> None:
         """`ask_again` asks the host for another game: the screen stays, and shows who else
         has asked, until the new game starts."""
@@ -82,6 +83,7 @@ class EndScreen(Screen[str | None]):
         self.send_chat = send_chat
         self.ask_again = ask_again
         self.watch_again = watch_again
+        self.evening: Sequence[dict] = ()
         self.play_again = Text()
 
     def compose(self) -> ComposeResult:
@@ -93,6 +95,7 @@ class EndScreen(Screen[str | None]):
                 )
             yield self.body
             yield Static(self.play_again, id="end-again")
+            yield Evening(id="end-evening")
             with Horizontal(id="end-buttons"):
                 if self.can_play_again:
                     yield Button("Play again (Ctrl+R)", id="again", variant="primary")
@@ -101,6 +104,7 @@ class EndScreen(Screen[str | None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.query_one(Evening).show(self.evening)
         panel = self.query_one(ChatPanel)
         for line in self.chat:
             panel.add(*line)
@@ -109,6 +113,16 @@ class EndScreen(Screen[str | None]):
         self.play_again = text
         if self.is_mounted:
             self.query_one("#end-again", Static).update(text)
+
+    def show_evening(self, evening: Sequence[dict]) -> None:
+        """The table's games so far tonight, each of which opens its replay."""
+        self.evening = evening
+        if self.is_mounted:
+            self.query_one(Evening).show(evening)
+
+    def on_evening_chosen(self, event: Evening.Chosen) -> None:
+        if self.watch_again is not None:
+            self.watch_again(event.game)
 
     def add_chat(self, line: ChatLine) -> None:
         self.chat = (*self.chat, line)
@@ -151,7 +165,7 @@ class EndScreen(Screen[str | None]):
 
     def action_watch_again(self) -> None:
         if self.watch_again is not None:
-            self.watch_again()
+            self.watch_again(None)
 
     def action_lobby(self) -> None:
         self.dismiss("lobby")

@@ -40,6 +40,8 @@ class LobbyScreen(Screen):
         Binding("x", "let_go", "Let go", tooltip="Give up your seat at the highlighted ★ table "
                 "(asks first)"),
         Binding("r", "rename", "Change name", show=False),
+        Binding("g", "past_games", "Replays", tooltip="Watch a finished game again: yours "
+                "at the hosts where you hold a seat, and your games against bots"),
         Binding("f1", "rules", "Rules", tooltip="The rules of the highlighted table's game"),
         Binding("question_mark", "keys", "Keys"),
         # Typing in the lobby by mistake must not end the app: q asks first.
@@ -358,6 +360,11 @@ class LobbyScreen(Screen):
         self.post_message(TablesFound(held, "seats"))
         told = "its host was told" if answered else "its host did not answer; forgotten here"
         self.notify(f"Seat at {listing.name} given up: {told}.", markup=False)
+
+    def action_past_games(self) -> None:
+        from tui.screens.past_games import PastGamesScreen
+
+        self.app.push_screen(PastGamesScreen(self.backend, self.app.player_name or "guest"))
 
     def action_rename(self) -> None:
         self.app.ask_name()

@@ -207,6 +207,7 @@ class PlayScreen(Screen):
         )
         if self.end_screen is not None:
             self.end_screen.show_play_again(self.play_again_text())
+            self.end_screen.show_evening(lobby.get("evening") or [])
         phase = lobby.get("phase")
         if phase == "waiting":
             self.query_one(ContentSwitcher).current = "waiting"
@@ -485,6 +486,8 @@ class PlayScreen(Screen):
         )
         self.app.push_screen(self.end_screen, self.end_chosen)
         self.end_screen.show_play_again(self.play_again_text())
+        self.end_screen.show_evening(self.lobby.get("evening") or [])
+        self.keep_for_replays()
 
     def close_end_screen(self) -> None:
         screen, self.end_screen = self.end_screen, None
@@ -498,16 +501,28 @@ class PlayScreen(Screen):
 
     # -- watching the game again (issue 24) ---------------------------------------------------------
 
-    def watch_again(self) -> None:
-        """The game just ended, replayed over this table's own connection: a spectator may
-        watch it again only on the connection that saw its end."""
+    def keep_for_replays(self) -> None:
+        """The lobby's past games list this game: a seat's token is remembered, and a game
+        against bots is kept as a replay file (its host goes when the player leaves)."""
+        from tui.screens.replay import keep_bot_games, remember_played
+
+        try:
+            remember_played(self.backend, self.ticket, self.connection)
+            keep_bot_games(self.backend, self.ticket)
+        except (OSError, ValueError) as error:
+            self.query_one(EventLog).note(f"Could not keep this game's replay: {error}")
+
+    def watch_again(self, game: str | None = None) -> None:
+        """A game of this table (by default the one just ended), replayed over this table's
+        own connection: a spectator may watch again only on the connection that saw the
+        end."""
         from tui.screens.replay import ReplayScreen, ReplaySource
 
         if self.connection is None or self.status != "connected":
             self.notify("Not connected to the host: no replay.", severity="warning")
             return
         source = ReplaySource(
-            self.ticket, table=self.lobby.get("table", self.ticket.table),
+            self.ticket, game=game, table=self.lobby.get("table", self.ticket.table),
             token=getattr(self.connection, "token", None),
             eyes=self.seat if self.seat is not None and not self.spectator else "spectator",
             send=self.connection.send)

@@ -1,0 +1,95 @@
+"""The lobby's past games (`g`): the games this player's seats played at a host, asked with
+the seat book's tokens, and the games against bots, kept as replay files when they end; Enter
+opens one in the replay screen."""
+
+from __future__ import annotations
+
+import asyncio
+
+from netplay import replay_file
+from netplay.client import Connection
+from tui.address import Address
+from tui.app import create_app
+from tui.backend import Backend
+from tui.screens.past_games import PastGamesScreen
+from tui.screens.replay import ReplayScreen, keep_bot_games, played_book, replays_dir
+from tui.seat_book import HeldSeat
+
+from .conftest import play_game, play_seat
+from .test_screen import bots_game, until
+
+
+async def test_games_against_bots_are_kept_as_files_when_they_end(tmp_path):
+    backend = Backend(interfaces=["127.0.0.1"], data_dir=tmp_path / "data", bot_delay=0,
+                      seed=3, discover=False)
+    try:
+        ticket = await backend.play_bots("Ann", "holmes", 2)
+        conn = await Connection.connect(ticket.address.host, ticket.address.port, name="Ann",
+                                        table=ticket.table)
+        await asyncio.wait_for(play_seat(conn, [], 1), 60)
+        [path] = keep_bot_games(backend, ticket)
+        assert path.parent == replays_dir(backend)
+        record = replay_file.read(path)
+        assert record.kind == "holmes" and [p.kind for p in record.seats] == ["human", "bot"]
+        assert keep_bot_games(backend, ticket) == []  # kept once
+        await conn.close()
+    finally:
+        await backend.close()
+
+
+async def test_the_lobby_lists_past_games_from_hosts_and_files_and_opens_one(host, tmp_path,
+                                                                             monkeypatch):
+    monkeypatch.setenv("GASLIGHT_CONFIG_DIR", str(tmp_path / "config"))
+    played = await play_game(host, "timebomb", 4, 1, seed=21)
+    seat = played.people[0]
+    backend = Backend(interfaces=["127.0.0.1"], data_dir=tmp_path / "app", discover=False)
+    address = Address("127.0.0.1", host.address[1])
+    # The seat book lets go of a finished table's seat; the played book keeps its token.
+    played_book(backend).keep(HeldSeat(host.host_id, played.table, seat.token, address,
+                                       "timebomb", "table"))
+    file_game = bots_game("machinations", 5, seed=6)
+    replay_file.save(replays_dir(backend) / "kept.gaslight-replay", file_game.entries())
+    await played.close()
+    app = create_app(backend, player_name="Ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("g")
+        await until(pilot, lambda: isinstance(app.screen, PastGamesScreen), "past games")
+        screen = app.screen
+        await until(pilot, lambda: len(screen.games) == 2, "both games")
+        sources = {g.kind: g for g in screen.games}
+        assert sources["timebomb"].address == address and sources["timebomb"].token == seat.token
+        assert sources["machinations"].path is not None
+        index = screen.games.index(sources["timebomb"])
+        screen.query_one("#past-list").highlighted = index
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+        replay = app.screen
+        await until(pilot, lambda: replay.drawn == (0, "spectator"), "the deal")
+        assert replay.game == f"{played.table}-1"
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is screen, "back to the list")
+        screen.query_one("#past-list").highlighted = screen.games.index(sources["machinations"])
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the file's replay")
+        await until(pilot, lambda: app.screen.drawn == (0, "spectator"), "its deal")
+        assert app.screen.game == file_game.game
+        await pilot.press("escape")
+
+
+async def test_a_seat_played_to_the_end_is_remembered_with_its_token(host, tmp_path):
+    from tui.backend import Ticket
+    from tui.screens.replay import remember_played
+
+    played = await play_game(host, "timebomb", 4, 1, seed=22)
+    backend = Backend(interfaces=["127.0.0.1"], data_dir=tmp_path / "app", discover=False)
+    address = Address("127.0.0.1", host.address[1])
+    try:
+        seat = played.people[0]
+        remember_played(backend, Ticket(address, played.table), seat)
+        remember_played(backend, Ticket(address, played.table, spectate=True), played.spectator)
+        [kept] = played_book(backend).all()
+        assert (kept.host_id, kept.table, kept.token) == (host.host_id, played.table, seat.token)
+        mode = (played_book(backend).path.stat().st_mode & 0o777)
+        assert mode == 0o600
+    finally:
+        await played.close()

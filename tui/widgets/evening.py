@@ -1,0 +1,73 @@
+"""The evening's record of a table that plays again: games played, wins per person and per
+team, and the evening's games, each of which opens its replay (Enter)."""
+
+from __future__ import annotations
+
+import collections
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+
+def tally_text(evening: Sequence[dict[str, Any]]) -> Text:
+    """"This evening: 3 games · wins: Ann 2, Bob 1 · teams: Sherlock 2, Moriarty 1"."""
+    people: collections.Counter[str] = collections.Counter()
+    teams: collections.Counter[str] = collections.Counter()
+    for game in evening:
+        people.update(str(name) for name in game.get("winners") or ())
+        if game.get("team"):
+            teams[str(game["team"])] += 1
+    text = Text()
+    count = len(evening)
+    text.append(f"This evening: {count} game{'s' if count != 1 else ''}", style="bold")
+    if people:
+        text.append(" · wins: " + ", ".join(f"{name} {n}" for name, n in people.most_common()))
+    if teams:
+        text.append(" · teams: " + ", ".join(f"{team} {n}" for team, n in teams.most_common()))
+    return text
+
+
+class Evening(Vertical):
+    DEFAULT_CSS = """
+    Evening { height: auto; margin: 1 0 0 0; }
+    Evening OptionList { height: auto; max-height: 6; border: none; padding: 0; }
+    """
+
+    @dataclass
+    class Chosen(Message):
+        """A game of the evening to watch again."""
+
+        game: str
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.games: list[dict[str, Any]] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="evening-tally")
+        yield OptionList(id="evening-games")
+
+    def show(self, evening: Sequence[dict[str, Any]]) -> None:
+        games = list(evening)
+        if games == self.games:
+            return
+        self.games = games
+        self.display = bool(games)
+        self.query_one("#evening-tally", Static).update(tally_text(games))
+        options = self.query_one(OptionList)
+        options.clear_options()
+        options.add_options([
+            Option(Text(f"{number}. {game.get('result', '')}"
+                        + (f" ({', '.join(game.get('winners') or ())})"
+                           if game.get("winners") else "")))
+            for number, game in enumerate(games, 1)])
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.post_message(self.Chosen(str(self.games[event.option_index]["game"])))
