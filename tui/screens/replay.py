@@ -31,7 +31,7 @@ from netplay import protocol as wire
 from netplay.replays import EYES_ALL, EYES_SPECTATOR
 from tui.backend import Backend, Ticket
 from tui.messages import ConnectionStatusChanged
-from tui.models.seats import SeatInfo
+from tui.models.seats import SeatInfo, seat_infos
 from tui.screens.play import PlayScreen
 from tui.widgets.chat_panel import ChatPanel
 from tui.widgets.event_log import EventLog
@@ -212,20 +212,23 @@ class ReplayScreen(PlayScreen, inherit_bindings=False):
                 self.post_message(ConnectionStatusChanged("closed", text) if fatal
                                   else self.Refused(text))
 
+    @dataclass
     class Shown(Message):
-        def __init__(self, step: wire.ReplayStep) -> None:
-            super().__init__()
-            self.step = step
+        """The host sent a step."""
 
+        step: wire.ReplayStep
+
+    @dataclass
     class Part(Message):
-        def __init__(self, part: wire.RecordPart) -> None:
-            super().__init__()
-            self.part = part
+        """The host sent a part of the record being saved."""
 
+        part: wire.RecordPart
+
+    @dataclass
     class Refused(Message):
-        def __init__(self, text: str) -> None:
-            super().__init__()
-            self.text = text
+        """The host turned a request of this replay down."""
+
+        text: str
 
     def ask(self, step: int, eyes: int | str | None = None) -> None:
         if self.game is None:
@@ -248,8 +251,6 @@ class ReplayScreen(PlayScreen, inherit_bindings=False):
         self.spectator = not isinstance(eyes, int)
         self.seat = eyes if isinstance(eyes, int) else None
         self.lobby = self.lobby_then()
-        from tui.models.seats import seat_infos
-
         self.seats = seat_infos(self.lobby, int(self.about.get("players", 0)))
         self.view, self.legal = shown.view, []
         await self.render_state()
