@@ -28,7 +28,7 @@ def test_the_record_holds_times_movers_covers_seats_and_chat(tmp_path):
         ann, _ = tables.sit(table, "Ann", None)
         bob, _ = tables.sit(table, "Bob", None)
         table.say("before the game", ann.seat, ann.name, spectator=False)
-        table.start_game(None)
+        table.start_game(20261125)  # a deal whose Bomb is not among the first cuts
         rng = random.Random(1)
         table.say("good luck", ann.seat, ann.name, spectator=False)
         table.say("a spectator's aside", None, "Eve", spectator=True)
@@ -36,6 +36,7 @@ def test_the_record_holds_times_movers_covers_seats_and_chat(tmp_path):
         table.cover(table.seats[bob.seat], BY_TIMER)
         while table.game.outcome is None and len(table.game.history) < 3:
             move(table, rng)
+        assert len(table.game.history) == 3
         table.uncover(table.seats[bob.seat])
         while table.game.outcome is None:
             move(table, rng)
