@@ -88,7 +88,10 @@ async def play_seat(seat: Seat, port: int, rng: random.Random, reconnect_at: int
             first = False
             await seat.peer.send({"t": "chat", "text": f"{seat.name} says: trust me"})
             await seat.peer.send({"t": "act", "action": {"type": BAIT}})
-        if reconnect_at is not None and len(seat.states) == reconnect_at:
+        # The refusal of the bait must be in before the link drops: the bots' moves may be
+        # sent ahead of it, and a frame the old link never read is lost with it.
+        if reconnect_at is not None and len(seat.states) >= reconnect_at and seat.refusals:
+            reconnect_at = None
             token = seat.peer.token
             seat.retire()
             seat.peer = await RawPeer.join(port, seat.name, token=token)
