@@ -67,3 +67,13 @@ async def open_table(app, game: engine.Game | None, seat: int | None, lobby_mess
 
 def offline_backend() -> Backend:
     return Backend(interfaces=["127.0.0.1"], discover=False)
+
+
+async def skip_claim_offer(pilot) -> None:
+    """Esc on the claim offer a fresh deal opens, as a player who claims nothing would."""
+    from tui.screens.action_picker import ActionPicker
+
+    await pilot.pause()
+    if isinstance(pilot.app.screen, ActionPicker):
+        await pilot.press("escape")
+        await pilot.pause()

@@ -5,7 +5,7 @@ screen, and names holding Rich markup drawn literally on every screen of a table
 
 from __future__ import annotations
 
-from offline import finished_game, lobby, offline_backend, open_table, seeded_game
+from offline import finished_game, lobby, offline_backend, open_table, seeded_game, skip_claim_offer
 from screen_text import screen_text
 
 from netplay.protocol import PlayAgain
@@ -197,7 +197,7 @@ async def test_a_cut_dialog_closes_when_a_new_round_begins_under_it():
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
         screen = await open_table(application, game, game.cutter)
-        await pilot.pause()
+        await skip_claim_offer(pilot)
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(application.screen, CutScreen)

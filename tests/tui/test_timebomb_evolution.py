@@ -179,8 +179,14 @@ def is_decision(screen) -> bool:
     return isinstance(screen, ActionPicker) and screen.has_class("-decision")
 
 
+def is_claim_offer(screen) -> bool:
+    """The claim offered after each deal, which opens by itself too."""
+    return isinstance(screen, ActionPicker) and not screen.has_class("-decision")
+
+
 async def test_play_the_variante_against_bots_to_the_end(app_factory, waiter):
-    """Cut by keyboard, answer every decision from its dialog, claim once, until the end."""
+    """Cut by keyboard, answer every decision from its dialog, say the truth when each deal
+    offers a claim, change it once with Ctrl+K, until the end."""
     application = app_factory()
     async with application.run_test(size=(100, 32), message_hook=waiter.hook) as pilot:
         ticket = await application.backend.host_table(
@@ -189,11 +195,12 @@ async def test_play_the_variante_against_bots_to_the_end(app_factory, waiter):
         application.screen.go(ticket)
         table = await waiter.until(pilot, lambda: play_screen(application), "the table")
         await waiter.until(pilot, lambda: table.view is not None, "the first state")
-        claimed = decided = cuts = 0
+        claimed = decided = cuts = offered = 0
         while not isinstance(application.screen, EndScreen):
             await waiter.until(
                 pilot,
                 lambda: isinstance(application.screen, EndScreen) or is_decision(application.screen)
+                or is_claim_offer(application.screen)
                 or (application.screen is table and table.board.model
                     and table.board.model.your_turn),
                 "my turn, my decision or the end",
@@ -205,6 +212,9 @@ async def test_play_the_variante_against_bots_to_the_end(app_factory, waiter):
             if is_decision(screen):
                 await pilot.press("enter")
                 decided += 1
+            elif is_claim_offer(screen):
+                await pilot.press("enter")
+                offered += 1
             elif not claimed and table.board.model.claims:
                 await pilot.press("ctrl+k")
                 await waiter.until(
@@ -223,7 +233,7 @@ async def test_play_the_variante_against_bots_to_the_end(app_factory, waiter):
                 or isinstance(application.screen, EndScreen),
                 "the host to apply it",
             )
-        assert cuts > 0 and claimed == 1
+        assert cuts > 0 and claimed == 1 and offered >= 1
         text = screen_text(application)
         assert "team wins" in text and "Removed unseen" in text
         assert table.view["outcome"] is not None and "removed" in table.view

@@ -7,7 +7,7 @@ import pytest
 import test_holmes as ho
 import test_machinations as mm
 import test_timebomb_evolution as ev
-from offline import finished_game, lobby, offline_backend, open_table, seeded_game
+from offline import finished_game, lobby, offline_backend, open_table, seeded_game, skip_claim_offer
 from screen_text import screen_text
 
 from netplay.protocol import Chat
@@ -100,7 +100,7 @@ async def test_quitting_at_a_running_game_asks_first(key):
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
         screen = await open_table(application, seeded_game(0), 0)
-        await pilot.pause()
+        await skip_claim_offer(pilot)
         application.set_focus(None)  # the chat line's own Ctrl+C copies
         await pilot.press(key)
         await pilot.pause()
@@ -115,7 +115,7 @@ async def test_the_keys_list_shows_each_key_once_and_each_description_whole():
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
         await open_table(application, seeded_game(0), 0)
-        await pilot.pause()
+        await skip_claim_offer(pilot)
         await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(application.screen, KeysScreen)

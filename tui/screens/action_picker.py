@@ -4,8 +4,9 @@ needs the rules to offer the right choices. Returns the chosen action, or None."
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -25,7 +26,10 @@ class ActionPicker(ModalScreen[dict[str, Any] | None]):
     ActionPicker OptionList { height: auto; max-height: 100%; margin: 1 0; }
     """
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        *(Binding(str(n), f"pick({n - 1})", show=False) for n in range(1, 10)),
+    ]
 
     def __init__(
         self,
@@ -34,13 +38,24 @@ class ActionPicker(ModalScreen[dict[str, Any] | None]):
         *,
         later: bool = False,
         decision: bool = False,
+        initial: int = 0,
+        hint: str = "",
+        typed: Callable[[str], None] | None = None,
     ) -> None:
         """`choices` are (words, action) pairs; `later`: Esc only puts the choice off (the game
-        waits for it), so the hint says how to come back."""
+        waits for it), so the hint says how to come back. `initial` is the choice highlighted
+        first (Enter takes it), `hint` replaces the hint line. With `typed`, a letter closes
+        the picker and goes to `typed`: a dialog that opened while its player was about to
+        chat takes their sentence's Enter for nothing."""
         super().__init__(classes="-decision" if decision else "")
         self.question = question
         self.choices = tuple(choices)
         self.later = later
+        self.initial = initial
+        self.hint = hint
+        self.typed = typed
+        self.closing = False
+        """A letter was typed: the picker is on its way out, the keys behind it go to `typed`."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -50,11 +65,46 @@ class ActionPicker(ModalScreen[dict[str, Any] | None]):
                 id="picker-options",
             )
             esc = "Esc: look at the table first" if self.later else "Esc: cancel"
-            yield Static(f"↑/↓ then Enter · {esc}", id="picker-hint")
+            yield Static(self.hint or f"↑/↓ then Enter · {esc}", id="picker-hint")
+
+    def on_mount(self) -> None:
+        options = self.query_one(OptionList)
+        if 0 <= self.initial < options.option_count:
+            options.highlighted = self.initial
+
+    def action_pick(self, index: int) -> None:
+        """A digit highlights a choice, as the arrows would; Enter takes it."""
+        options = self.query_one(OptionList)
+        if index < options.option_count:
+            options.highlighted = index
+
+    def on_key(self, event: events.Key) -> None:
+        if self.typed is None:
+            return
+        if self.closing:
+            # Keys a fast typist sent together reach this picker until it is gone: they are
+            # the rest of the sentence, Enter included.
+            event.stop()
+            event.prevent_default()
+            if event.key == "enter":
+                self.typed("\n")
+            elif event.is_printable and event.character is not None:
+                self.typed(event.character)
+            return
+        if not event.is_printable or event.character is None or event.character in "0123456789?":
+            return  # digits pick, `?` lists the keys
+        event.stop()
+        event.prevent_default()
+        self.closing = True
+        self.dismiss(None)
+        self.typed(event.character)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
+        if self.closing:
+            return
         self.dismiss(dict(self.choices[int(event.option.id)][1]))
 
     def action_cancel(self) -> None:
-        self.dismiss(None)
+        if not self.closing:
+            self.dismiss(None)

@@ -300,7 +300,8 @@ class PlayScreen(Screen):
             return
         hidden = self.board is not None and self.board.secret_hidden
         self.query_one(EventLog).show_events(
-            self.view.get("events", []), names_of(self.seats), hide_private=hidden
+            self.view.get("events", []), names_of(self.seats), hide_private=hidden,
+            before=self.board.log_lines_before() if self.board is not None else None,
         )
 
     def on_game_board_secrets_toggled(self, event: GameBoard.SecretsToggled) -> None:
@@ -343,6 +344,15 @@ class PlayScreen(Screen):
 
     def on_chat_panel_sent(self, event: ChatPanel.Sent) -> None:
         self.say(event.text)
+        if self.board is not None:
+            self.board.offer_due()
+
+    def on_game_board_typed(self, event: GameBoard.Typed) -> None:
+        self.action_chat(event.text)
+
+    def on_screen_resume(self) -> None:
+        if self.board is not None:
+            self.call_after_refresh(self.board.offer_due)
 
     def say(self, text: str) -> None:
         self.send(wire.Chat(text))
@@ -419,6 +429,8 @@ class PlayScreen(Screen):
 
     def on_chat_panel_done(self, event: ChatPanel.Done) -> None:
         self.focus_game(from_chat=True) if self.board else self.set_focus(None)
+        if self.board is not None:
+            self.board.offer_due()
 
     def action_rules(self) -> None:
         from tui.screens.rules import RulesScreen

@@ -76,12 +76,15 @@ class ChatPanel(Vertical):
         self.query_one(Input).placeholder = self.placeholder()
 
     def type(self, text: str) -> None:
-        """Put the keyboard in the chat box, with `text` typed at its end."""
+        """Put the keyboard in the chat box, with `text` typed at its end; a line break at
+        the end sends the line, as Enter would."""
         box = self.query_one(Input)
         # At once, not after the keys already queued (`focus()` waits its turn).
         self.screen.set_focus(box)
         box.cursor_position = len(box.value)
-        box.insert_text_at_cursor(text)
+        box.insert_text_at_cursor(text.removesuffix("\n"))
+        if text.endswith("\n"):
+            self.run_worker(box.action_submit(), group="chat-submit")
 
     def add(self, sender: str, text: str, channel: str = "table") -> None:
         prefix = "(spectators) " if channel == "spectators" and not self.spectator else ""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from textual.widgets import RichLog
 
@@ -33,9 +33,12 @@ class EventLog(RichLog):
         events: Sequence[dict[str, Any]],
         names: Sequence[str],
         hide_private: bool = False,
+        before: Mapping[int, Sequence[str]] | None = None,
     ) -> None:
         """Append the events not shown yet; start over when a new game replaced the old, or
-        when the player hid or showed their secrets (the events only they may see)."""
+        when the player hid or showed their secrets (the events only they may see). `before`
+        holds the game's own lines to write before the event at an index (a round's summary
+        before the next deal)."""
         self.names = names
         if len(events) < len(self.shown) or events[: len(self.shown)] != self.shown:
             self.shown, self.entries = [], []
@@ -43,9 +46,12 @@ class EventLog(RichLog):
         if hide_private != self.hide_private:
             self.hide_private = hide_private
             self.rewrite()
-        for event in events[len(self.shown) :]:
-            self.entries.append(event)
-            self.write(self.line(event))
+        for index in range(len(self.shown), len(events)):
+            for line in (before or {}).get(index, ()):
+                self.entries.append(line)
+                self.write(line)
+            self.entries.append(events[index])
+            self.write(self.line(events[index]))
         self.shown = list(events)
 
     def note(self, text: str) -> None:

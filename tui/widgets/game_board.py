@@ -65,6 +65,12 @@ class GameBoard(Widget):
     class SecretsToggled(Message):
         """The player hid or showed their secrets: the log must mask or unmask its events."""
 
+    @dataclass
+    class Typed(Message):
+        """The player typed `text` into a dialog that gave way: it belongs in the chat."""
+
+        text: str
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.view: dict[str, Any] | None = None
@@ -73,9 +79,10 @@ class GameBoard(Widget):
         self.seats: Sequence[SeatInfo] = ()
         self.model: Any = None
         """What the game's `redraw` built from the view: its own model, with a `status_line`."""
-        self.dialog: tuple[Screen, tuple[dict[str, Any], ...], Any] | None = None
-        """The dialog open for this board, the actions it may answer, and the round it was
-        opened in: a state that takes them all away closes it."""
+        self.dialog: tuple[Screen, tuple[dict[str, Any], ...], Any, Callable[[], str]] | None
+        self.dialog = None
+        """The dialog open for this board, the actions it may answer, the round it was opened
+        in, and what else makes it stale: a state that takes them all away closes it."""
 
     def show(
         self,
@@ -93,14 +100,27 @@ class GameBoard(Widget):
         """Draw `self.view` for `self.seat`; called on every view and when secrets are hidden."""
         raise NotImplementedError
 
+    def log_lines_before(self) -> dict[int, tuple[str, ...]]:
+        """Hook: the game's own lines for the log, before the event at each index of the
+        view's events. None here."""
+        return {}
+
+    def offer_due(self) -> None:
+        """Hook: the player is back at the table (a dialog, another screen or the chat closed):
+        open what the game offers them unasked and could not open before. Nothing here."""
+
     # -- what every game shares ---------------------------------------------------------------
 
     def open_dialog(self, screen: Screen, answered: Callable[[Any], None],
-                    actions: Sequence[dict[str, Any]]) -> None:
+                    actions: Sequence[dict[str, Any]],
+                    stale: Callable[[], str] = lambda: "") -> None:
         """Push a dialog that answers with one of `actions` (or None). It never outlives the
         state it was made for: it closes, with a word why, when the game ends, a new round
-        begins, or none of its actions is legal any more."""
-        self.dialog = (screen, tuple(actions), self.view.get("round") if self.view else None)
+        begins, none of its actions is legal any more, or `stale()` gives a reason. A dialog
+        of this board still open gives way to it."""
+        self.close_dialog("")
+        self.dialog = (screen, tuple(actions), self.view.get("round") if self.view else None,
+                       stale)
 
         def done(result: Any) -> None:
             if self.dialog is not None and self.dialog[0] is screen:
@@ -112,7 +132,7 @@ class GameBoard(Widget):
     def close_stale_dialog(self) -> None:
         if self.dialog is None or self.view is None:
             return
-        screen, actions, round_ = self.dialog
+        screen, actions, round_, stale = self.dialog
         if self.over:
             reason = "the game is over"
         elif self.view.get("round") != round_:
@@ -120,11 +140,20 @@ class GameBoard(Widget):
         elif not any(action in self.legal for action in actions):
             reason = "the game moved on"
         else:
+            reason = stale()
+        if reason:
+            self.close_dialog(f"The dialog closed: {reason}.")
+
+    def close_dialog(self, word: str) -> None:
+        """Close this board's open dialog, if any, saying `word` (nothing when empty)."""
+        if self.dialog is None:
             return
+        screen = self.dialog[0]
         self.dialog = None
         if screen.is_attached and self.app.screen is screen:
             screen.dismiss(None)
-            self.notify(f"The dialog closed: {reason}.", severity="warning", timeout=5)
+            if word:
+                self.notify(word, severity="warning", timeout=5)
 
     def send(self, action: dict[str, Any] | None) -> None:
         """A dialog's answer: the action to send, or None when the player cancelled."""

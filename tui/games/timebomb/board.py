@@ -57,6 +57,11 @@ class TimeBombBoard(GameBoard):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.model: TimeBombModel | None = None
+        self.offered_round: int | None = None
+        """The round whose deal this player was offered a claim for: once a round."""
+        self.dealt_round: int | None = None
+        """The round this board saw dealt (no wire cut yet): its claim offer is due. A board
+        that arrives mid-round (a rejoin) offers none; Ctrl+K still claims."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -134,7 +139,9 @@ class TimeBombBoard(GameBoard):
         self.refresh_players()
 
     def row_text(self, row, width: int, wide: bool) -> Text:
-        text = Text()
+        # One line a player, whatever is appended: a row that wrapped would push the list's
+        # last player out of its box.
+        text = Text(no_wrap=True, overflow="ellipsis")
         text.append("✂ " if row.cutter else "  ", style="bold")
         text.append(name_cell(row.name, row.you, row.status, width),
                     style="bold" if row.you else "")
@@ -143,12 +150,13 @@ class TimeBombBoard(GameBoard):
         else:
             text.append(f"  {row.face_down:>2}▮   ")
         text.append(f"{row.revealed:<8.8}  ")
+        claim = row.claim if wide or not row.short_claim else row.short_claim
         if row.claim != claim_text(None) and self.covered(row.seat):
             # The player did not say it: a narrow row has room for the slant only.
-            text.append(row.claim, style="italic")
+            text.append(claim, style="italic")
             text.append(" (bot's)" if wide else "", style="italic")
         else:
-            text.append(row.claim)
+            text.append(claim)
         return text
 
     def covered(self, seat: int) -> bool:
@@ -169,12 +177,39 @@ class TimeBombBoard(GameBoard):
                 parts.append(f"{wire_symbol(kind)} {wire_word(kind)} {count}")
         text = Text(" · ".join(parts))
         names = {p.seat: p.name for p in model.players}
-        for wire in reversed(model.revealed):
+        for wire in self.this_round(model):
             text.append(
                 f"\nR{wire['round']}·{wire['cut']:<2} {names.get(wire['cutter'], '?')} ✂ "
                 f"{names.get(wire['target'], '?')}: {wire_symbol(wire['wire'])} {wire_word(wire['wire'])}"
             )
+        self.append_history(text, model)
         self.query_one("#tb-revealed", Static).update(text)
+
+    @staticmethod
+    def this_round(model: TimeBombModel) -> list:
+        """The wires cut in the round being played, newest first; earlier rounds read as each
+        player's claim beside the wires cut from them (`model.history`)."""
+        current = model.round if not model.over else None
+        return [w for w in reversed(model.revealed) if current is None or w["round"] == current]
+
+    def log_lines_before(self) -> dict[int, tuple[str, ...]]:
+        """Each past round's claims, beside the wires cut from their player, in the log just
+        before the next deal: where a short board has no room left for them."""
+        model = self.model
+        if model is None or not model.history or self.view is None:
+            return {}
+        lines = {}
+        for index, event in enumerate(self.view.get("events", ())):
+            if event.get("type") == "deal" and int(event.get("round", 1)) > 1:
+                ended = f"R{int(event['round']) - 1} "
+                lines[index] = tuple(line for line in model.history if line.startswith(ended))
+        return lines
+
+    def append_history(self, text: Text, model: TimeBombModel) -> None:
+        for line in model.history:
+            text.append("\n" + line)
+        self.query_one("#tb-revealed").border_title = (
+            "Revealed wires · past claims" if model.history else "Revealed wires")
 
     def binding_state(self) -> tuple:
         model = self.model
@@ -217,16 +252,63 @@ class TimeBombBoard(GameBoard):
         self.open_dialog(CutScreen(row.name, row.face_down), chosen,
                          [{"type": "cut", "target": seat}])
 
-    def action_claim(self) -> None:
+    def show(self, view, legal, seat, seats) -> None:
+        super().show(view, legal, seat, seats)
+        self.offer_due()
+
+    def offer_due(self) -> None:
+        """Right after each deal, offer this player their claim, the truth first: Enter says
+        it, Esc skips it. The game never waits for it (claims are free actions), and it waits
+        while the player is mid-sentence in the chat or looking at another screen."""
+        model = self.model
+        if model is not None and self.view.get("cuts") == 0:
+            self.dealt_round = model.round
+        if (model is None or model.spectator or model.over or not model.claims
+                or model.claimed or self.dealt_round != model.round
+                or self.offered_round == model.round):
+            return
+        if self.dialog is not None or not self.is_attached or self.app.screen is not self.screen:
+            return
+        if getattr(model, "decisions", ()):  # the game waits on this player's choice first
+            return
+        from textual.widgets import Input
+
+        focused = self.screen.focused
+        if isinstance(focused, Input) and focused.value:
+            return
+        self.offered_round = model.round
+        self.action_claim(offer=True)
+
+    def action_claim(self, offer: bool = False) -> None:
         from tui.screens.action_picker import ActionPicker
 
         model = self.model
         if model is None or not model.claims:
             return
+        truth = model.truth
+        choices = [
+            (f"I hold {self.claim_words(c)}" + ("   ← your wires" if c == truth else ""), c)
+            for c in model.claims
+        ]
+        question = "Claim, in public, what you hold. Nobody checks it: you may bluff."
+        if offer:
+            question = f"Round {model.round} is dealt. " + question
+        hand = model.hand
+
+        def typed(text: str) -> None:
+            self.notify("Claim put off: Ctrl+K claims when you are ready.", timeout=4)
+            self.post_message(self.Typed(text))
+
         self.open_dialog(
-            ActionPicker("Claim, in public, what you hold. Nobody checks it: you may bluff.",
-                         [(f"I hold {self.claim_words(c)}", c) for c in model.claims]),
+            ActionPicker(
+                question, choices,
+                initial=model.claims.index(truth) if truth in model.claims else 0,
+                hint="Enter: claim it · ↑/↓ or a digit: another · Esc: no claim",
+                typed=typed,
+            ),
             self.send, model.claims,
+            stale=lambda: "" if self.model is None or self.model.hand == hand
+            else "a wire of yours was cut",
         )
 
     def claim_words(self, claim: dict) -> str:

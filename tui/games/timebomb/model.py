@@ -7,7 +7,7 @@ the view's `wire_kinds`, so Time Bomb Évolution's extra kinds fall back to thei
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from engine.timebomb.cards import claim_words
 from tui.models.seats import SeatInfo
@@ -53,6 +53,46 @@ def describe_claim(action: Mapping[str, Any]) -> str:
     return claim_words(action.get("defusing", 0), bomb=action.get("bomb", 0))
 
 
+def truthful_claim(hand: Mapping[str, int]) -> dict[str, Any]:
+    """The claim that says exactly what `hand` holds: the claim offer's first choice."""
+    return {"type": "claim", "defusing": hand.get("defusing", 0), "bomb": hand.get("bomb", 0)}
+
+
+def claim_history(
+    events: Sequence[Mapping[str, Any]],
+    names: Mapping[int, str],
+    up_to_round: int,
+    claim_words: Callable[[Mapping[str, Any] | None], str],
+    wire_mark: Callable[[str], str],
+) -> tuple[str, ...]:
+    """Each claim of the rounds before `up_to_round`, newest round first, with the wires cut
+    from that player in that round beside it: `R1 Ada claimed 1◆ no ✹ · cut ○○◆` (a player
+    cut without a claim has a line too, so a past round reads whole). Built
+    from the public log, where every claim and every cut is an event: the view itself keeps
+    only the claims of the round being played."""
+    claims: dict[int, dict[int, Mapping[str, Any]]] = {}
+    cut: dict[int, dict[int, str]] = {}
+    round_ = 1
+    for event in events:
+        kind = event.get("type")
+        if kind == "deal":
+            round_ = int(event.get("round", round_))
+        elif kind == "claim" and event.get("seats"):
+            claims.setdefault(round_, {})[event["seats"][0]] = event
+        elif kind == "cut" and len(event.get("seats", ())) == 2:
+            marks = cut.setdefault(int(event.get("round", round_)), {})
+            target = event["seats"][1]
+            marks[target] = marks.get(target, "") + wire_mark(str(event.get("wire")))
+    lines = []
+    for r in range(up_to_round - 1, 0, -1):
+        said, marks = claims.get(r, {}), cut.get(r, {})
+        for seat in sorted(said.keys() | marks.keys()):
+            name = names.get(seat, f"Seat {seat + 1}")
+            words = f"claimed {claim_words(said[seat])}" if seat in said else "made no claim"
+            lines.append(f"R{r} {name} {words} · cut {marks.get(seat) or 'none'}")
+    return tuple(lines)
+
+
 @dataclass(frozen=True)
 class PlayerRow:
     seat: int
@@ -66,6 +106,8 @@ class PlayerRow:
     status: str
     target: bool
     """Whether the viewer may cut this player's wire now."""
+    short_claim: str = ""
+    """The claim for a narrow row, when it differs."""
 
 
 @dataclass(frozen=True)
@@ -88,6 +130,12 @@ class TimeBombModel:
     claims: tuple[Mapping[str, Any], ...]
     """The claim actions legal now, to offer in the claim dialog."""
     over: bool
+    truth: Mapping[str, Any] | None = None
+    """The legal claim that says what the viewer holds: offered first."""
+    claimed: bool = False
+    """The viewer has a claim on the table this round."""
+    history: tuple[str, ...] = ()
+    """The claims of past rounds, newest first, each with the wires cut from its player."""
 
     @property
     def targets(self) -> list[int]:
@@ -113,21 +161,28 @@ def build_model(
     legal: Sequence[Mapping[str, Any]],
     seat: int | None,
     seats: Sequence[SeatInfo],
+    *,
+    claim_words: Callable[[Mapping[str, Any] | None], str] = claim_text,
+    wire_mark: Callable[[str], str] = wire_symbol,
+    truthful: Callable[[Mapping[str, int]], dict[str, Any]] = truthful_claim,
 ) -> TimeBombModel:
+    """The model of a view; a variant passes its own words for a claim, its own mark for a
+    revealed wire and its own truthful claim."""
     players = int(view["players"])
     targets = {a["target"] for a in legal if a.get("type") == "cut"}
     revealed: dict[int, str] = {}
     for wire in view.get("revealed", ()):
-        revealed[wire["target"]] = revealed.get(wire["target"], "") + wire_symbol(wire["wire"])
+        revealed[wire["target"]] = revealed.get(wire["target"], "") + wire_mark(wire["wire"])
     claims = view.get("claims") or [None] * players
     face_down = view.get("face_down") or [0] * players
+    names = {s: seats[s].name if s < len(seats) else f"Seat {s + 1}" for s in range(players)}
     rows = tuple(
         PlayerRow(
             seat=s,
-            name=seats[s].name if s < len(seats) else f"Seat {s + 1}",
+            name=names[s],
             face_down=face_down[s],
             revealed=revealed.get(s, ""),
-            claim=claim_text(claims[s]),
+            claim=claim_words(claims[s]),
             cutter=s == view.get("cutter"),
             you=s == seat,
             status=seats[s].status if s < len(seats) else "",
@@ -136,6 +191,10 @@ def build_model(
         for s in range(players)
     )
     spectator = seat is None or "role" not in view
+    offered = tuple(a for a in legal if a.get("type") == "claim")
+    over = view.get("outcome") is not None
+    round_ = int(view.get("round", 1))
+    truth = None if spectator else truthful(view.get("hand") or {})
     return TimeBombModel(
         spectator=spectator,
         role=None if spectator else view.get("role"),
@@ -143,7 +202,7 @@ def build_model(
         kinds=tuple(view.get("wire_kinds", ("safe", "defusing", "bomb"))),
         players=rows,
         cutter=int(view.get("cutter", 0)),
-        round=int(view.get("round", 1)),
+        round=round_,
         rounds=int(view.get("rounds", 4)),
         cuts_left=int(view.get("round_length", players)) - int(view.get("cuts", 0)),
         defusing_found=int(view.get("defusing_found", 0)),
@@ -151,8 +210,12 @@ def build_model(
         revealed_counts=dict(view.get("revealed_counts", {})),
         revealed=tuple(view.get("revealed", ())),
         your_turn=bool(targets),
-        claims=tuple(a for a in legal if a.get("type") == "claim"),
-        over=view.get("outcome") is not None,
+        claims=offered,
+        over=over,
+        truth=truth if truth in offered else None,
+        claimed=seat is not None and 0 <= seat < players and claims[seat] is not None,
+        history=claim_history(view.get("events", ()), names, round_ + 1 if over else round_,
+                              claim_words, wire_mark),
     )
 
 

@@ -117,6 +117,8 @@ class EvolutionBoard(TimeBombBoard):
             cell.append(f" {row.revealed}/{row.threshold}")
             if row.wire is not None:
                 cell.append(f" ◆{row.wire}", style="bold")
+            elif row.gone_off:
+                cell.append(" ✹ ", style="bold")
             elif row.one_from_exploding:
                 cell.append(" ⚠ ", style="bold red1")
             else:
@@ -153,14 +155,17 @@ class EvolutionBoard(TimeBombBoard):
             return
         names = {p.seat: p.name for p in model.players}
         text = Text()
-        for i, wire in enumerate(reversed(model.revealed)):
+        for i, wire in enumerate(self.this_round(model)):
             text.append("\n" if i else "")
             text.append(
                 f"R{wire['round']}·{wire['cut']:<2} {names.get(wire['cutter'], '?')} ✂ "
                 f"{names.get(wire['target'], '?')}: "
             )
             text.append_text(kind_text(wire["wire"]))
-        self.query_one("#tb-revealed", Static).update(text or "No wire cut yet.")
+        if not text:
+            text.append("No wire cut this round." if model.history else "No wire cut yet.")
+        self.append_history(text, model)
+        self.query_one("#tb-revealed", Static).update(text)
 
     def binding_state(self) -> tuple:
         model = self.model

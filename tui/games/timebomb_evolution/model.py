@@ -38,12 +38,22 @@ def wire_letter(kind: str) -> str:
     return "◆" if kind == "defusing" else kind[:1].upper()
 
 
-def claim_text(claim: Mapping[str, Any] | None) -> str:
-    """`1◆ +Red`: the claimed Defusing count and the colour named, if any."""
+def claim_text(claim: Mapping[str, Any] | None, short: bool = False) -> str:
+    """`1◆ +Red`: the claimed Defusing count and the colour named, if any; `short`, for a
+    narrow row, names the colour by its initial as the revealed column does (`1◆ +R`)."""
     if claim is None:
         return "—"
     colour = claim.get("colour") or ""
-    return f"{claim.get('defusing', 0)}◆" + (f" +{colour_word(colour)}" if colour else "")
+    named = wire_letter(colour) if short else colour_word(colour)
+    return f"{claim.get('defusing', 0)}◆" + (f" +{named}" if colour else "")
+
+
+def truthful_claim(hand: Mapping[str, int]) -> dict[str, Any]:
+    """The claim that says what `hand` holds: its Defusing wires, and the colour it holds
+    most of (the first in the box's order on a tie), if any."""
+    colours = [(count, kind) for kind, count in hand.items() if kind != "defusing" and count]
+    most = max(colours, key=lambda c: c[0])[1] if colours else ""
+    return {"type": "claim", "defusing": hand.get("defusing", 0), "colour": most}
 
 
 def describe_claim(action: Mapping[str, Any]) -> str:
@@ -72,8 +82,13 @@ class ColourRow:
     """The number of the Defusing wire lying on this colour: it is defused."""
 
     @property
+    def gone_off(self) -> bool:
+        """It exploded: no warning any more, the game is over."""
+        return self.wire is None and self.revealed >= self.threshold
+
+    @property
     def one_from_exploding(self) -> bool:
-        return self.wire is None and self.revealed + 1 >= self.threshold
+        return self.wire is None and self.revealed + 1 == self.threshold
 
 
 @dataclass(frozen=True)
@@ -107,14 +122,11 @@ def build_model(
     seat: int | None,
     seats: Sequence[SeatInfo],
 ) -> EvolutionModel:
-    base = build_timebomb_model(view, legal, seat, seats)
+    base = build_timebomb_model(view, legal, seat, seats, claim_words=claim_text,
+                                wire_mark=wire_letter, truthful=truthful_claim)
     claims = view.get("claims") or [None] * len(base.players)
-    revealed_from: dict[int, str] = {}
-    for wire in view.get("revealed", ()):
-        revealed_from[wire["target"]] = revealed_from.get(wire["target"], "") + wire_letter(
-            wire["wire"])
     players = tuple(
-        replace(row, claim=claim_text(claims[row.seat]), revealed=revealed_from.get(row.seat, ""))
+        replace(row, short_claim=claim_text(claims[row.seat], short=True))
         for row in base.players
     )
     names = {row.seat: row.name for row in players}
