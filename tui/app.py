@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
@@ -11,6 +12,15 @@ from textual.screen import Screen
 from tui.address import Address
 from tui.backend import Backend
 from tui.config import load_name
+
+
+MIN_WIDTH, MIN_HEIGHT = 80, 24
+"""The smallest terminal every screen is laid out for: below it, some buttons are out of view."""
+
+
+def too_small_text(width: int, height: int) -> str:
+    return (f"This terminal is {width}x{height}: Gaslight needs at least "
+            f"{MIN_WIDTH}x{MIN_HEIGHT} to show every button. Enlarge the window.")
 
 
 class GaslightApp(App):
@@ -36,12 +46,29 @@ class GaslightApp(App):
         self.backend = backend
         self.player_name = player_name
         self.initial = initial
+        self.said_too_small = False
+        """The terminal is below MIN_WIDTH x MIN_HEIGHT and a lasting notice says so."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.say_if_too_small(*event.size)
+
+    def say_if_too_small(self, width: int, height: int) -> None:
+        """Below 80x24 a screen cannot show all its buttons: say so, on every screen, until
+        the terminal is large enough again."""
+        small = width < MIN_WIDTH or height < MIN_HEIGHT
+        if small and not self.said_too_small:
+            self.notify(too_small_text(width, height), title="Terminal too small",
+                        severity="warning", timeout=24 * 3600, markup=False)
+        elif not small and self.said_too_small:
+            self.clear_notifications()
+        self.said_too_small = small
 
     def on_mount(self) -> None:
         from tui.screens.lobby import LobbyScreen
 
         self.lobby = LobbyScreen(self.backend, self.initial)
         self.push_screen(self.lobby)
+        self.say_if_too_small(*self.size)
         if not self.player_name:
             self.ask_name()
 

@@ -1,7 +1,7 @@
 """Quick play: a game against bots on this computer, set up as the player last set it up.
 
 What the player chose is remembered per game in the config file, so the next game of the same
-kind is `b` then Enter. A remembered choice is checked against the static catalogue on the way
+kind is `Ctrl+G` then Enter. A remembered choice is checked against the static catalogue on the way
 in: a stale or hand-edited one falls back to the game's defaults rather than failing later.
 """
 

@@ -42,6 +42,7 @@ async def main() -> None:
     from tui.screens.end import EndScreen
     from tui.screens.play import PlayScreen
     from tui.games.timebomb.dialogs import CutScreen
+    from tui.screens.action_picker import ActionPicker
 
     data = Path(tempfile.mkdtemp(prefix="gaslight-shots-data-"))
     # Quick play remembers its choices in the config: start from none, like a new player.
@@ -59,7 +60,7 @@ async def main() -> None:
     other.create_table("timebomb", 5, {}, name="The Diogenes Club", bots=5, seed=SEED)
     lobby_app = create_app(backend(), player_name="Ada")
     async with lobby_app.run_test(size=SIZE) as pilot:
-        await pilot.press("a", *f"127.0.0.1:{HOST_PORT + 1}", "enter")
+        await pilot.press("ctrl+o", *f"127.0.0.1:{HOST_PORT + 1}", "enter")
         await settle(pilot, lambda: lobby_app.screen.query_one("#tables").row_count == 2)
         await pilot.pause(0.5)  # let the notification's fade-in finish drawing
         lobby_app.save_screenshot(str(OUT / "lobby.svg"))
@@ -68,13 +69,17 @@ async def main() -> None:
     # A game against bots, played by keyboard, watched by a spectator.
     player = create_app(backend(port=HOST_PORT), player_name="Ada")
     async with player.run_test(size=SIZE) as pilot:
-        await pilot.press("b", "1", "enter")  # quick play: Time Bomb, as it comes
+        await pilot.press("ctrl+g", "1", "enter")  # quick play: Time Bomb, as it comes
         await settle(pilot, lambda: isinstance(player.screen, PlayScreen) and player.screen.view)
         table = player.screen
 
         async def my_cut() -> None:
             await settle(pilot, lambda: table.view["outcome"] or table.board.model.your_turn)
             if table.view["outcome"]:
+                return
+            if isinstance(player.screen, ActionPicker):  # a deal's claim offer: the truth
+                await pilot.press("enter")
+                await settle(pilot, lambda: player.screen is table)
                 return
             before = len(table.view["revealed"])
             await pilot.press("enter")
@@ -182,8 +187,10 @@ async def evolution_screenshot(backend) -> None:
             advertise=False,
         )
         app.screen.go(ticket)
-        await settle(pilot, lambda: isinstance(app.screen, PlayScreen) and app.screen.view)
-        table = app.screen
+        # The first deal may offer a claim at once: the table is under it.
+        await settle(pilot, lambda: any(isinstance(s, PlayScreen) and s.view
+                                        for s in app.screen_stack))
+        table = next(s for s in app.screen_stack if isinstance(s, PlayScreen))
 
         def shows_enough() -> bool:
             view = table.view

@@ -160,7 +160,7 @@ class Machinations(Game):
     @staticmethod
     def describe_knowledge(entries: list[dict[str, Any]]) -> str:
         if not entries:
-            return "You learn nothing in the Information Exchange."
+            return "You are shown nobody at the start."
         parts, i = [], 0
         for entry in entries:
             names = [role_name(r) for r in entry["roles"]]

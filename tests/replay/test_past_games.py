@@ -52,7 +52,7 @@ async def test_the_lobby_lists_past_games_from_hosts_and_files_and_opens_one(hos
     await played.close()
     app = create_app(backend, player_name="Ann")
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("g")
+        await pilot.press("ctrl+y")
         await until(pilot, lambda: isinstance(app.screen, PastGamesScreen), "past games")
         screen = app.screen
         await until(pilot, lambda: len(screen.games) == 2, "both games")

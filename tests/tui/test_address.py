@@ -30,7 +30,7 @@ async def test_joining_by_a_bad_address_says_so_in_the_dialog(app_factory, waite
 
     app = app_factory()
     async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
-        await pilot.press("a", *"garbage!!@@ not an address:7777", "enter")
+        await pilot.press("ctrl+o", *"garbage!!@@ not an address:7777", "enter")
         await waiter.until(
             pilot, lambda: "not a host name" in screen_text(app), "the message"
         )
@@ -63,7 +63,7 @@ async def test_the_lobby_says_it_is_connecting_while_a_host_is_slow(app_factory,
     app = app_factory()
     try:
         async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
-            await pilot.press("a", *f"127.0.0.1:{port}", "enter")
+            await pilot.press("ctrl+o", *f"127.0.0.1:{port}", "enter")
             await waiter.until(
                 pilot, lambda: f"Connecting to 127.0.0.1:{port}…" in screen_text(app), "it"
             )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from screen_text import screen_text
-from tests_helpers import play_screen
+from tests_helpers import claim_offer, play_screen
 
 from tui.games.timebomb.dialogs import CutScreen
 from tui.screens.action_picker import ActionPicker
@@ -19,21 +19,24 @@ async def test_play_against_bots_until_the_end_then_play_again(app_factory, wait
     screen, then play again."""
     app = app_factory()
     async with app.run_test(size=(100, 30), message_hook=waiter.hook) as pilot:
-        await pilot.press("b", "enter")
+        await pilot.press("ctrl+g", "enter")
         table = await waiter.until(pilot, lambda: play_screen(app), "the play screen")
         await waiter.until(pilot, lambda: table.view is not None, "the first state")
         await waiter.until(
             pilot, lambda: table.board.model.your_turn or table.view["outcome"], "my turn"
         )
+        if claim_offer(app):  # bots this fast may have cut before the first deal was drawn
+            await pilot.press("escape")
         if not table.view["outcome"]:
-            # A claim, from its dialog; then the first cut by mouse: a player, then a wire.
+            # A claim changed from its dialog; then the first cut by mouse: a player, a wire.
             await pilot.press("ctrl+k")
             await waiter.until(pilot, lambda: isinstance(app.screen, ActionPicker), "claims")
-            await pilot.press("down", "enter")
+            await pilot.press("home", "enter")
             await waiter.until(
-                pilot, lambda: table.view["claims"][table.seat] is not None, "my claim"
+                pilot, lambda: table.view["claims"][table.seat]["defusing"] == 0
+                and not table.view["claims"][table.seat]["bomb"], "my changed claim"
             )
-            assert "1◆ no ✹" in screen_text(app)
+            assert "0◆ no ✹" in screen_text(app)
             players = table.board.query_one(PlayerList)
             row = next(i for i, e in enumerate(players.entries) if e.pickable)
             before = len(table.view["revealed"])
@@ -46,16 +49,23 @@ async def test_play_against_bots_until_the_end_then_play_again(app_factory, wait
                 "the mouse cut",
             )
             assert table.view["revealed"][before]["target"] == players.entries[row].seat
-        cuts = 0
+        cuts = offers = 0
         while not isinstance(app.screen, EndScreen):
             await waiter.until(
                 pilot,
-                lambda: isinstance(app.screen, EndScreen)
-                or (table.board.model and table.board.model.your_turn),
-                "my turn or the end",
+                lambda: isinstance(app.screen, EndScreen) or claim_offer(app)
+                or (table.board.model and table.board.model.your_turn and app.screen is table),
+                "my turn, a claim offer or the end",
             )
             if isinstance(app.screen, EndScreen):
                 break
+            if claim_offer(app):  # a deal: the truth is highlighted, Enter says it
+                truth = {k: v for k, v in table.board.model.truth.items() if k != "type"}
+                await pilot.press("enter")
+                await waiter.until(pilot, lambda: table.view["claims"][table.seat] == truth
+                                   or table.view["outcome"], "my truthful claim")
+                offers += 1
+                continue
             await pilot.press("enter")
             await waiter.until(pilot, lambda: isinstance(app.screen, CutScreen), "the wire picker")
             before = len(table.view["revealed"])
@@ -83,7 +93,10 @@ async def play_my_turns(pilot, waiter, app, table, until) -> None:
     """Cut by keyboard whenever it is this app's turn, until `until()` holds."""
     while not until():
         model = table.board.model if table.board else None
-        if model and model.your_turn and app.screen is table:
+        if claim_offer(app):
+            await pilot.press("escape")
+            await pilot.pause()
+        elif model and model.your_turn and app.screen is table:
             before = len(table.view["revealed"])
             await pilot.press("enter")
             await waiter.until(pilot, lambda: isinstance(app.screen, CutScreen), "the wire picker")
@@ -96,8 +109,8 @@ async def play_my_turns(pilot, waiter, app, table, until) -> None:
         else:
             await waiter.until(
                 pilot,
-                lambda: until() or (table.board and table.board.model
-                                    and table.board.model.your_turn),
+                lambda: until() or claim_offer(app) or (table.board and table.board.model
+                                                        and table.board.model.your_turn),
                 "a turn",
             )
 
@@ -110,12 +123,15 @@ async def test_host_a_table_and_a_second_app_joins_by_address(app_factory, waite
     guest_app = app_factory("Bob")
     guest_waiter = second_waiter()
     async with host_app.run_test(size=(100, 30), message_hook=waiter.hook) as host_pilot:
-        await host_pilot.press("n")
+        await host_pilot.press("ctrl+n")
         await waiter.until(host_pilot, lambda: host_app.screen.query("#host-players"), "the form")
         form = host_app.screen
         form.query_one("#host-players").value = 4
         await host_pilot.pause()
         form.query_one("#host-bots").value = 2
+        await host_pilot.pause()
+        # No claims: their offer at each deal would come between this test's keys.
+        form.query_one("#opt-claims").value = 1
         await host_pilot.pause()
         await host_pilot.click("#host-go")
         table = await waiter.until(host_pilot, lambda: play_screen(host_app), "the table")
@@ -123,7 +139,7 @@ async def test_host_a_table_and_a_second_app_joins_by_address(app_factory, waite
         assert "waiting for players" in screen_text(host_app)
         port = host_app.backend.hosts[0].address[1]
         async with guest_app.run_test(size=(100, 30), message_hook=guest_waiter.hook) as guest:
-            await guest.press("a")
+            await guest.press("ctrl+o")
             await guest.press(*f"127.0.0.1:{port}", "enter")
             await guest_waiter.until(
                 guest, lambda: guest_app.screen.query_one("#tables").row_count, "the listing"
@@ -172,7 +188,7 @@ async def test_host_a_table_and_a_second_app_joins_by_address(app_factory, waite
             )
 
             # Bob finds his seat marked in the lobby and takes it back from the bot.
-            await guest.press("a", *f"127.0.0.1:{port}", "enter")
+            await guest.press("ctrl+o", *f"127.0.0.1:{port}", "enter")
             await guest_waiter.until(
                 guest, lambda: guest_app.screen.query_one("#tables").row_count, "the listing"
             )
@@ -199,7 +215,7 @@ async def test_spectator_never_sees_a_role_or_a_hand(app_factory, waiter):
 
     player = app_factory("Ann")
     async with player.run_test(size=(100, 30), message_hook=waiter.hook) as pilot:
-        await pilot.press("b", "enter")
+        await pilot.press("ctrl+g", "enter")
         table = await waiter.until(pilot, lambda: play_screen(player), "the table")
         await waiter.until(pilot, lambda: table.view is not None, "a state")
         port = player.backend.hosts[0].address[1]
@@ -265,6 +281,8 @@ async def test_losing_the_host_and_reconnecting(app_factory, waiter, tmp_path):
         await pilot.press("enter")
         table = await waiter.until(pilot, lambda: play_screen(app), "the table")
         await waiter.until(pilot, lambda: table.view is not None, "a state")
+        await waiter.until(pilot, lambda: claim_offer(app), "the first deal's claim offer")
+        await pilot.press("escape")  # no claim: the offer is not made again this round
         seat, round_ = table.seat, table.view["round"]
         old = app.backend.hosts[0]
         port = old.address[1]

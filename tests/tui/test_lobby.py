@@ -34,7 +34,7 @@ async def test_one_row_per_table_whatever_the_address(app_factory, waiter, tmp_p
         async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
             tables = app.lobby.query_one(TableList)
             for typed in (f"localhost:{port}", f"127.0.0.1:{port}"):
-                await pilot.press("a", *typed, "enter")
+                await pilot.press("ctrl+o", *typed, "enter")
                 await waiter.until(
                     pilot, lambda: any(s.startswith("address:") and typed in s
                                        for s in app.lobby.sources), f"the tables at {typed}"
@@ -53,7 +53,7 @@ async def test_rows_added_by_address_stay_current_and_go_with_their_host(
     async with baker_street_host(tmp_path) as (host, port):
         async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
             tables = app.lobby.query_one(TableList)
-            await pilot.press("a", *f"127.0.0.1:{port}", "enter")
+            await pilot.press("ctrl+o", *f"127.0.0.1:{port}", "enter")
             await waiter.until(pilot, lambda: tables.row_count == 1, "the first table")
             host.create_table("holmes", 2, {}, "Diogenes Club", bots=1)
             await waiter.until(pilot, lambda: tables.row_count == 2, "the new table")
@@ -182,14 +182,42 @@ async def test_names_are_shown_as_typed_never_as_markup(app_factory, waiter):
         assert f" {name} " in text
 
 
-async def test_q_asks_before_quitting(app_factory, waiter):
+async def test_ctrl_c_asks_before_quitting(app_factory, waiter):
     from tui.screens.confirm import ConfirmScreen
 
     app = app_factory()
     async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
         await pilot.press("q")
+        await pilot.pause()
+        assert app.screen is app.lobby and app.is_running  # a letter quits nothing
+        await pilot.press("ctrl+c")
         await waiter.until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
         assert "Quit Gaslight?" in screen_text(app)
         await pilot.press("escape")
         await waiter.until(pilot, lambda: app.screen is app.lobby, "the lobby again")
         assert app.is_running
+
+
+async def test_a_sentence_typed_in_the_lobby_changes_nothing(app_factory, waiter):
+    """No dialog opens, no table is joined, watched, hosted or let go: letters do nothing, and
+    the Enter that ends the sentence joins nothing. `?` lists the lobby's keys."""
+    from test_typing import SENTENCE
+
+    from tui.screens.keys import KeysScreen
+
+    app = app_factory()
+    async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+        await show(app, pilot, waiter, table("Adler", held=True), table("Carfax"))
+        opened = []
+        app.lobby.open_table = lambda listing, spectate: opened.append(listing)
+        await pilot.press(*SENTENCE.replace("?", ""), "enter")
+        await pilot.pause()
+        assert app.screen is app.lobby and opened == [] and app.is_running
+        assert any("press Enter again to join" in n for n in notices(app))
+        await pilot.press("enter")  # a deliberate Enter still joins
+        assert [t.name for t in opened] == ["Adler"]
+        await pilot.press("question_mark")
+        await waiter.until(pilot, lambda: isinstance(app.screen, KeysScreen), "the keys")
+        text = " ".join(screen_text(app).split())
+        for what in ("^g Play vs bots", "^n Host", "^o By address", "^w Watch"):
+            assert what in text, what

@@ -47,6 +47,10 @@ async def test_the_status_line_says_the_player_it_waits_for_is_away_and_who_can_
         await open_table(application, waiting_for_edith(), 0)  # Ada hosts the table
         await pilot.pause()
         assert "Edith cuts, away: press Ctrl+O for a bot" in status(application)
+        for _ in range(20):  # the footer is drawn again after the bindings changed
+            if "^o Bot for away" in screen_text(application):
+                break
+            await pilot.pause()
         assert "^o Bot for away" in screen_text(application)
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
@@ -177,7 +181,7 @@ async def test_a_claim_dialog_open_when_the_game_ends_closes_and_says_why():
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
         screen = await open_table(application, game, seat)
-        await pilot.pause()
+        await skip_claim_offer(pilot)
         await pilot.press("ctrl+k")
         await pilot.pause()
         assert isinstance(application.screen, ActionPicker)

@@ -26,7 +26,7 @@ async def test_three_keys_reach_each_games_first_move(app_factory, waiter, digit
     """`b`, the game's digit, Enter: the game runs against bots and this seat has a move."""
     app = app_factory()
     async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
-        await pilot.press("b")
+        await pilot.press("ctrl+g")
         await waiter.until(pilot, lambda: isinstance(app.screen, QuickPlayScreen), "the picker")
         await pilot.press(digit, "enter")
         table = await waiter.until(pilot, lambda: play_screen(app), "the table")
@@ -50,7 +50,7 @@ async def test_the_choice_is_remembered_and_enter_replays_it(app_factory, waiter
     then Enter in the next run of the app."""
     app = app_factory()
     async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
-        await pilot.press("b")
+        await pilot.press("ctrl+g")
         picker = await waiter.until(
             pilot, lambda: isinstance(app.screen, QuickPlayScreen) and app.screen, "the picker"
         )
@@ -75,7 +75,7 @@ async def test_the_choice_is_remembered_and_enter_replays_it(app_factory, waiter
     async with again.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
         # The first game is still on: the app offers its seat back first. Not now.
         await waiter.until(pilot, lambda: isinstance(again.screen, ConfirmScreen), "the offer")
-        await pilot.press("escape", "b", "enter")
+        await pilot.press("escape", "ctrl+g", "enter")
         table = await waiter.until(pilot, lambda: play_screen(again), "the table")
         await waiter.until(pilot, lambda: table.view is not None, "a state")
         _, hosted = hosted_table(again)
@@ -102,7 +102,7 @@ async def test_f1_shows_the_rules_of_the_game_in_focus(app_factory, waiter):
     """In the picker, F1 opens the highlighted game's rules, not Time Bomb's."""
     app = app_factory()
     async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
-        await pilot.press("b", "3", "f1")
+        await pilot.press("ctrl+g", "3", "f1")
         rules = await waiter.until(
             pilot, lambda: isinstance(app.screen, RulesScreen) and app.screen, "the rules"
         )
@@ -122,7 +122,7 @@ async def test_the_lan_host_form_fills_the_seats_nobody_is_expected_in(app_facto
     """The host form expects two people (you and a friend): bots take the other seats."""
     app = app_factory()
     async with app.run_test(size=(100, 30), message_hook=waiter.hook) as pilot:
-        await pilot.press("n")
+        await pilot.press("ctrl+n")
         form = await waiter.until(
             pilot, lambda: app.screen.query("#host-bots") and app.screen, "the form"
         )
@@ -172,3 +172,62 @@ async def test_the_host_form_sends_the_bot_pace(app_factory, waiter):
 
 def test_every_bot_pace_of_the_host_has_words_in_the_picker():
     assert PACE_WORDS.keys() == BOT_PACES.keys()
+
+
+async def open_picker(app, pilot, waiter):
+    await pilot.press("ctrl+g")
+    return await waiter.until(
+        pilot, lambda: isinstance(app.screen, QuickPlayScreen) and app.screen, "the picker")
+
+
+def row_of(picker, select_id: str):
+    return picker.query_one(f"#{select_id}").parent
+
+
+async def test_the_keyboard_stays_on_the_setting_just_changed(app_factory, waiter):
+    """A new player count builds the options anew, and the count keeps the keyboard; so does
+    any other setting."""
+    from textual.widgets import Select
+
+    app = app_factory()
+    async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+        picker = await open_picker(app, pilot, waiter)
+        await pilot.press("1", "tab")
+        assert app.focused.id == "qp-players"
+        more = picker.built_players + 1
+        await pilot.press("enter", "down", "enter")
+        await waiter.until(pilot, lambda: picker.built_players == more, "one more player")
+        await pilot.pause()
+        assert app.focused is picker.query_one("#qp-players", Select)
+        await pilot.press("tab", "tab")
+        claims = app.focused
+        assert claims.id == "qp-opt-claims"
+        await pilot.press("enter", "down", "enter")
+        await pilot.pause()
+        assert app.focused is claims and picker.read_settings().options["claims"] is False
+
+
+async def test_the_focused_setting_is_marked_and_lit(app_factory, waiter):
+    app = app_factory()
+    async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+        picker = await open_picker(app, pilot, waiter)
+        await pilot.press("1", "tab", "tab")
+        await pilot.pause()
+        focused, other = row_of(picker, "qp-opt-first_player"), row_of(picker, "qp-players")
+        assert "▸ First cutter" in screen_text(app) and "▸ Players" not in screen_text(app)
+        assert focused.styles.background != other.styles.background
+        assert focused.styles.background.a > 0
+
+
+async def test_an_open_list_stands_out_from_the_labels_beside_it(app_factory, waiter):
+    from textual.widgets._select import SelectOverlay
+
+    app = app_factory()
+    async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+        picker = await open_picker(app, pilot, waiter)
+        await pilot.press("1", "tab", "enter")
+        await pilot.pause()
+        overlay = row_of(picker, "qp-players").query_one(SelectOverlay)
+        assert overlay.display and overlay.has_focus
+        assert overlay.styles.border_top[0] != "" and overlay.styles.border_left[0] != ""
+        assert overlay.styles.background != picker.query_one("#qp-settings").styles.background

@@ -22,7 +22,7 @@ async def test_a_restarted_app_takes_its_seat_back(app_factory, waiter, tmp_path
     on the same data directory brings the host back from its store and offers the seat."""
     app = app_factory("Ann")
     async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
-        await pilot.press("b")
+        await pilot.press("ctrl+g")
         await waiter.until(pilot, lambda: isinstance(app.screen, QuickPlayScreen), "the picker")
         await pilot.press("4", "enter")
         table = await waiter.until(pilot, lambda: play_screen(app), "the table")
@@ -101,7 +101,7 @@ async def test_a_finished_bot_game_left_is_tidied_away(app_factory, waiter, tmp_
 
     app = app_factory("Ann")
     async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
-        await pilot.press("b", "4", "enter")
+        await pilot.press("ctrl+g", "4", "enter")
         table = await waiter.until(pilot, lambda: play_screen(app), "the table")
         (host,) = app.backend.hosts
         store = host.store.path
@@ -204,10 +204,10 @@ async def test_a_held_seat_is_let_go_at_its_host_and_here(app_factory, backend_f
         assert len(sitting.seats.all()) == 1
         app = app_factory("Ann")
         async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
-            await pilot.press("a", *f"127.0.0.1:{port}", "enter")
+            await pilot.press("ctrl+o", *f"127.0.0.1:{port}", "enter")
             tables = app.lobby.query_one(TableList)
             await waiter.until(pilot, lambda: tables.selected and tables.selected.held, "★")
-            await pilot.press("x")
+            await pilot.press("ctrl+x")
             await waiter.until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "asked")
             assert "Give up your seat at Baker Street" in " ".join(screen_text(app).split())
             await pilot.press("enter")
@@ -225,7 +225,7 @@ async def test_letting_go_of_a_bot_game_ends_it(app_factory, waiter, tmp_path):
     """A private game against bots, left mid-game, is let go: its host and store go too."""
     app = app_factory("Ann")
     async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
-        await pilot.press("b")
+        await pilot.press("ctrl+g")
         await waiter.until(pilot, lambda: isinstance(app.screen, QuickPlayScreen), "the picker")
         await pilot.press("4", "enter")
         table = await waiter.until(pilot, lambda: play_screen(app), "the table")
@@ -236,12 +236,12 @@ async def test_letting_go_of_a_bot_game_ends_it(app_factory, waiter, tmp_path):
         await pilot.press("enter")
         tables = app.lobby.query_one(TableList)
         await waiter.until(pilot, lambda: tables.selected and tables.selected.held, "★ row")
-        await pilot.press("x")
+        await pilot.press("ctrl+x")
         await waiter.until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "asked")
         await pilot.press("escape")  # not now: kept
         await waiter.until(pilot, lambda: app.screen is app.lobby, "the lobby")
         assert tables.selected.held
-        await pilot.press("x")
+        await pilot.press("ctrl+x")
         await waiter.until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "asked again")
         await pilot.press("enter")
         await waiter.until(pilot, lambda: tables.row_count == 0, "the row gone")

@@ -38,3 +38,11 @@ def second_waiter() -> Waiter:
 def play_screen(app) -> PlayScreen | None:
     """The play screen on `app`'s stack, if it has one."""
     return next((s for s in app.screen_stack if isinstance(s, PlayScreen)), None)
+
+
+def claim_offer(app) -> bool:
+    """The claim offered after each deal of Time Bomb and Évolution is the screen on top."""
+    from tui.screens.action_picker import ActionPicker
+
+    screen = app.screen
+    return isinstance(screen, ActionPicker) and " is dealt. " in screen.question

@@ -68,15 +68,15 @@ class ActionPicker(ModalScreen[dict[str, Any] | None]):
             yield Static(self.hint or f"↑/↓ then Enter · {esc}", id="picker-hint")
 
     def on_mount(self) -> None:
-        options = self.query_one(OptionList)
-        if 0 <= self.initial < options.option_count:
-            options.highlighted = self.initial
+        # After the first refresh: a picker pushed while the screen under it is still being
+        # mounted gets its Mount before its list is there.
+        self.call_after_refresh(self.action_pick, self.initial)
 
     def action_pick(self, index: int) -> None:
         """A digit highlights a choice, as the arrows would; Enter takes it."""
-        options = self.query_one(OptionList)
-        if index < options.option_count:
-            options.highlighted = index
+        for options in self.query(OptionList):
+            if 0 <= index < options.option_count:
+                options.highlighted = index
 
     def on_key(self, event: events.Key) -> None:
         if self.typed is None:

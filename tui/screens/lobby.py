@@ -20,11 +20,11 @@ from tui.widgets.table_list import TableList, game_title
 
 EMPTY_HINT = (
     "No table found on your network yet; new ones appear here by themselves.\n"
-    "b: play against bots now · n: host a table · a: join a table by its address"
+    "Ctrl+G: play against bots now · Ctrl+N: host a table · Ctrl+O: join a table by its address"
 )
 DISCOVERY_DELAY = 0.3
 """Seconds between the lobby's first paint and loading zeroconf, which would slow that paint."""
-TABLES_HINT = "Enter: join the highlighted table · w: watch it as a spectator · ?: every key"
+TABLES_HINT = "Enter: join the highlighted table · Ctrl+W: watch it as a spectator · ?: every key"
 ADDRESS_REFRESH = 3.0
 """Seconds between asking again the hosts the player added by address. A host found on the LAN
 announces each change to its tables; one known only by its address cannot, so the lobby asks
@@ -32,21 +32,21 @@ it, often enough that its rows move as the discovered ones do."""
 
 
 class LobbyScreen(Screen):
+    # A sentence typed here changes nothing: commands are on keys no sentence types, and an
+    # Enter right after typed letters joins nothing (`on_key`).
     BINDINGS = [
-        Binding("b", "bots", "Play vs bots", tooltip="Pick a game and play it against bots, now"),
-        Binding("n", "host", "Host", tooltip="Host a new table for the LAN"),
-        Binding("w", "watch", "Watch", tooltip="Watch the highlighted table as a spectator"),
-        Binding("a", "address", "By address", tooltip="Find a host's tables by HOST:PORT"),
-        Binding("x", "let_go", "Let go", tooltip="Give up your seat at the highlighted ★ table "
+        Binding("ctrl+g", "bots", "Play vs bots", tooltip="Pick a game and play it against bots, now"),
+        Binding("ctrl+n", "host", "Host", tooltip="Host a new table for the LAN"),
+        Binding("ctrl+w", "watch", "Watch", tooltip="Watch the highlighted table as a spectator"),
+        Binding("ctrl+o", "address", "By address", tooltip="Find a host's tables by HOST:PORT"),
+        Binding("ctrl+x", "let_go", "Let go", tooltip="Give up your seat at the highlighted ★ table "
                 "(asks first)"),
-        Binding("r", "rename", "Change name", show=False),
-        Binding("g", "past_games", "Replays", tooltip="Watch a finished game again: yours "
+        Binding("ctrl+r", "rename", "Change name", show=False, tooltip="Change your name"),
+        Binding("ctrl+y", "past_games", "Replays", tooltip="Watch a finished game again: yours "
                 "at the hosts where you hold a seat, and your games against bots"),
         Binding("f1", "rules", "Rules", tooltip="The rules of the highlighted table's game"),
         Binding("question_mark", "keys", "Keys"),
-        # Typing in the lobby by mistake must not end the app: q asks first.
-        Binding("q", "quit", "Quit", show=False, tooltip="Quit Gaslight (asks first)"),
-        Binding("ctrl+c", "quit", "Quit", show=False),
+        Binding("ctrl+c", "quit", "Quit", show=False, tooltip="Quit Gaslight (asks first)"),
     ]
 
     def __init__(self, backend: Backend, initial: tuple[Address, bool] | None = None) -> None:
@@ -64,6 +64,8 @@ class LobbyScreen(Screen):
         self.added: dict[str, Address] = {}
         """The hosts the player added by address, by their rows' source, asked again while
         they answer."""
+        self.typed = False
+        """Letters were typed since the list last moved: the next Enter joins nothing."""
 
     def compose(self) -> ComposeResult:
         yield Static("", id="lobby-title")
@@ -91,7 +93,7 @@ class LobbyScreen(Screen):
         self.query_one("#lobby-title", Static).update(
             "[b]Gaslight[/b]  Sherlock Holmes table games over the LAN\n"
             f"Playing as [b]{escape(name)}[/b]"
-            " · r to change"
+            " · Ctrl+R to change"
         )
 
     def name_known(self) -> None:
@@ -167,7 +169,7 @@ class LobbyScreen(Screen):
             if held or free:
                 self.open_table((held or free)[0], spectate=False)
             else:
-                self.notify(f"No free seat at {address}: press w to watch.", severity="warning")
+                self.notify(f"No free seat at {address}: press Ctrl+W to watch.", severity="warning")
         else:
             self.notify(f"{len(tables)} table{'s' if len(tables) != 1 else ''} at {address}.")
 
@@ -244,6 +246,7 @@ class LobbyScreen(Screen):
         return True
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.typed = False
         self.update_bindings()
 
     def update_bindings(self) -> None:
@@ -255,9 +258,22 @@ class LobbyScreen(Screen):
             self.bindings_state = state
             self.refresh_bindings()
 
+    def on_key(self, event) -> None:
+        """The lobby has no chat: a letter does nothing, and says where the keys are."""
+        if event.is_printable and event.character not in (None, "?"):
+            if not self.typed:
+                self.notify("Typing does nothing in the lobby: its keys are Ctrl keys, "
+                            "? lists them.", timeout=4)
+            self.typed = True
+
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         """Enter: the table of the row pressed, by its key (the list may have moved since)."""
         event.stop()
+        if self.typed:  # the Enter that ends a sentence typed here by mistake
+            self.typed = False
+            self.notify("You were typing: press Enter again to join the highlighted table.",
+                        timeout=4)
+            return
         listing = self.query_one(TableList).listings.get(event.row_key.value)
         if listing is None:
             self.notify("That table is no longer listed: its host closed it or left the "

@@ -24,8 +24,16 @@ class QuickPlayScreen(ModalScreen[QuickPlay | None]):
     QuickPlayScreen #qp-games { height: auto; border: none; padding: 0; }
     QuickPlayScreen #qp-summary { color: $text-muted; height: auto; margin: 0 0 1 0; }
     QuickPlayScreen .row { height: 1; }
-    QuickPlayScreen .row Label { width: 20; }
+    QuickPlayScreen .row Label { width: 20; padding: 0 0 0 2; }
     QuickPlayScreen .row Select { width: 1fr; }
+    /* The setting that has the keyboard: its whole row lit, its label marked and bold. */
+    QuickPlayScreen .row:focus-within { background: $accent 35%; }
+    QuickPlayScreen .row:focus-within Label { text-style: bold; color: $text; }
+    QuickPlayScreen .row:focus-within Label.-mark { padding: 0; }
+    /* An open list floats over the rows beside it: framed, on a background of its own. */
+    /* (A compact list drops its border with !important: so must this.) */
+    QuickPlayScreen .row Select > SelectOverlay { border: round $accent !important;
+                                                  background: $panel; }
     QuickPlayScreen #qp-settings { height: auto; }
     QuickPlayScreen #qp-help { color: $text-muted; height: auto; margin: 1 0 0 0; }
     QuickPlayScreen #qp-buttons { height: 1; margin: 1 0 0 0; }
@@ -120,6 +128,15 @@ class QuickPlayScreen(ModalScreen[QuickPlay | None]):
     def row(label: str, select: Select) -> Horizontal:
         return Horizontal(Label(label), select, classes="row")
 
+    def on_descendant_focus(self) -> None:
+        """The focused setting's label starts with ▸: seen without colour too."""
+        for row in self.query(".row"):
+            label = row.query_one(Label)
+            text = str(label.content).removeprefix("▸ ")
+            focused = row.has_focus_within
+            label.update(f"▸ {text}" if focused else text)
+            label.set_class(focused, "-mark")
+
     def read_settings(self) -> QuickPlay:
         """The choice on screen for the highlighted game."""
         info = self.info
@@ -146,8 +163,10 @@ class QuickPlayScreen(ModalScreen[QuickPlay | None]):
         if self.built != self.game_id:
             return
         self.choices[self.game_id] = self.read_settings()
-        if event.select.id == "qp-players":
+        if event.select.id == "qp-players" and self.choices[self.game_id].players != self.built_players:
+            # The options are built anew for the new count: the keyboard stays on the count.
             await self.show_settings()
+            self.query_one("#qp-players", Select).focus()
 
     async def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         event.stop()

@@ -34,7 +34,7 @@ SHORT_STATUS = {"bot playing": "bot"}
 def name_cell(name: str, you: bool, status: str, width: int) -> str:
     """A player's name for a row, with "(you)" or their state ("bot", "away") kept whole."""
     suffix = " (you)" if you else (f" ({status})" if status else "")
-    if width - cell_len(suffix) < 8:  # a narrow column keeps room for the name
+    if width - cell_len(suffix) < 8 and not you and status:  # room for the name first
         suffix = f" ({SHORT_STATUS.get(status, status)})"
     room = max(1, width - cell_len(suffix))
     if cell_len(name) > room:

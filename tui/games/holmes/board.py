@@ -46,9 +46,16 @@ def area_text(area: AreaModel, hide_secrets: bool, compact: bool = False) -> Tex
         text.append(f"free Wildcards {area.free_wildcards} (-{UNASSIGNED_PENALTY})\n")
     if area.reserved:
         text.append(f"reserved: {clue_word(area.reserved)}\n")
-    text.append(f"hidden {area.hidden_count}" if compact else f"hidden clues: {area.hidden_count}")
-    if area.hidden and not hide_secrets:
-        text.append((": " if compact else " · ") + ", ".join(clue_word(c) for c in area.hidden))
+    hidden = ", ".join(clue_word(c) for c in area.hidden or ())
+    if area.revealed:  # the end: the hidden clues are face up now, and counted
+        text.append(f"were hidden: {hidden or 'none'}")
+    elif not area.hidden_count:
+        text.append("no hidden clues")
+    else:
+        text.append(f"hidden {area.hidden_count}" if compact
+                    else f"hidden clues: {area.hidden_count}")
+        if hidden and not hide_secrets:
+            text.append((": " if compact else " · ") + hidden)
     return text
 
 

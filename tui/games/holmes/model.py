@@ -72,6 +72,8 @@ class AreaModel:
     """Only for the viewer's own area (or everyone's after the reveal)."""
     reserved: str | None
     estimate: int
+    revealed: bool = False
+    """`hidden` holds the clues that were hidden, shown at the end of the game (HO-38)."""
 
 
 @dataclass(frozen=True)
@@ -147,6 +149,7 @@ def build_model(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], sea
             s, names[s] if s < len(names) else f"Seat {s + 1}", side_name(view, s), s == seat,
             area["im"], types, area["free_wildcards"], area["hidden_count"],
             None if hidden is None else tuple(hidden), area["reserved"], estimates[s],
+            area.get("revealed") is not None,
         ))
     pending = view.get("pending") or {}
     waiting = [names[s] for s in view["to_act"] if s < len(names)]
@@ -176,13 +179,22 @@ def build_model(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], sea
     )
 
 
+def skill_words(view: Mapping[str, Any], character: str) -> str:
+    """` · Rest: Gain 3 IM.`: a character's skill, as the view names it."""
+    for row in view.get("characters", ()):
+        if row["id"] == character:
+            return f" · {row['skill']}: {row['text']}"
+    return ""
+
+
 def own_card_word(card: str) -> str:
     """One of the player's own visible cards: a type, or an unplaced or placed Wildcard."""
     return "unplaced Wildcard" if card == WILDCARD else clue_word(card)
 
 
 def describe_action(action: Mapping[str, Any], view: Mapping[str, Any]) -> str:
-    """A player's words for one legal action."""
+    """A player's words for one legal action; a choice of a character says its skill, so a
+    player chooses knowing what it does."""
     kind = action["type"]
     pending = view.get("pending") or {}
     line = view["line"]
@@ -192,13 +204,15 @@ def describe_action(action: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     if kind == "choose_side":
         return f"Play {SIDE_NAMES[action['side']]}"
     if kind == "place":
-        return f"Place a marker on {character_word(action['character'])}"
+        return (f"Place a marker on {character_word(action['character'])}"
+                + skill_words(view, action["character"]))
     if kind == "move":
-        return f"Move from {character_word(action['from'])} to {character_word(action['to'])}"
+        return (f"Move from {character_word(action['from'])} to {character_word(action['to'])}"
+                + skill_words(view, action["to"]))
     if kind == "lay_down":
         return f"Lay down your marker on {character_word(action['character'])}"
     if kind == "use":
-        return f"Use {skill}'s skill"
+        return f"Use {skill}'s skill" + skill_words(view, pending.get("character") or "")
     if kind == "take":
         return f"Take the {clue_word(line[action['slot']])} (line slot {action['slot'] + 1})"
     if kind == "take_reserved":

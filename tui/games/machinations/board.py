@@ -25,6 +25,9 @@ from tui.games.machinations.model import (
     MachinationsModel,
     PlayerRow,
     build_model,
+    ending_lines,
+    role_with_team,
+    team_word,
 )
 from tui.widgets.game_board import GameBoard
 from tui.widgets.player_list import PlayerEntry, PlayerList, fit_cells, name_cell
@@ -103,9 +106,7 @@ class MachinationsBoard(GameBoard):
     def secret_text(self) -> Text:
         model = self.model
         text = Text("Role: ")
-        text.append(role_name(model.role) if model.role else "?", style="bold")
-        if model.role:
-            text.append(f" ({TEAM_NAMES[team_of(model.role)]})")
+        text.append(role_with_team(model.role) if model.role else "?", style="bold")
         if any(row.known for row in model.players):
             text.append(" · what you learned: ◇ below")
         return text
@@ -295,8 +296,10 @@ class MachinationsBoard(GameBoard):
             won = s in winners
             table.add_row(Text("★ won" if won else "  lost", style="bold" if won else "dim"),
                           Text(seats[s].name if s < len(seats) else f"Seat {s + 1}"),
-                          role_name(role), TEAM_NAMES[team_of(role)])
+                          role_name(role), team_word(role))
         text = Text(str(outcome.get("text", "The game is over.")) + "\n", style="bold")
+        for line in ending_lines(view, seats):
+            text.append(line + "\n", style="")
         body = Vertical(Static(text), Static(table))
         body.styles.height = "auto"
         return body

@@ -7,7 +7,16 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
 from engine.machinations.cards import CARD_NAMES, CARDS
-from engine.machinations.roles import COPS, ROBBERS, TEAM_NAMES, role_name, team_of
+from engine.machinations.roles import (
+    COPS,
+    IRENE,
+    MORIARTY,
+    ROBBERS,
+    SHERLOCK,
+    TEAM_NAMES,
+    role_name,
+    team_of,
+)
 from tui.models.seats import SeatInfo
 
 SHORT_ROLE_NAMES = {"sherlock": "Sherlock", "moriarty": "Moriarty", "lestrade": "Lestrade",
@@ -88,6 +97,18 @@ class MachinationsModel:
         ) | chosen
 
 
+def team_word(role: str) -> str:
+    """A role's team; Irene Adler, whose team is herself, plays on "her own"."""
+    team = TEAM_NAMES[team_of(role)]
+    return "her own" if team == role_name(role) else team
+
+
+def role_with_team(role: str) -> str:
+    """`Jack the Ripper (Robbers)`; a role that is its own team, Irene Adler, once."""
+    team = TEAM_NAMES[team_of(role)]
+    return role_name(role) if team == role_name(role) else f"{role_name(role)} ({team})"
+
+
 def _names(seats: Sequence[SeatInfo], players: int) -> list[str]:
     names = [s.name for s in seats]
     return names + [f"Seat {s + 1}" for s in range(len(names), players)]
@@ -146,8 +167,7 @@ def build_model(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], sea
         p = view["proposal"]
         proposal = (f"{names[p['proposer']]} proposes {('“' + p['name'] + '” ') if p['name'] else ''}"
                     f"with {', '.join(names[s] for s in p['crew'])}")
-    composition = ", ".join(
-        f"{role_name(r)} ({TEAM_NAMES[team_of(r)]})" for r in view["composition"])
+    composition = ", ".join(role_with_team(r) for r in view["composition"])
     my_choice = ""
     if seat is not None:
         if view.get("my_vote") is not None:
@@ -176,3 +196,48 @@ def build_model(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], sea
         my_choice=my_choice,
         over=view.get("outcome") is not None,
     )
+
+
+def ending_lines(view: Mapping[str, Any], seats: Sequence[SeatInfo]) -> tuple[str, ...]:
+    """The end in words, under the outcome's own line (which team won, and on what): each
+    accusation, who made it and whether it was right, and why Irene won or lost (MM-33,
+    MM-34)."""
+    n = view["players"]
+    names = _names(seats, n)
+    roles = view.get("roles") or []
+    outcome = view.get("outcome") or {}
+    if len(roles) != n:
+        return ()
+    lines = []
+    right = {}
+    for event in view.get("events", ()):
+        kind, who = event.get("type"), event.get("seats") or []
+        if kind not in ("arrest", "murder") or len(who) != 2:
+            continue
+        accuser, target = who
+        wanted = MORIARTY if kind == "arrest" else SHERLOCK
+        right[kind] = roles[target] == wanted
+        verdict = "right" if right[kind] else f"not {role_name(wanted)}"
+        verb = "arrested" if kind == "arrest" else "murdered"
+        lines.append(f"{names[accuser]} ({role_name(roles[accuser])}) {verb} {names[target]}, "
+                     f"{role_name(roles[target])}: {verdict}.")
+    scores = view.get("scores") or {}
+    cops, robbers = scores.get(COPS, 0), scores.get(ROBBERS, 0)
+    reason = outcome.get("reason")
+    arrested, murdered = right.get("arrest", False), right.get("murder", False)
+    if IRENE in roles:
+        irene = roles.index(IRENE) in set(outcome.get("winners", ()))
+        if reason == "streak":
+            why = "no crew went out"
+        elif arrested and not murdered:
+            why = "Moriarty is arrested"
+        elif murdered:
+            why = "Sherlock is murdered"
+        elif robbers <= cops:
+            why = "the Robbers did not win on points"
+        elif not irene:
+            why = "a leader was accused"
+        else:
+            why = "the Robbers won on points and nobody accused Moriarty or Sherlock"
+        lines.append(f"Irene Adler {'wins' if irene else 'loses'}: {why}.")
+    return tuple(lines)

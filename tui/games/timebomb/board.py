@@ -60,8 +60,10 @@ class TimeBombBoard(GameBoard):
         self.offered_round: int | None = None
         """The round whose deal this player was offered a claim for: once a round."""
         self.dealt_round: int | None = None
-        """The round this board saw dealt (no wire cut yet): its claim offer is due. A board
+        """The round this board saw dealt: its claim offer is due. Seen dealt: shown before
+        any cut, or after a state of the round before (states may come coalesced). A board
         that arrives mid-round (a rejoin) offers none; Ctrl+K still claims."""
+        self.seen_round: int | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -261,8 +263,11 @@ class TimeBombBoard(GameBoard):
         it, Esc skips it. The game never waits for it (claims are free actions), and it waits
         while the player is mid-sentence in the chat or looking at another screen."""
         model = self.model
-        if model is not None and self.view.get("cuts") == 0:
+        if model is not None and (self.view.get("cuts") == 0 or (
+                self.seen_round is not None and model.round > self.seen_round)):
             self.dealt_round = model.round
+        if model is not None:
+            self.seen_round = model.round
         if (model is None or model.spectator or model.over or not model.claims
                 or model.claimed or self.dealt_round != model.round
                 or self.offered_round == model.round):
