@@ -17,7 +17,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Static
 
-from engine.machinations.roles import TEAM_NAMES, role_name, team_of
+from engine.machinations.roles import role_name
 from tui.games.machinations.model import (
     OTHERS_TURN,
     SHORT_ROLE_NAMES,

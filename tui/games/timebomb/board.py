@@ -189,10 +189,12 @@ class TimeBombBoard(GameBoard):
 
     @staticmethod
     def this_round(model: TimeBombModel) -> list:
-        """The wires cut in the round being played, newest first; earlier rounds read as each
-        player's claim beside the wires cut from them (`model.history`)."""
-        current = model.round if not model.over else None
-        return [w for w in reversed(model.revealed) if current is None or w["round"] == current]
+        """The wires cut in the round being played, newest first; earlier rounds, and every
+        round once the game is over, read as each player's claim beside the wires cut from
+        them (`model.history`)."""
+        if model.over:
+            return []
+        return [w for w in reversed(model.revealed) if w["round"] == model.round]
 
     def log_lines_before(self) -> dict[int, tuple[str, ...]]:
         """Each past round's claims, beside the wires cut from their player, in the log just
@@ -209,7 +211,7 @@ class TimeBombBoard(GameBoard):
 
     def append_history(self, text: Text, model: TimeBombModel) -> None:
         for line in model.history:
-            text.append("\n" + line)
+            text.append(("\n" if text.plain else "") + line)
         self.query_one("#tb-revealed").border_title = (
             "Revealed wires · past claims" if model.history else "Revealed wires")
 

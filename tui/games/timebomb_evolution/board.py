@@ -162,7 +162,7 @@ class EvolutionBoard(TimeBombBoard):
                 f"{names.get(wire['target'], '?')}: "
             )
             text.append_text(kind_text(wire["wire"]))
-        if not text:
+        if not text and not model.over:
             text.append("No wire cut this round." if model.history else "No wire cut yet.")
         self.append_history(text, model)
         self.query_one("#tb-revealed", Static).update(text)
