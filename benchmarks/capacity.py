@@ -63,7 +63,7 @@ async def seat_table(host: HostProcess, index: int) -> list[Connection]:
     table = await host.create_table(GAME, PLAYERS)
     return list(await asyncio.gather(*(
         Connection.connect("127.0.0.1", host.port, name=f"T{index}P{i}", table=table,
-                           reconnect=False) for i in range(PLAYERS))))
+                           reconnect=False, code=host.code) for i in range(PLAYERS))))
 
 
 def slim(msg: State) -> dict:

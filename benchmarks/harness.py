@@ -5,7 +5,8 @@ and its figures (CPU, memory) are its alone. The parent drives it over a line-ba
 
     async with HostProcess(cpu=0) as host:
         table = await host.create_table("timebomb", 5)
-        conn = await Connection.connect("127.0.0.1", host.port, name="P0", table=table)
+        conn = await Connection.connect("127.0.0.1", host.port, name="P0", table=table,
+                                        code=host.code)
 
 The host listens on 127.0.0.1 only and never advertises. Its store goes to a temporary
 directory, by default under the system's temporary directory (on this machine the same disk as
@@ -102,11 +103,16 @@ class HostProcess:
     """A Gaslight host in a subprocess on 127.0.0.1, driven through its stdin and stdout."""
 
     def __init__(self, *, cpu: int | None = None, max_tables: int = 10_000,
-                 data_parent: str | None = None):
+                 data_parent: str | None = None, plaintext: bool = False):
+        """`plaintext`: a host without TLS, for `latency.py` to measure what TLS costs; no
+        Gaslight host can be made to run so (this one patches its door)."""
         self.cpu = cpu
         self.data_parent = data_parent
         self.max_tables = max_tables
+        self.plaintext = plaintext
         self.port = 0
+        self.code = ""
+        """The host's table code, for clients that pair."""
         self.pid = 0
         self._process: asyncio.subprocess.Process | None = None
         self._lock = asyncio.Lock()
@@ -116,11 +122,12 @@ class HostProcess:
             sys.executable, __file__, "--serve", "--max-tables", str(self.max_tables),
             *(["--cpu", str(self.cpu)] if self.cpu is not None else []),
             *(["--data-parent", self.data_parent] if self.data_parent else []),
+            *(["--plaintext"] if self.plaintext else []),
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, cwd=PROJECT_ROOT,
         )
         self.pid = self._process.pid
         ready = await self._reply()
-        self.port = ready["port"]
+        self.port, self.code = ready["port"], ready["code"]
         return self
 
     async def __aexit__(self, *exc_info: Any) -> None:
@@ -172,12 +179,23 @@ def _resident_bytes() -> int:
     return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
-async def _serve(max_tables: int, data_parent: str | None) -> None:
+async def _serve(max_tables: int, data_parent: str | None, plaintext: bool) -> None:
     import gc
 
     import engine
+    import netplay.host
     from netplay.host import Host
     from netplay.limits import HostLimits
+    from netplay.transport import Door
+
+    class PlainDoor(Door):
+        """Streams over the bare socket: the benchmark's plaintext baseline only."""
+
+        async def open(self, sock):
+            return await asyncio.open_connection(sock=sock)
+
+    if plaintext:
+        netplay.host.Door = PlainDoor
 
     loop = asyncio.get_running_loop()
     stdin = asyncio.StreamReader()
@@ -194,7 +212,7 @@ async def _serve(max_tables: int, data_parent: str | None) -> None:
             bot_delay=0, max_connections_per_address=1_000_000, heartbeat_timeout=3600,
             max_tables=max_tables))
         _, port = await host.start("127.0.0.1", 0)
-        reply(port=port)
+        reply(port=port, code=host.table_code)
         try:
             while line := await stdin.readline():
                 request = json.loads(line)
@@ -227,7 +245,9 @@ if __name__ == "__main__":
     parser.add_argument("--cpu", type=int)
     parser.add_argument("--max-tables", type=int, default=10_000)
     parser.add_argument("--data-parent", help="where the store's temporary directory goes")
+    parser.add_argument("--plaintext", action="store_true",
+                        help="no TLS: the baseline latency.py compares TLS with")
     arguments = parser.parse_args()
     pin_to_cpu(arguments.cpu)
     raise_open_file_limit()
-    asyncio.run(_serve(arguments.max_tables, arguments.data_parent))
+    asyncio.run(_serve(arguments.max_tables, arguments.data_parent, arguments.plaintext))

@@ -2,6 +2,7 @@
 clients at that table has received its view, p50 and p99, at 5 and at 10 players.
 
     uv run python benchmarks/latency.py [--players 5 10] [--runs 5] [--actions 400]
+                                        [--transport tls|plain|both]
 
 The host runs in its own process on 127.0.0.1 (its store on the real disk, fsynced, as in play);
 the N players are lean protocol clients in this process (see `Player`), playing the game's
@@ -11,6 +12,10 @@ decoding then adds `decode us` from frames.py. Each run is a fresh table; a fini
 followed by `play_again`.
 The figures are the medians of the runs' p50 and p99. When no game seats N players, the
 largest table on offer stands in, and the output says so.
+
+Every connection is TLS 1.3, as in play. With `--transport both` (the default) each size is
+measured again against a host with no TLS (a switch of this benchmark's host only: no Gaslight
+host runs so) and the ratio of the p99s is printed: the goal is at most 1.25 at 10 players.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import asyncio
 import gc
 import os
 import random
+import ssl
 import time
 
 # harness first: it keeps scripts in this folder from shadowing the engine package.
@@ -27,6 +33,7 @@ from harness import HostProcess, machine_note, median, percentile, process_cpu_s
 
 import engine  # noqa: E402
 from netplay.protocol import HEADER_SIZE, decode_body, encode, message, unpack_legal
+from netplay.transport import client_context
 
 TIMEOUT = 10.0
 PREFERRED_GAMES = ("timebomb", "machinations")
@@ -59,9 +66,13 @@ class Player(asyncio.Protocol):
         self.inbox: asyncio.Queue[tuple[float, bytes]] = asyncio.Queue()
 
     @classmethod
-    async def join(cls, port: int, name: str, table: str) -> "Player":
+    async def join(cls, port: int, name: str, table: str, tls: bool) -> "Player":
+        """A seat at `table`; over TLS unless the host is the plaintext baseline. A table that
+        is not private needs no pairing: the player trusts the host it started."""
         loop = asyncio.get_running_loop()
-        _, player = await loop.create_connection(cls, "127.0.0.1", port)
+        context = client_context() if tls else None
+        _, player = await loop.create_connection(cls, "127.0.0.1", port, ssl=context,
+                                                 server_hostname="gaslight" if tls else None)
         await player.send(message("hello", name=name, table=table))
         welcome = await player.next_message()
         if welcome["t"] != "welcome":
@@ -115,7 +126,8 @@ async def one_run(host: HostProcess, game_id: str, players: int, actions: int,
                   rng: random.Random) -> list[float]:
     """Seconds from each action sent to the last client holding its view."""
     table = await host.create_table(game_id, players)
-    conns = [await Player.join(host.port, f"P{i}", table) for i in range(players)]
+    conns = [await Player.join(host.port, f"P{i}", table, not host.plaintext)
+             for i in range(players)]
     bot = engine.GAMES[game_id].BOTS["random"]
     try:
         # The last seat taken starts the game: everyone gets its first state.
@@ -144,11 +156,12 @@ async def one_run(host: HostProcess, game_id: str, players: int, actions: int,
 
 
 async def measure(players: int, game: str | None, runs: int, actions: int, warmup: int,
-                  seed: int, store_dir: str | None) -> None:
+                  seed: int, store_dir: str | None, plaintext: bool) -> float:
+    """Print one table size's figures; the median p99 in seconds."""
     game_id, seated = game_for(players, game)
     stand_in = "" if seated == players else f" (standing in for {players}: no game seats {players})"
     rng = random.Random(seed)
-    async with HostProcess(data_parent=store_dir) as host:
+    async with HostProcess(data_parent=store_dir, plaintext=plaintext) as host:
         if warmup:
             await one_run(host, game_id, seated, warmup, rng)
         p50s, p99s = [], []
@@ -165,7 +178,9 @@ async def measure(players: int, game: str | None, runs: int, actions: int, warmu
             gc.enable()
         host_cpu = (host.cpu_seconds() - host_cpu) / (runs * actions)
         clients_cpu = (process_cpu_seconds(os.getpid()) - clients_cpu) / (runs * actions)
-    print(f"{game_id} at {seated} players{stand_in}: {runs} runs x {actions} actions")
+    transport = "plaintext (baseline)" if plaintext else "TLS 1.3"
+    print(f"{game_id} at {seated} players{stand_in}, {transport}: {runs} runs x {actions} "
+          "actions")
     print(f"  action to last view, p50: {median(p50s) * 1000:.2f} ms "
           f"(runs {min(p50s) * 1000:.2f}-{max(p50s) * 1000:.2f})")
     print(f"  action to last view, p99: {median(p99s) * 1000:.2f} ms "
@@ -173,6 +188,7 @@ async def measure(players: int, game: str | None, runs: int, actions: int, warmu
     # CPU time per action suffers far less than wall time when other work shares the cores.
     print(f"  CPU per action: host {host_cpu * 1000:.2f} ms, all {seated} players "
           f"{clients_cpu * 1000:.2f} ms (connecting and seating included)")
+    return median(p99s)
 
 
 def main() -> None:
@@ -185,14 +201,22 @@ def main() -> None:
     parser.add_argument("--warmup", type=int, default=50,
                         help="actions played first and not timed (default 50)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--transport", choices=("tls", "plain", "both"), default="both",
+                        help="TLS as in play, a plaintext host as the baseline, or both and "
+                        "their p99 ratio (default)")
     parser.add_argument("--store-dir", help="where the host keeps its store (default: a temporary "
                         "directory on disk); /dev/shm shows what the disk's fsync adds")
     args = parser.parse_args()
     where = args.store_dir or "a temporary directory on disk"
     print(f"action to screen on 127.0.0.1, store in {where} ({machine_note()})")
+    plain = {"tls": [False], "plain": [True], "both": [False, True]}[args.transport]
     for players in args.players:
-        asyncio.run(measure(players, args.game, args.runs, args.actions, args.warmup, args.seed,
-                            args.store_dir))
+        p99 = {plaintext: asyncio.run(measure(players, args.game, args.runs, args.actions,
+                                              args.warmup, args.seed, args.store_dir, plaintext))
+               for plaintext in plain}
+        if len(p99) == 2:
+            print(f"  {players} players: p99 TLS / plaintext = {p99[False] / p99[True]:.2f}x "
+                  "(goal: at most 1.25x)")
 
 
 if __name__ == "__main__":

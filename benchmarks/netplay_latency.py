@@ -53,7 +53,7 @@ async def main(tables: int) -> None:
             table_id = host.create_table("timebomb", PLAYERS)
             for i in range(PLAYERS):
                 conns.append(await Connection.connect("127.0.0.1", port, name=f"P{i}",
-                                                      table=table_id))
+                                                      table=table_id, code=host.table_code))
         started = time.perf_counter()
         await asyncio.gather(*(player(c, latencies, frames) for c in conns))
         elapsed = time.perf_counter() - started

@@ -14,6 +14,12 @@ every `State` with a full view, `view["events"]` holding them all and `view["eve
 index of the first one kept (a client that joins late gets the last few), and its `legal`
 unpacked.
 
+Every connection is TLS 1.3, and the client trusts a host only by a pin or by its table code
+(protocol 3): given `code`, it pairs with the host (see `netplay.pairing`) and pins the host's
+key in `known_hosts`; without one, the host's key must be pinned there already (or have been
+met earlier on this connection), else `NotPaired` is raised before anything is sent. A host
+whose key differs from the one pinned for its address raises `HostKeyChanged`.
+
 The connection sends a `ping` every few seconds and treats a host silent for longer than
 `dead_after` as gone. When the link drops it reconnects with backoff, using the seat token the
 host gave it (or, for a spectator, the table id), unless the host had refused it with a fatal
@@ -29,17 +35,21 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import ssl
 import time
 from dataclasses import dataclass
 from typing import AsyncIterator, Awaitable, Callable, Final
 
 from netplay.errors import ProtocolError
+from netplay.pairing import ClientPairing, PairingFailed, show_code
+from netplay.pins import KnownHosts
 from netplay.protocol import (
     Act,
     ClientMessage,
     Error,
     Hello,
     HostRecord,
+    Pair,
     Ping,
     Pong,
     ReplayStep,
@@ -50,6 +60,7 @@ from netplay.protocol import (
     read_frame,
     unpack_legal,
 )
+from netplay.transport import identity, open_tls, peer_fingerprint
 
 log = logging.getLogger("gaslight.client")
 
@@ -83,6 +94,22 @@ class HostRefused(ConnectionError):
     """The host answered with a fatal error (wrong token, full table, wrong version...)."""
 
 
+class NotPaired(HostRefused):
+    """The host's key is not pinned and no table code was given: ask the player for it."""
+
+    def __init__(self, text: str, host_id: str):
+        super().__init__(text)
+        self.host_id = host_id
+
+
+class HostKeyChanged(HostRefused):
+    """The host at a pinned address presented another key: someone may pretend to be it."""
+
+
+class WrongCode(HostRefused):
+    """Pairing failed: a wrong table code, or a machine in the middle."""
+
+
 class NotConnected(ConnectionError):
     """A send while the link is down: the connection is reconnecting or closed."""
 
@@ -96,8 +123,13 @@ class Connection:
 
     def __init__(self, host: str, port: int, *, name: str, table: str | None, token: str | None,
                  spectate: bool, reconnect: bool, on_frame: Callable[[bytes], None] | None,
-                 heartbeat_interval: float, dead_after: float, locate: Locate | None):
+                 heartbeat_interval: float, dead_after: float, locate: Locate | None,
+                 code: str | None, known_hosts: KnownHosts | None):
         self.host, self.port, self.name = host, port, name
+        self.code = code
+        self.known_hosts = known_hosts if known_hosts is not None else KnownHosts()
+        self.fingerprint: str | None = None
+        """The host's key fingerprint once it is trusted: every reconnect must find it."""
         self.host_id: str | None = None
         """The host's identity, from its welcome: the same after it restarts."""
         self.locate = locate
@@ -129,12 +161,16 @@ class Connection:
                       on_frame: Callable[[bytes], None] | None = None,
                       heartbeat_interval: float = HEARTBEAT_INTERVAL,
                       dead_after: float = DEAD_AFTER,
-                      locate: Locate | None = None) -> "Connection":
-        """Connect and finish the handshake. Raises HostRefused if the host says no, OSError if
-        it cannot be reached. `on_frame` sees the raw bytes of every frame received."""
+                      locate: Locate | None = None, code: str | None = None,
+                      known_hosts: KnownHosts | None = None) -> "Connection":
+        """Connect, make sure of the host (a pin, or pairing by `code`) and finish the
+        handshake. Raises HostRefused if the host says no or cannot be trusted (NotPaired,
+        HostKeyChanged, WrongCode), OSError if it cannot be reached. `on_frame` sees the raw
+        bytes of every frame received."""
         conn = cls(host, port, name=name, table=table, token=token, spectate=spectate,
                    reconnect=reconnect, on_frame=on_frame,
-                   heartbeat_interval=heartbeat_interval, dead_after=dead_after, locate=locate)
+                   heartbeat_interval=heartbeat_interval, dead_after=dead_after, locate=locate,
+                   code=code, known_hosts=known_hosts)
         conn._inbox.put_nowait(await conn._open())
         conn._run_task = asyncio.get_running_loop().create_task(conn._run())
         conn._heartbeat_task = asyncio.get_running_loop().create_task(conn._heartbeat())
@@ -193,20 +229,43 @@ class Connection:
 
     # -- the link -------------------------------------------------------------------------
 
+    @property
+    def address(self) -> str:
+        return f"{self.host}:{self.port}"
+
     async def _open(self) -> Welcome:
-        """Connect and shake hands; the host's welcome."""
-        reader, writer = await asyncio.wait_for(
-            asyncio.open_connection(self.host, self.port), CONNECT_TIMEOUT)
-        if self.token is not None:
-            hello = Hello(self.name, token=self.token)
-        elif self.table is not None:
-            hello = Hello(self.name, table=self.table, spectate=self.spectator)
-        else:
-            hello = Hello(self.name)
+        """Connect, make sure of the host, and shake hands; the host's welcome."""
         try:
+            reader, writer = await open_tls(self.host, self.port, CONNECT_TIMEOUT)
+        except ssl.SSLError as error:
+            raise ProtocolError(
+                f"{self.address} does not speak TLS: it may run an older Gaslight (protocol 1 "
+                f"or 2), which must be updated ({error.reason or error})") from None
+        pair = None
+        try:
+            fingerprint = peer_fingerprint(writer)
+            pair = self._pairing(fingerprint)
+            message = pair.message if pair is not None else None
+            if self.token is not None:
+                hello = Hello(self.name, token=self.token, pair=message)
+            elif self.table is not None:
+                hello = Hello(self.name, table=self.table, spectate=self.spectator, pair=message)
+            else:
+                hello = Hello(self.name, pair=message)
             writer.write(encode(hello))
             await writer.drain()
             first = await asyncio.wait_for(self._read(reader), CONNECT_TIMEOUT)
+            if pair is not None and not isinstance(first, Error):
+                if not isinstance(first, Pair):
+                    # A host that skips the pairing it was asked for is not the host.
+                    raise WrongCode(f"{self.address} did not pair when asked to: it cannot "
+                                    "be trusted")
+                try:
+                    writer.write(encode(pair.confirm(first, fingerprint)))
+                except PairingFailed as error:
+                    raise WrongCode(f"{self.address}: {error}") from None
+                await writer.drain()
+                first = await asyncio.wait_for(self._read(reader), CONNECT_TIMEOUT)
         except BaseException:
             writer.close()
             raise
@@ -217,11 +276,36 @@ class Connection:
         if not isinstance(first, Welcome):
             writer.close()
             raise ProtocolError(f"the host answered hello with {first.TAG!r}, not 'welcome'")
+        if pair is not None:
+            self.known_hosts.pin(fingerprint, self.address)
+        else:
+            self.known_hosts.seen(fingerprint, self.address)
+        self.fingerprint = fingerprint
         self._reader, self._writer = reader, writer
         self._last_heard = time.monotonic()
         self.status = CONNECTED
         self._welcomed(first)
         return first
+
+    def _pairing(self, fingerprint: str) -> ClientPairing | None:
+        """How to trust the host that presented `fingerprint`: a pairing to run (a code was
+        given), or None (its key is pinned, or met before on this connection). Raises
+        HostKeyChanged or NotPaired, before anything is sent, when it cannot be trusted."""
+        if self.code is not None:
+            return ClientPairing(self.code)
+        if fingerprint == self.fingerprint or self.known_hosts.trusts(fingerprint):
+            return None
+        expected = self.fingerprint or self.known_hosts.expected_at(self.address)
+        if expected is not None:
+            raise HostKeyChanged(
+                f"the host at {self.address} has changed its key (it was {identity(expected)}, "
+                f"now {identity(fingerprint)}): someone may be pretending to be it. If its "
+                "player gave it a new key, ask them for the table code and join with it: "
+                "the new key then replaces the old")
+        raise NotPaired(
+            f"the host at {self.address} ({identity(fingerprint)}) is not paired with this "
+            f"computer yet: its table code (shown by the host, like {show_code('12345678')}) "
+            "is needed once", identity(fingerprint))
 
     def _welcomed(self, welcome: Welcome) -> None:
         self.host_id = welcome.host

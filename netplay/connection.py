@@ -13,6 +13,7 @@ import collections
 import contextlib
 import logging
 import socket
+import ssl
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING, Final
 import engine
 from netplay.errors import FatalError, ProtocolError, Refusal, Rejection
 from netplay.limits import HostLimits
+from netplay.pairing import HostPairing
 from netplay.protocol import (
     SENT_FRAME,
     ClientMessage,
@@ -35,6 +37,7 @@ from netplay.protocol import (
 )
 from netplay.ratelimit import RateLimit
 from netplay.store import CommitGate
+from netplay.transport import Door, waiting_bytes
 
 if TYPE_CHECKING:
     from netplay.tables import Table
@@ -105,6 +108,8 @@ class Client:
         self.closing = False
         self.welcomed = False
         """Whether the handshake is done: a lobby visitor gets `tables` pushes only after."""
+        self.paired = False
+        """Whether this connection gave the table code (private tables ask it)."""
         self.chat_limit = RateLimit(limits.chat_burst, limits.chat_per_second)
         self.claim_limit = RateLimit(limits.claim_burst, limits.claim_per_second)
         self.told: Told = NOTHING_TOLD
@@ -131,7 +136,7 @@ class Client:
             transport.close()  # after the buffered frames are written
             return
         transport.write(frame)
-        waiting = transport.get_write_buffer_size()
+        waiting = waiting_bytes(transport)
         if waiting > self.outbound_limit:
             log.warning("dropped %r: %d bytes waiting, it is not reading", self, waiting)
             self.abort()
@@ -194,15 +199,19 @@ class Connections:
     """Every client connected to one host: each served from its `hello` to its end, with the
     limits on how many, how fast to say hello, and how long to stay silent."""
 
-    def __init__(self, gate: CommitGate, limits: HostLimits,
+    def __init__(self, gate: CommitGate, limits: HostLimits, door: Door, pairing: HostPairing,
                  on_hello: Callable[[Client, Hello], None],
                  on_request: Callable[[Client, ClientMessage], Awaitable[None]],
                  on_gone: Callable[[Client], None]) -> None:
         self.gate = gate
         self.limits = limits
+        self.door = door
+        self.pairing = pairing
         self.on_hello, self.on_request, self.on_gone = on_hello, on_request, on_gone
         self.clients: set[Client] = set()
         self._serving: set[asyncio.Task] = set()
+        self._opening: set[asyncio.Task] = set()
+        """Connections still at the door: cancelled when the host stops."""
         self._per_address: collections.Counter[str] = collections.Counter()
 
     def __len__(self) -> int:
@@ -230,30 +239,67 @@ class Connections:
     async def close(self) -> None:
         """Cut every connection, and wait (a little) for each to be put away."""
         self.abort_all()
+        for task in self._opening:
+            task.cancel()
         if self._serving:
             await asyncio.wait(list(self._serving), timeout=FLUSH_TIMEOUT + 1)
 
-    async def serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        assert task is not None
+    def accept(self, sock: socket.socket, peer: tuple) -> None:
+        """Serve a freshly accepted socket, in a task of its own."""
+        task = asyncio.get_running_loop().create_task(self.serve(sock, str(peer[0])))
         self._serving.add(task)
         task.add_done_callback(self._serving.discard)
-        limits = self.limits
-        peer = writer.get_extra_info("peername")
-        address = peer[0] if peer else "?"
-        sock = writer.get_extra_info("socket")
-        if sock is not None:
-            with contextlib.suppress(OSError):
-                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SOCKET_SEND_BUFFER)
-        client = Client(self.gate, reader, writer, address, limits)
-        self.clients.add(client)
+
+    async def serve(self, sock: socket.socket, address: str) -> None:
+        """One connection from its first byte to its end: the door (TLS, or a plain refusal),
+        then the client's `hello`, its pairing if it asks, and its requests."""
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SOCKET_SEND_BUFFER)
+            # asyncio sets this only on sockets it made itself with IPPROTO_TCP: without it,
+            # a frame written right after another waits for the client's delayed ACK (40 ms).
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        task = asyncio.current_task()
+        assert task is not None
         self._per_address[address] += 1
+        if self._per_address[address] > self.limits.max_connections_per_address:
+            # Closed before its handshake: one address may not take every handshake's turn.
+            log.warning("refused a connection from %s: over %d connections", address,
+                        self.limits.max_connections_per_address)
+            sock.close()
+            self._gone(address)
+            return
+        self._opening.add(task)
         try:
-            if self._per_address[address] > limits.max_connections_per_address:
-                log.warning("refused a connection from %s: over %d connections", address,
-                            limits.max_connections_per_address)
-                raise Rejection(f"too many connections from {address}; the limit is "
-                                f"{limits.max_connections_per_address}")
+            streams = await self.door.open(sock)
+        except (asyncio.TimeoutError, ssl.SSLError, ConnectionError, OSError) as error:
+            log.info("no TLS with %s: %s", address, error or type(error).__name__)
+            streams = None
+        except BaseException:
+            sock.close()
+            self._gone(address)
+            raise
+        finally:
+            self._opening.discard(task)
+        if streams is None:
+            sock.close()
+            self._gone(address)
+            return
+        client = Client(self.gate, *streams, address, self.limits)
+        self.clients.add(client)
+        try:
+            await self._serve_client(client)
+        finally:
+            self.clients.discard(client)
+            self._gone(address)
+
+    def _gone(self, address: str) -> None:
+        self._per_address[address] -= 1
+        if not self._per_address[address]:
+            del self._per_address[address]
+
+    async def _serve_client(self, client: Client) -> None:
+        limits, reader, address = self.limits, client.reader, client.address
+        try:
             try:
                 first = await asyncio.wait_for(read_message(reader), limits.handshake_timeout)
             except asyncio.TimeoutError:
@@ -262,6 +308,11 @@ class Connections:
             hello = parse_client_message(first)
             if not isinstance(hello, Hello):
                 raise ProtocolError(f"the first message must be 'hello', not {first['t']!r}")
+            if hello.pair is not None:
+                await self.pairing.run(hello.pair, address, client.send,
+                                       lambda: read_message(reader))
+                client.paired = True
+                client.last_heard = time.monotonic()
             self.on_hello(client, hello)
             while not client.closing:
                 incoming = await read_message(reader)
@@ -283,7 +334,3 @@ class Connections:
         finally:
             self.on_gone(client)
             await client.finish()
-            self.clients.discard(client)
-            self._per_address[address] -= 1
-            if not self._per_address[address]:
-                del self._per_address[address]

@@ -6,6 +6,8 @@ directs, one job each (see README.md):
 - `netplay.tables`: the tables, seats, tokens and clocks, synchronous; the only writer of the
   store's records;
 - `netplay.connection`: each client's connection and the state fan-out;
+- `netplay.transport`: the host's key, and TLS under every connection;
+- `netplay.pairing`: pairing by the table code;
 - `netplay.store`: the durable store, and the `CommitGate` every frame passes, so nobody is
   told of an action that a power cut could take back;
 - `netplay.bots`: the drivers that play the bot seats;
@@ -44,6 +46,7 @@ from netplay.protocol import (
     ListTables,
     Ping,
     PlayAgain,
+    Paired,
     Pong,
     REPLAY_REQUESTS,
     ShowReplay,
@@ -52,11 +55,13 @@ from netplay.protocol import (
     TableList,
     Welcome,
 )
+from netplay.pairing import HostPairing, new_code
 from netplay.ratelimit import Lockout
 from netplay.replays import GameRecord, Replays
 from netplay.store import CommitGate, Store, StoreError
 from netplay.table import DEFAULT_PACE, OVER, PLAYING, WAITING, Seat, Table
 from netplay.tables import Tables
+from netplay.transport import Door, HostKey, Listener
 
 log = logging.getLogger("gaslight.host")
 
@@ -69,25 +74,30 @@ class Host:
     def __init__(self, *, data_dir: Path | None = None, store: str = "host",
                  limits: HostLimits = HostLimits(), advertise: bool = False,
                  interfaces: list[str] | None = None, replay: GameRecord | None = None):
-        """`store` names the store file in the data directory: a host's identity, port and
-        tables live there, so two hosts running at once need two stores. Given `replay` (a
-        replay file's record), the host is a replay host: it shows that game to whoever
-        connects, and has no tables (RecordError if the record does not replay)."""
+        """`store` names the store file in the data directory: a host's port, table code and
+        tables live there, and its key beside it, so two hosts running at once need two
+        stores. Given `replay` (a replay file's record), the host is a replay host: it shows
+        that game to whoever connects, and has no tables (RecordError if the record does not
+        replay)."""
         self.data_dir = data_dir
         self.limits = limits
         self.advertise = advertise
         self.interfaces = interfaces
         self.store = Store.open(data_dir, f"{store}.sqlite3")
+        self.key = HostKey(self.store.path.with_name(f"{store}.pem"))
+        self.pairing = HostPairing(self.store.kept("table_code", new_code),
+                                   self.key.fingerprint, limits.handshake_timeout)
+        self.door = Door(self.key, limits.handshake_timeout)
         self.gate = CommitGate(self.store, self._store_failed)
         self.tables = Tables(self.store, limits.max_tables)
         self.bots = Bots(self._apply, limits)
         self.replays = Replays(self.store, self.tables, only=replay)
         self.store_errors: list[StoreError] = []
         self.address: tuple[str, int] | None = None
-        self.connections = Connections(self.gate, limits, self._handshake, self._dispatch,
-                                       self._disconnect)
+        self.connections = Connections(self.gate, limits, self.door, self.pairing,
+                                       self._handshake, self._dispatch, self._disconnect)
         self._token_lockout = Lockout(TOKEN_FAILURES, TOKEN_FAILURE_WINDOW)
-        self._server: asyncio.Server | None = None
+        self._server: Listener | None = None
         self._clock: asyncio.Task | None = None
         self._clock_changed = asyncio.Event()
         """Set when a turn timer starts, so the clock wakes for it."""
@@ -97,13 +107,18 @@ class Host:
 
     @property
     def host_id(self) -> str:
-        """This host's identity: the same after a restart, so clients can find it again."""
-        return self.store.host_id
+        """This host's identity, from its key: the same after a restart, so clients can find
+        it again."""
+        return self.key.identity
+
+    @property
+    def table_code(self) -> str:
+        """The code a player types once to pair with this host (8 digits)."""
+        return self.pairing.code
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> tuple[str, int]:
-        self._server = await asyncio.start_server(self.connections.serve, host, port)
-        sockname = self._server.sockets[0].getsockname()
-        self.address = (sockname[0], sockname[1])
+        self._server = Listener(host, port, self.connections.accept)
+        self.address = self._server.address
         self.store.remember_port(self.address[1])
         self._clock = asyncio.get_running_loop().create_task(self._keep_time())
         for table in self.tables.values():
@@ -126,10 +141,7 @@ class Host:
         if self._announcer is not None:
             await self._announcer.close()
             self._announcer = None
-        if self._server is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._server.wait_closed(), 2)
-            self._server = None
+        self._server = None
         await asyncio.to_thread(self.store.close)
 
     def _store_failed(self) -> None:
@@ -172,7 +184,8 @@ class Host:
     def create_table(self, game: str, players: int, options: dict | None = None, name: str = "",
                      bots: int = 0, seed: int | None = None, *, bot_level: str | None = None,
                      bot_pace: str = DEFAULT_PACE, turn_timer: int = 0,
-                     public_replays: bool = False, created_by: str | None = None) -> str:
+                     public_replays: bool = False, created_by: str | None = None,
+                     private: bool = False) -> str:
         """A new table with `bots` bots in its last seats. Raises engine.InvalidSetup or
         ValueError with a clear message for a bad setup, having created nothing."""
         if len(self.tables) >= self.tables.max_tables:
@@ -181,7 +194,7 @@ class Host:
         table = self.tables.create(game, players, options, name, bots, seed,
                                    bot_level=bot_level, bot_pace=bot_pace,
                                    turn_timer=turn_timer, public_replays=public_replays,
-                                   created_by=created_by)
+                                   created_by=created_by, private=private)
         table.empty_since = time.monotonic()
         if self._server is not None:
             self.bots.start(table)
@@ -288,6 +301,7 @@ class Host:
             self._reclaim_seat(client, hello.token)
         elif hello.table is not None:
             table = self._table(hello.table, fatal=True)
+            self._check_private(client, table, fatal=True)
             if hello.spectate:
                 self._watch(client, table)
             else:
@@ -322,6 +336,7 @@ class Host:
             raise Rejection("this seat token belongs to no seat at this host; "
                             "a name alone never claims a seat")
         table, seat = found
+        self._check_private(client, table, fatal=True)
         previous = seat.client
         if previous is not None and previous is not client:
             # The token holder is back on a new connection; the old one is dead or stolen.
@@ -362,6 +377,12 @@ class Host:
 
     # -- requests -------------------------------------------------------------------------
 
+    @staticmethod
+    def _check_private(client: Client, table: Table, fatal: bool = False) -> None:
+        if table.private and not client.paired:
+            text = f"table {table.id} is private: its table code is needed"
+            raise Rejection(text) if fatal else Refusal(text)
+
     def _table(self, table_id: str, fatal: bool = False) -> Table:
         try:
             return self.tables.get_table(table_id)
@@ -399,7 +420,9 @@ class Host:
             case CreateTable():
                 self._create_and_sit(client, request)
             case Sit(table=table_id, seat=seat):
-                self._sit(client, self._table(table_id), seat)
+                table = self._table(table_id)
+                self._check_private(client, table)
+                self._sit(client, table, seat)
             case AddBot(table=table_id, seat=seat):
                 self._add_bot(client, self._table(table_id), seat)
             case Leave():
@@ -422,6 +445,8 @@ class Host:
                     self._changed(table)
             case Hello():
                 raise ProtocolError("'hello' is only for the first message")
+            case Paired():
+                raise ProtocolError("'paired' only answers the host's 'pair'")
 
     def _create_and_sit(self, client: Client, request: CreateTable) -> None:
         if client.table is not None:
@@ -429,6 +454,9 @@ class Host:
         if type(request.bots) is int and request.bots >= request.players:
             raise Refusal(f"a table of {request.players} can hold at most "
                           f"{request.players - 1} bots: one seat is yours")
+        if request.private and not client.paired:
+            raise Refusal("only a player who gave this host's table code may make a private "
+                          "table")
         most = self.limits.max_tables_per_address
         if self.tables.open_tables_from(client.address) >= most:
             raise Refusal(f"{client.address} already has {most} tables open here, the limit; "
@@ -438,7 +466,8 @@ class Host:
                 request.game, request.players, request.options, request.name or "",
                 request.bots, bot_level=request.bot_level,
                 bot_pace=request.bot_pace or DEFAULT_PACE, turn_timer=request.turn_timer,
-                public_replays=request.public_replays, created_by=client.address)
+                public_replays=request.public_replays, created_by=client.address,
+                private=request.private)
         except (engine.InvalidSetup, ValueError) as error:
             raise Refusal(str(error)) from None
         self._sit(client, self.tables[table_id], None)

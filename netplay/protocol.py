@@ -20,7 +20,7 @@ import msgpack
 from netplay.errors import ProtocolError
 from netplay.text import clean_text
 
-PROTOCOL_VERSION: Final = 2
+PROTOCOL_VERSION: Final = 3
 MAX_FRAME: Final = 64 * 1024
 """Bytes in one frame body. Checked against the length prefix before the body is read."""
 SENT_FRAME: Final = 16 * 1024
@@ -226,6 +226,16 @@ class Hello(Message):
     token: str | None = None
     table: str | None = None
     spectate: bool = False
+    pair: str | None = None
+    """The client's SPAKE2 message, in hex, to pair by the table code (see "Pairing")."""
+
+
+@dataclass(frozen=True, slots=True)
+class Paired(Message):
+    """The client's MAC over the host's fingerprint, answering the host's `pair`."""
+
+    TAG = "paired"
+    mac: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,6 +255,7 @@ class CreateTable(Message):
     bot_pace: str | None = None
     turn_timer: int = 0
     public_replays: bool = False
+    private: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -317,8 +328,8 @@ class FetchRecord(Message):
 
 
 ClientMessage = (
-    Hello | ListTables | CreateTable | Sit | AddBot | Leave | Start | Act | Chat | PlayAgain | Ping
-    | ListReplays | ShowReplay | FetchRecord
+    Hello | Paired | ListTables | CreateTable | Sit | AddBot | Leave | Start | Act | Chat
+    | PlayAgain | Ping | ListReplays | ShowReplay | FetchRecord
 )
 REPLAY_REQUESTS: Final = (ListReplays, ShowReplay, FetchRecord)
 
@@ -327,13 +338,15 @@ _REQUIRED = object()
 # tag -> (record, {field: (type, default)}); a None value means "absent" for optional fields.
 _CLIENT_SCHEMAS: Final[dict[str, tuple[type, dict[str, tuple[type, Any]]]]] = {
     "hello": (Hello, {"name": (str, _REQUIRED), "token": (str, None), "table": (str, None),
-                      "spectate": (bool, False)}),
+                      "spectate": (bool, False), "pair": (str, None)}),
+    "paired": (Paired, {"mac": (str, _REQUIRED)}),
     "list_tables": (ListTables, {}),
     "create_table": (CreateTable, {"game": (str, _REQUIRED), "players": (int, _REQUIRED),
                                    "options": (dict, None), "name": (str, ""),
                                    "bots": (int, 0), "bot_level": (str, None),
                                    "bot_pace": (str, None),
-                                   "turn_timer": (int, 0), "public_replays": (bool, False)}),
+                                   "turn_timer": (int, 0), "public_replays": (bool, False),
+                                   "private": (bool, False)}),
     "sit": (Sit, {"table": (str, _REQUIRED), "seat": (int, None)}),
     "add_bot": (AddBot, {"table": (str, _REQUIRED), "seat": (int, None)}),
     "leave": (Leave, {}),
@@ -388,6 +401,9 @@ def _check_sizes(tag: str, values: dict) -> None:
         values["name"] = check_name(values["name"], allow_empty=tag == "create_table")
     if values.get("token") is not None and len(values["token"]) > MAX_TOKEN:
         raise ProtocolError(f"token is {len(values['token'])} characters; the limit is {MAX_TOKEN}")
+    for key in ("pair", "mac"):
+        if values.get(key) is not None and len(values[key]) > MAX_TOKEN:
+            raise ProtocolError(f"{key} is {len(values[key])} characters; the limit is {MAX_TOKEN}")
     for key in ("table", "game", "bot_level", "bot_pace"):
         if values.get(key) is not None and len(values[key]) > MAX_ID:
             raise ProtocolError(f"{key} id is {len(values[key])} characters; the limit is {MAX_ID}")
@@ -497,6 +513,7 @@ class Lobby(HostMessage):
     """Optional on the wire: a host from before paces sends none."""
     evening: list[dict] = field(default_factory=list)
     """The table's finished games, oldest first (see PROTOCOL.md, `lobby`)."""
+    private: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -563,11 +580,20 @@ class RecordPart(HostMessage):
     body: list[dict]
 
 
+@dataclass(frozen=True, slots=True)
+class Pair(HostMessage):
+    """The host's SPAKE2 message and its MAC over its own fingerprint, both in hex."""
+
+    TAG = "pair"
+    msg: str
+    mac: str
+
+
 HostRecord = (Welcome | TableList | Lobby | State | ChatLine | Error | Pong | ReplayList
-              | ReplayStep | RecordPart)
+              | ReplayStep | RecordPart | Pair)
 _HOST_RECORDS: Final[dict[str, type]] = {
     cls.TAG: cls for cls in (Welcome, TableList, Lobby, State, ChatLine, Error, Pong, ReplayList,
-                             ReplayStep, RecordPart)}
+                             ReplayStep, RecordPart, Pair)}
 
 
 def parse_host_message(message: dict) -> HostRecord:

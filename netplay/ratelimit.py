@@ -1,5 +1,5 @@
 """The host's rates: a token bucket for chat and claims (its bots' too), and a lockout for
-wrong seat tokens."""
+wrong seat tokens and wrong table codes."""
 
 from __future__ import annotations
 
@@ -54,3 +54,11 @@ class Lockout:
         recent = self._recent.setdefault(address, collections.deque())
         recent.append(now)
         return len(recent)
+
+    def forgive(self, address: str) -> None:
+        """Take back the latest failure of `address` (a pairing counted before it succeeded)."""
+        recent = self._recent.get(address)
+        if recent:
+            recent.pop()
+            if not recent:
+                del self._recent[address]

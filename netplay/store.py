@@ -3,7 +3,7 @@ table, with nothing anybody saw lost.
 
 Each table is a sequence of records (the table's facts, its seats, each game's seed, each
 action), msgpack maps as the host makes them; `netplay.tables.restore_table` replays them. The
-store also keeps the host's identity and its port, so a resumed host is the same host at the
+store also keeps the host's table code and its port, so a resumed host is the same host at the
 same address.
 
 One writer thread owns the write connection and commits in groups: every record appended while
@@ -23,7 +23,6 @@ import asyncio
 import collections
 import logging
 import os
-import secrets
 import signal
 import sqlite3
 import sys
@@ -101,7 +100,6 @@ class Store:
         self._db = self._connect()
         with self._db:
             self._db.executescript(_SCHEMA)
-        self.host_id: str = self._meta("host_id") or self._set_meta("host_id", secrets.token_hex(8))
         self._sequences: dict[str, int] = dict(
             self._db.execute("SELECT table_id, max(seq) + 1 FROM records GROUP BY table_id"))
         self.appended = 0
@@ -143,6 +141,11 @@ class Store:
         with self._db:
             self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
         return value
+
+    def kept(self, key: str, make: Callable[[], Any]) -> Any:
+        """A setting of the host's (its table code, say): made by `make` the first time, the
+        same ever after, across `--resume`."""
+        return self._meta(key) or self._set_meta(key, make())
 
     @property
     def port(self) -> int | None:

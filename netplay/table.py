@@ -111,6 +111,8 @@ class Table:
     turn_timer: int = 0
     public_replays: bool = False
     """Whether everyone at the host may watch this table's finished games again."""
+    private: bool = False
+    """Whether everyone who sits or watches here must give the table code (PROTOCOL.md)."""
     seed: int | None = None
     game: engine.Game | None = None
     games: int = 0
@@ -165,7 +167,8 @@ class Table:
         bots = sum(1 for s in self.seats if s.kind == BOT)
         return {"id": self.id, "name": self.name, "game": self.game_id, "players": self.players,
                 "seats_taken": taken, "seats_free": self.players - taken,
-                "people": taken - bots, "bots": bots, "phase": self.phase}
+                "people": taken - bots, "bots": bots, "phase": self.phase,
+                "private": self.private}
 
     def clients(self) -> list[Any]:
         seated = [s.client for s in self.seats if s.client is not None]
@@ -178,6 +181,7 @@ class Table:
             phase=self.phase, host_seat=self.host_seat, spectators=len(self.spectators),
             bot_level=self.bot_level, bot_pace=self.bot_pace, turn_timer=self.turn_timer,
             play_again=sorted(self.play_again), evening=self.evening[-EVENING:],
+            private=self.private,
         )
 
     def waiting_for_away(self) -> list[Seat]:

@@ -84,7 +84,8 @@ class Tables(Mapping[str, Table]):
     def create(self, game: str, players: int, options: dict | None = None, name: str = "",
                bots: int = 0, seed: int | None = None, *, bot_level: str | None = None,
                bot_pace: str = DEFAULT_PACE, turn_timer: int = 0,
-               public_replays: bool = False, created_by: str | None = None) -> Table:
+               public_replays: bool = False, created_by: str | None = None,
+               private: bool = False) -> Table:
         """A new table with `bots` bots in its last seats. Raises engine.InvalidSetup or
         ValueError with a clear message for a bad setup, having changed nothing."""
         if len(self) >= self.max_tables:
@@ -110,14 +111,15 @@ class Tables(Mapping[str, Table]):
                       seats=[Seat(i) for i in range(players)], bot_level=bot_level,
                       bot_pace=bot_pace,
                       turn_timer=turn_timer, public_replays=public_replays, seed=seed,
-                      created_by=created_by)
+                      created_by=created_by, private=private)
         if self.store is not None:
             self.store.add_table(table_id)
             table.store = self.store
         table.record({"t": "table", "id": table_id, "name": name, "game": game,
                       "players": players, "options": resolved, "bot_level": bot_level,
                       "bot_pace": bot_pace,
-                      "turn_timer": turn_timer, "public_replays": public_replays})
+                      "turn_timer": turn_timer, "public_replays": public_replays,
+                      "private": private})
         self._tables[table_id] = table
         for seat in table.seats[players - bots:]:
             table.seat_bot(seat)
@@ -323,6 +325,7 @@ def _apply_record(table: Table | None, record: dict) -> Table:
             bot_pace=record.get("bot_pace", DEFAULT_PACE),
             turn_timer=record["turn_timer"],
             public_replays=record.get("public_replays", False),
+            private=record.get("private", False),
         )
     match kind:
         case "seat":

@@ -23,6 +23,7 @@ from tui.seat_book import HeldSeat, SeatBook
 if TYPE_CHECKING:
     from netplay.client import Connection
     from netplay.host import Host
+    from netplay.pins import KnownHosts
 
 LOCAL = "127.0.0.1"
 SEATS_DIR = "seats"
@@ -58,6 +59,8 @@ class Ticket:
     spectate: bool = False
     share: str | None = None
     """For a table this app hosts: the HOST:PORT other players can type to join it."""
+    code: str | None = None
+    """For a table this app hosts for others: its host's table code, as shown (1234-5678)."""
     private: bool = False
     """A table this app hosts for this player alone (bots): its host stops once the game is
     over and the player leaves."""
@@ -91,6 +94,8 @@ class TableListing:
     source: str = "lan"
     """"lan" (discovered), "address:HOST:PORT" (typed by the player) or "seats" (held)."""
     host_id: str = ""
+    private: bool = False
+    """The table asks its host's table code at every join (PROTOCOL.md, "Pairing")."""
     held: bool = False
     """This player holds a seat there: joining takes it back."""
     people: int | None = None
@@ -113,6 +118,7 @@ class TableListing:
             host_id=host_id,
             people=optional_count(entry.get("people")),
             bots=optional_count(entry.get("bots")),
+            private=entry.get("private") is True,
         )
 
     @property
@@ -143,6 +149,9 @@ class Backend:
     port: int = 0
     """The port for the first host this app starts; 0 picks a free one."""
     hosts: list["Host"] = field(default_factory=list)
+    codes: dict[Address, str] = field(default_factory=dict)
+    """Table codes the player gave in this session, by host address: a private table asks
+    its code at every join."""
 
     @cached_property
     def seats(self) -> SeatBook:
@@ -151,10 +160,48 @@ class Backend:
 
         return SeatBook(data_dir(self.data_dir) / SEATS_DIR)
 
+    @cached_property
+    def known_hosts(self) -> "KnownHosts":
+        """The hosts this player paired with, beside the seat book (see `netplay.pins`)."""
+        from netplay.pins import KNOWN_HOSTS_FILE, KnownHosts
+
+        return KnownHosts(self.seats.path.parent / KNOWN_HOSTS_FILE)
+
+    def own_host(self, address: Address) -> "Host | None":
+        """The host this app runs at `address`, if it runs one there."""
+        for host in self.hosts:
+            if host.address is not None and address.port == host.address[1] and (
+                    address.host in (LOCAL, "localhost", host.address[0])):
+                return host
+        return None
+
+    def trust(self, address: Address) -> dict[str, Any]:
+        """How to make sure of the host at `address`: a host this app runs pairs by the code
+        it holds, pinned nowhere (its key goes with its store); any other by the code the
+        player gave for it, if any, and the known hosts."""
+        own = self.own_host(address)
+        if own is not None:
+            return {"code": own.table_code, "known_hosts": None}
+        return {"code": self.codes.get(address), "known_hosts": self.known_hosts}
+
+    def remember_code(self, address: Address, code: str) -> None:
+        from netplay.pairing import read_code
+
+        self.codes[address] = read_code(code)
+
+    def needs_code(self, listing: "TableListing") -> bool:
+        """Whether joining `listing`'s table needs a code the player has not given: a host
+        never paired with, or a private table. A host's identity from discovery is only a
+        hint: the connection still checks the key."""
+        if self.own_host(listing.address) is not None or listing.address in self.codes:
+            return False
+        return listing.private or not (
+            listing.host_id and self.known_hosts.pinned(listing.host_id))
+
     async def connect(self, ticket: Ticket, name: str) -> "Connection":
         """Sit (or watch) at the ticket's table. A seat this player holds there is taken back
         with its token; a new seat's token is kept in the seat book."""
-        from netplay.client import Connection, HostRefused
+        from netplay.client import Connection, HostKeyChanged, HostRefused, NotPaired
 
         held = None if ticket.spectate else self.seats.get(ticket.host_id, ticket.table)
         if held is not None and held.in_use_elsewhere:
@@ -163,8 +210,10 @@ class Backend:
             try:
                 connection = await Connection.connect(
                     ticket.address.host, ticket.address.port, name=name, token=held.token,
-                    reconnect=True, locate=self.locate,
+                    reconnect=True, locate=self.locate, **self.trust(ticket.address),
                 )
+            except (HostKeyChanged, NotPaired):
+                raise
             except HostRefused:
                 # The seat is gone (the table closed, or the host started anew).
                 self.seats.forget(*held.key)
@@ -179,6 +228,7 @@ class Backend:
             spectate=ticket.spectate,
             reconnect=True,
             locate=self.locate,
+            **self.trust(ticket.address),
         )
         mine = self.seats.get(connection.host_id, connection.table)
         if connection.token is not None and connection.host_id and connection.table and not (
@@ -213,7 +263,7 @@ class Backend:
         try:
             connection = await asyncio.wait_for(Connection.connect(
                 listing.address.host, listing.address.port, name=name, token=seat.token,
-                reconnect=False), LOOKUP_TIMEOUT)
+                reconnect=False, **self.trust(listing.address)), LOOKUP_TIMEOUT)
         except Exception:  # gone, or the seat with it: forgotten here all the same
             return False
         try:
@@ -232,7 +282,7 @@ class Backend:
         from netplay.store import data_dir
 
         await self.stop_store(store)
-        for path in data_dir(self.data_dir).glob(f"{store}.sqlite3*"):
+        for path in data_dir(self.data_dir).glob(f"{store}.*"):  # its key too
             with contextlib.suppress(OSError):
                 path.unlink()
 
@@ -314,7 +364,7 @@ class Backend:
         from netplay.protocol import Error, ListTables, TableList
 
         connection = await Connection.connect(
-            address.host, address.port, name=name, reconnect=False
+            address.host, address.port, name=name, reconnect=False, **self.trust(address)
         )
         try:
             await connection.send(ListTables())
@@ -358,11 +408,14 @@ class Backend:
             host.seed_bots(table, self.seed)
         assert host.address is not None
         port = host.address[1]
-        share = None
+        share = code = None
         if advertise:
+            from netplay.pairing import show_code
+
             addresses = [a for a in host.advertised_addresses() if not a.startswith("127.")]
             share = str(Address((addresses or [LOCAL])[0], port))
-        return Ticket(Address(LOCAL, port), table, share=share, private=not advertise,
+            code = show_code(host.table_code)
+        return Ticket(Address(LOCAL, port), table, share=share, code=code, private=not advertise,
                       host_id=host.host_id, game=game, name=name, store=store)
 
     async def start_host(self, store: str, port: int, resume: bool = False) -> "Host":
@@ -476,7 +529,7 @@ class Backend:
         with contextlib.suppress(Exception):
             await host.stop()
         if all(table.phase == "over" for table in host.tables.values()):
-            for path in host.store.path.parent.glob(host.store.path.name + "*"):
+            for path in host.store.path.parent.glob(f"{host.store.path.stem}.*"):  # key too
                 with contextlib.suppress(OSError):
                     path.unlink()
 

@@ -18,11 +18,16 @@ def interfaces_from(cli: list[str] | None) -> list[str] | None:
 
 
 def run_app(
-    initial: tuple[Address, bool] | None = None, interfaces: list[str] | None = None
+    initial: tuple[Address, bool] | None = None, interfaces: list[str] | None = None,
+    code: str | None = None,
 ) -> int:
+    """`code`: the table code of the host at `initial`, given on the command line."""
     from tui.app import create_app
     from tui.backend import Backend
 
-    app = create_app(Backend(interfaces=interfaces_from(interfaces)), initial=initial)
+    backend = Backend(interfaces=interfaces_from(interfaces))
+    if initial is not None and code is not None:
+        backend.remember_code(initial[0], code)
+    app = create_app(backend, initial=initial)
     app.run()
     return app.return_code or 0

@@ -14,6 +14,7 @@ import os
 import random
 import re
 import signal
+import ssl
 import struct
 import subprocess
 import sys
@@ -46,6 +47,14 @@ def frame(message: dict | bytes) -> bytes:
 
 
 
+def tls_context() -> ssl.SSLContext:
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.minimum_version = ssl.TLSVersion.TLSv1_3
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    return context
+
+
 class RawPeer:
     """One TCP connection to the host, driven by hand. Every byte received is kept in
     `received`, so that tests can scan all of it for secrets."""
@@ -59,9 +68,14 @@ class RawPeer:
         self.table: str | None = None
 
     @classmethod
-    async def open(cls, port: int, source: str | None = None) -> "RawPeer":
+    async def open(cls, port: int, source: str | None = None, tls: bool = True) -> "RawPeer":
+        """A connection from `source` (an address of 127/8), over TLS (its own context, which
+        trusts any key: the host lets anyone reach a table that is not private), or in the
+        clear as a protocol 2 client would be."""
         local = (source, 0) if source else None
-        reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=local)
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(
+            "127.0.0.1", port, local_addr=local, ssl=tls_context() if tls else None,
+            server_hostname="gaslight" if tls else None), TIMEOUT)
         return cls(reader, writer)
 
     @classmethod

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import engine
 from netplay.protocol import CLIENT_TAGS
 
-from .conftest import HostProcess, frame, sent_view, stored_table
+from .conftest import HostProcess, frame, sent_view, stored_table, tls_context
 
 pytestmark = pytest.mark.xdist_group("fuzz")
 
@@ -37,8 +37,10 @@ class SyncPeer:
     """A blocking raw-socket client, for the fuzzing thread."""
 
     def __init__(self, port: int, source: str = "127.0.0.1"):
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=5,
-                                             source_address=(source, 0))
+        self.sock = tls_context().wrap_socket(
+            socket.create_connection(("127.0.0.1", port), timeout=5,
+                                     source_address=(source, 0)),
+            server_hostname="gaslight")
         self.buffer = bytearray()
         self.inbox: list[dict] = []
         self.seat = None

@@ -33,8 +33,10 @@ async def open_table(port: int, bots: int, leave: bool, source: str = "127.0.0.1
 
 
 async def test_a_client_cannot_fill_the_host_with_tables(tmp_path):
+    # Abandoned tables close after 3 s: long enough for all of them to be opened first (each
+    # opening is a TLS handshake and an fsync, some 60 ms on a busy machine).
     host = Host(data_dir=tmp_path / "data", limits=HostLimits(
-        bot_delay=10, max_tables=12, abandoned_after=0.5, heartbeat_timeout=0.2))
+        bot_delay=10, max_tables=12, abandoned_after=3.0, heartbeat_timeout=0.2))
     await host.start()
     try:
         port = host.address[1]

@@ -20,7 +20,8 @@ from .conftest import next_of, stored_table
 
 
 async def connect(host, name, **kwargs):
-    return await Connection.connect("127.0.0.1", host.address[1], name=name, **kwargs)
+    return await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
+                                    name=name, **kwargs)
 
 
 async def test_create_table_takes_a_pace_the_lobby_tells_and_the_store_keeps(host):

@@ -28,7 +28,8 @@ def claims_after_each_deal(game) -> list[set[int]]:
 @pytest.mark.parametrize("game_id", ["timebomb", "timebomb-evolution"])
 async def test_every_bot_claims_after_every_deal(host, game_id):
     table_id = host.create_table(game_id, 5, name="Talk", bots=4, seed=11)
-    person = await Connection.connect("127.0.0.1", host.address[1], name="Ann", table=table_id)
+    person = await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
+                                      name="Ann", table=table_id)
     assert person.seat == 0
     # The person plays without ever claiming (conftest's `play` leaves claims alone).
     await asyncio.wait_for(play(person, seed=3), TIMEOUT)
@@ -55,7 +56,8 @@ async def test_bots_keep_to_the_free_action_rate(tmp_path):
     await host.start("127.0.0.1", 0)
     try:
         table_id = host.create_table("timebomb", 5, name="Quiet", bots=4, seed=11)
-        person = await Connection.connect("127.0.0.1", host.address[1], name="Ann",
+        person = await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
+                                          name="Ann",
                                           table=table_id)
         await asyncio.wait_for(play(person, seed=3), TIMEOUT)
         game = host.tables[table_id].game

@@ -42,10 +42,11 @@ async def test_loopback_table_appears_changes_and_vanishes(tmp_path):
     async with TableBrowser(interfaces=LOOPBACK) as browser:
         table = await next_event(browser, table_id, "added")
         assert (table.name, table.game, table.players, table.seats_taken, table.seats_free,
-                table.phase, table.version) == ("Baker Street", "timebomb", 5, 2, 3, "waiting", 2)
+                table.phase, table.version) == ("Baker Street", "timebomb", 5, 2, 3, "waiting", 3)
         assert (table.host, table.port, table.host_id) == (*address, host.host_id)
 
-        ann = await Connection.connect(*address, name="Ann", table=table_id)
+        ann = await Connection.connect(*address, code=host.table_code, name="Ann",
+                                       table=table_id)
         table = await next_event(browser, table_id, "changed")
         assert (table.seats_taken, table.seats_free) == (3, 2)
 
@@ -101,7 +102,7 @@ def test_txt_record_holds_only_public_facts():
                "seats_taken": 2, "seats_free": 3, "people": 1, "bots": 1, "phase": "playing"}
     record = txt_record(summary, "0123456789abcdef")
     assert tuple(record) == TXT_KEYS
-    assert record == {"v": "2", "host": "0123456789abcdef", "id": "ab12cd34",
+    assert record == {"v": "3", "host": "0123456789abcdef", "id": "ab12cd34",
                       "name": "Baker Street", "game": "timebomb", "players": "5", "taken": "2",
                       "free": "3", "people": "1", "bots": "1", "phase": "playing", "seq": "0"}
 

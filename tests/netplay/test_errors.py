@@ -18,8 +18,10 @@ async def seated_pair(host, wait_for_state=True):
     """Two players at a 4-seat table with 2 bots, seat 0 to cut first."""
     table_id = host.create_table("timebomb", 4, {"first_player": 0}, bots=2)
     port = host.address[1]
-    ann = await Connection.connect("127.0.0.1", port, name="Ann", table=table_id)
-    bob = await Connection.connect("127.0.0.1", port, name="Bob", table=table_id)
+    ann = await Connection.connect("127.0.0.1", port, code=host.table_code,
+                                   name="Ann", table=table_id)
+    bob = await Connection.connect("127.0.0.1", port, code=host.table_code,
+                                   name="Bob", table=table_id)
     if wait_for_state:
         await next_of(ann, State)
         await next_of(bob, State)
@@ -80,9 +82,9 @@ async def expect_fatal_then_close(raw: RawClient, words: str) -> None:
         ((MAX_FRAME + 1).to_bytes(4, "big"), "over the limit"),
         (b"\xff\xff\xff\xff", "over the limit"),
         (encode({"v": 1, "t": "hello", "name": "Future"}), "protocol version 1 is not supported"),
-        (encode({"v": 2, "t": "act", "action": {}}), "first message must be 'hello'"),
+        (encode({"v": 3, "t": "act", "action": {}}), "first message must be 'hello'"),
         (len(b := msgpack.packb({1: 1})).to_bytes(4, "big") + b, "malformed msgpack"),
-        (encode({"v": 2, "t": "hello", "name": ["Ann"]}), "must be a string"),
+        (encode({"v": 3, "t": "hello", "name": ["Ann"]}), "must be a string"),
     ],
     ids=["garbage", "oversized", "huge-length", "wrong-version", "no-hello", "int-key",
          "wrong-type"],
@@ -106,9 +108,9 @@ async def test_bad_first_frame_closes_only_that_connection(host, payload, words)
     [
         (b"\x00\x00\x00\x02\x92\x01", "malformed msgpack"),
         ((MAX_FRAME + 1).to_bytes(4, "big"), "over the limit"),
-        (encode({"v": 3, "t": "ping"}), "protocol version 3"),
-        (encode({"v": 2, "t": "teleport"}), "unknown message type 'teleport'"),
-        (encode({"v": 2, "t": "hello", "name": "Again"}), "only for the first message"),
+        (encode({"v": 2, "t": "ping"}), "protocol version 2"),
+        (encode({"v": 3, "t": "teleport"}), "unknown message type 'teleport'"),
+        (encode({"v": 3, "t": "hello", "name": "Again"}), "only for the first message"),
     ],
     ids=["garbage", "oversized", "wrong-version", "unknown-type", "second-hello"],
 )
@@ -141,7 +143,8 @@ async def test_seated_player_sending_garbage_loses_only_its_link_and_keeps_its_s
     lobby = await next_of(ann, Lobby)
     assert lobby.seats[1]["connected"] is False
     # The token still holds the seat.
-    back = await Connection.connect("127.0.0.1", host.address[1], name="Bob", token=bob.token)
+    back = await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
+                                    name="Bob", token=bob.token)
     assert back.seat == 1
     await back.close()
     await ann.close()
@@ -166,13 +169,14 @@ async def test_connections_per_address_are_limited(tmp_path):
     server = Host(data_dir=tmp_path / "data", limits=HostLimits(max_connections_per_address=3))
     await server.start()
     port = server.address[1]
-    kept = [await Connection.connect("127.0.0.1", port, name=f"P{i}") for i in range(3)]
+    kept = [await Connection.connect("127.0.0.1", port, code=server.table_code,
+                                     name=f"P{i}") for i in range(3)]
     raw = await RawClient.open(port)
     await expect_fatal_then_close(raw, "too many connections from 127.0.0.1; the limit is 3")
     raw.close()
     await kept[0].close()
     await asyncio.sleep(0.05)
-    again = await Connection.connect("127.0.0.1", port, name="P3")
+    again = await Connection.connect("127.0.0.1", port, code=server.table_code, name="P3")
     for conn in (*kept[1:], again):
         await conn.close()
     await server.stop()
@@ -192,7 +196,8 @@ async def test_silent_client_is_dropped_by_the_heartbeat(tmp_path):
     assert asyncio.get_running_loop().time() - started < 2
     raw.close()
     # A client that pings stays.
-    conn = await Connection.connect("127.0.0.1", server.address[1], name="Alive",
+    conn = await Connection.connect("127.0.0.1", server.address[1], code=server.table_code,
+                                    name="Alive",
                                     heartbeat_interval=0.05, reconnect=False)
     await asyncio.sleep(0.8)
     assert conn.status == "connected"
@@ -200,20 +205,21 @@ async def test_silent_client_is_dropped_by_the_heartbeat(tmp_path):
     await server.stop()
 
 
-async def test_client_refuses_a_host_of_another_protocol_version():
+async def test_client_explains_a_host_that_does_not_speak_tls():
+    """A protocol 2 host reads the ClientHello as a frame far over its limit and answers in
+    the clear: the client says what that means instead of a bare TLS failure."""
     from netplay.protocol import ProtocolError
 
     async def old_host(reader, writer):
         await reader.read(100)
-        writer.write(encode({"v": 1, "t": "welcome", "table": None, "seat": None,
-                             "token": None, "spectator": False}))
+        writer.write(encode({"v": 2, "t": "error", "fatal": True,
+                             "message": "frame length 369295616 bytes is over the limit"}))
         await writer.drain()
         writer.close()
 
     server = await asyncio.start_server(old_host, "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]
-    with pytest.raises(ProtocolError, match="protocol version 1 is not supported; this side "
-                                            "speaks version 2"):
-        await Connection.connect("127.0.0.1", port, name="Ann")
+    with pytest.raises(ProtocolError, match="does not speak TLS: it may run an older Gaslight"):
+        await Connection.connect("127.0.0.1", port, code="12345678", name="Ann")
     server.close()
     await server.wait_closed()

@@ -49,11 +49,13 @@ async def test_full_game_five_clients_three_bots_and_a_spectator_leak_nothing(ho
         frames[who] = []
         return frames[who].append
 
-    spectator = await Connection.connect("127.0.0.1", port, name="Watson", table=table_id,
+    spectator = await Connection.connect("127.0.0.1", port, code=host.table_code,
+                                         name="Watson", table=table_id,
                                          spectate=True, on_frame=recorder("spectator"))
     players = []
     for i in range(5):
-        players.append(await Connection.connect("127.0.0.1", port, name=f"Player {i}",
+        players.append(await Connection.connect("127.0.0.1", port, code=host.table_code,
+                                                name=f"Player {i}",
                                                 table=table_id, on_frame=recorder(f"seat {i}")))
     assert [p.seat for p in players] == [0, 1, 2, 3, 4]
     assert spectator.seat is None and spectator.token is None
@@ -111,7 +113,8 @@ async def test_full_game_five_clients_three_bots_and_a_spectator_leak_nothing(ho
 
 async def test_spectator_cannot_act_and_sees_no_legal_actions(host):
     table_id = host.create_table("timebomb", 4, bots=4)
-    spectator = await Connection.connect("127.0.0.1", host.address[1], name="Lestrade",
+    spectator = await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
+                                         name="Lestrade",
                                          table=table_id, spectate=True)
     log = []
     final = await asyncio.wait_for(watch(spectator, log), TIMEOUT)

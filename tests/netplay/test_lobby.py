@@ -28,7 +28,8 @@ from .conftest import TIMEOUT, next_of, play
 
 
 async def connect(host, name, **kwargs):
-    return await Connection.connect("127.0.0.1", host.address[1], name=name, **kwargs)
+    return await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
+                                    name=name, **kwargs)
 
 
 async def test_create_sit_add_bot_start_and_play_again(host):
@@ -49,7 +50,7 @@ async def test_create_sit_add_bot_start_and_play_again(host):
     listed = (await next_of(watson, TableList)).tables
     assert listed == [{"id": table_id, "name": "Baker St", "game": "timebomb", "players": 5,
                        "seats_taken": 2, "seats_free": 3, "people": 1, "bots": 1,
-                       "phase": "waiting"}]
+                       "phase": "waiting", "private": False}]
     await watson.send(Sit(table=table_id, seat=0))
     assert "seat 0" in (await next_of(watson, Error)).message
     await watson.send(Sit(table=table_id, seat=2))

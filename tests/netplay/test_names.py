@@ -10,7 +10,8 @@ from .conftest import next_of
 
 
 async def connect(host, name, **kwargs):
-    return await Connection.connect("127.0.0.1", host.address[1], name=name, **kwargs)
+    return await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
+                                    name=name, **kwargs)
 
 
 async def seated_names(conn) -> list[str]:

@@ -33,8 +33,10 @@ async def test_a_newcomer_gets_at_most_20_past_lines_of_its_channels_in_order(tm
     await host.start()
     try:
         table_id = host.create_table("timebomb", 4, {"first_player": 0}, bots=2)
-        ann = await Connection.connect("127.0.0.1", host.address[1], name="Ann", table=table_id)
-        eve = await Connection.connect("127.0.0.1", host.address[1], name="Eve", table=table_id,
+        ann = await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
+                                       name="Ann", table=table_id)
+        eve = await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
+                                       name="Eve", table=table_id,
                                        spectate=True)
         said = []
         for i in range(15):  # 30 lines, the channels taking turns
@@ -43,13 +45,15 @@ async def test_a_newcomer_gets_at_most_20_past_lines_of_its_channels_in_order(tm
             await eve.send(Chat(text=f"spectators {i}"))
             await next_of(eve, ChatLine, text=f"spectators {i}")
             said += [("table", f"table {i}"), ("spectators", f"spectators {i}")]
-        late = await Connection.connect("127.0.0.1", host.address[1], name="Late",
+        late = await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
+                                        name="Late",
                                         table=table_id, spectate=True)
         assert await past_lines(late) == said[-CHAT_TAIL:]
         # A player reads the table's channel only.
         token = ann.token
         await ann.close()
-        back = await Connection.connect("127.0.0.1", host.address[1], name="Ann", token=token)
+        back = await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
+                                        name="Ann", token=token)
         assert await past_lines(back) == [line for line in said if line[0] == "table"]
         for conn in (eve, late, back):
             await conn.close()
@@ -85,7 +89,7 @@ def test_a_client_that_joined_late_keeps_appending_after_its_tail():
     index just past the client's last event appends; `first` 0 starts a new list."""
     conn = Connection("127.0.0.1", 0, name="Late", table=None, token=None, spectate=True,
                       reconnect=False, on_frame=None, heartbeat_interval=5, dead_after=15,
-                      locate=None)
+                      locate=None, code=None, known_hosts=None)
     view = conn._full_state(state(50, list(range(50, 90)))).view
     assert (view["events_from"], len(view["events"])) == (50, 40)
     for first, last in [(90, 92), (92, 95), (95, 98)]:

@@ -44,8 +44,10 @@ async def test_dropped_client_reconnects_with_its_token_and_the_game_goes_on(hos
     table_id = host.create_table("timebomb", 5, {"first_player": 0}, bots=3,
                                  seed=seed_where_the_first_cut_is_safe(1))
     port = host.address[1]
-    ann = await Connection.connect("127.0.0.1", port, name="Ann", table=table_id)
-    bob = await Connection.connect("127.0.0.1", port, name="Bob", table=table_id)
+    ann = await Connection.connect("127.0.0.1", port, code=host.table_code,
+                                   name="Ann", table=table_id)
+    bob = await Connection.connect("127.0.0.1", port, code=host.table_code,
+                                   name="Bob", table=table_id)
     seat, token = bob.seat, bob.token
     # Ann cuts Bob's wire, so the game is under way and waits for Bob when his link dies.
     await next_of(ann, State)
@@ -75,10 +77,11 @@ async def test_reconnect_by_token_on_a_new_connection_takes_the_seat_back(host):
     # holds still.
     table_id = host.create_table("timebomb", 4, {"first_player": 0}, bots=3)
     port = host.address[1]
-    first = await Connection.connect("127.0.0.1", port, name="Ann", table=table_id,
+    first = await Connection.connect("127.0.0.1", port, code=host.table_code,
+                                     name="Ann", table=table_id,
                                      reconnect=False)
     await bots_have_claimed(host, table_id)
-    again = await Connection.connect("127.0.0.1", port, name="Someone else",
+    again = await Connection.connect("127.0.0.1", port, code=host.table_code, name="Someone else",
                                      token=first.token, reconnect=False)
     assert again.seat == first.seat and again.table == table_id
     # The old connection is told and closed; the seat now answers to the new one.
@@ -92,12 +95,15 @@ async def test_reconnect_by_token_on_a_new_connection_takes_the_seat_back(host):
 async def test_wrong_token_is_refused_and_a_name_is_never_enough(host):
     table_id = host.create_table("timebomb", 4, bots=3)
     port = host.address[1]
-    ann = await Connection.connect("127.0.0.1", port, name="Ann", table=table_id)
+    ann = await Connection.connect("127.0.0.1", port, code=host.table_code,
+                                   name="Ann", table=table_id)
     with pytest.raises(HostRefused, match="belongs to no seat"):
-        await Connection.connect("127.0.0.1", port, name="Ann", token="not-a-token")
+        await Connection.connect("127.0.0.1", port, code=host.table_code,
+                                 name="Ann", token="not-a-token")
     # Same name, no token: the game has started, so no seat is handed out.
     with pytest.raises(HostRefused, match="has started"):
-        await Connection.connect("127.0.0.1", port, name="Ann", table=table_id)
+        await Connection.connect("127.0.0.1", port, code=host.table_code,
+                                 name="Ann", table=table_id)
     assert host.tables[table_id].seats[ann.seat].client is not None
     await ann.close()
 
@@ -105,8 +111,10 @@ async def test_wrong_token_is_refused_and_a_name_is_never_enough(host):
 async def test_same_name_before_the_game_gets_another_seat_not_the_named_one(host):
     table_id = host.create_table("timebomb", 5, bots=2)
     port = host.address[1]
-    ann = await Connection.connect("127.0.0.1", port, name="Ann", table=table_id)
-    impostor = await Connection.connect("127.0.0.1", port, name="Ann", table=table_id)
+    ann = await Connection.connect("127.0.0.1", port, code=host.table_code,
+                                   name="Ann", table=table_id)
+    impostor = await Connection.connect("127.0.0.1", port, code=host.table_code,
+                                        name="Ann", table=table_id)
     assert impostor.seat != ann.seat and impostor.token != ann.token
     await ann.close()
     await impostor.close()
@@ -115,15 +123,18 @@ async def test_same_name_before_the_game_gets_another_seat_not_the_named_one(hos
 async def test_guessed_tokens_are_rate_limited_and_logged_without_the_token(host, caplog):
     table_id = host.create_table("timebomb", 4, bots=3)
     port = host.address[1]
-    ann = await Connection.connect("127.0.0.1", port, name="Ann", table=table_id)
+    ann = await Connection.connect("127.0.0.1", port, code=host.table_code,
+                                   name="Ann", table=table_id)
     caplog.set_level(logging.INFO, logger="gaslight")
     guesses = [f"guess-{i:04d}-xyz" for i in range(TOKEN_FAILURES)]
     for guess in guesses:
         with pytest.raises(HostRefused, match="belongs to no seat"):
-            await Connection.connect("127.0.0.1", port, name="Moriarty", token=guess)
+            await Connection.connect("127.0.0.1", port, code=host.table_code,
+                                     name="Moriarty", token=guess)
     # Past the limit even the right token is turned away for a while.
     with pytest.raises(HostRefused, match="too many wrong seat tokens"):
-        await Connection.connect("127.0.0.1", port, name="Moriarty", token=ann.token)
+        await Connection.connect("127.0.0.1", port, code=host.table_code,
+                                 name="Moriarty", token=ann.token)
     assert "unknown seat token from 127.0.0.1" in caplog.text
     for secret in (*guesses, ann.token):
         assert secret not in caplog.text
@@ -133,13 +144,14 @@ async def test_guessed_tokens_are_rate_limited_and_logged_without_the_token(host
 async def test_leaving_before_the_game_frees_the_seat_and_voids_the_token(host):
     table_id = host.create_table("timebomb", 5, bots=2)
     port = host.address[1]
-    ann = await Connection.connect("127.0.0.1", port, name="Ann", table=table_id)
+    ann = await Connection.connect("127.0.0.1", port, code=host.table_code,
+                                   name="Ann", table=table_id)
     token = ann.token
     await ann.send(Leave())
     welcome = await next_of(ann, Welcome, table=None)
     assert welcome.seat is None and ann.token is None
     assert host.tables[table_id].seats[0].kind == "empty"
     with pytest.raises(HostRefused):
-        await Connection.connect("127.0.0.1", port, name="Ann", token=token)
+        await Connection.connect("127.0.0.1", port, code=host.table_code, name="Ann", token=token)
     await ann.close()
     assert engine.GAMES  # the engine registry is untouched by the host

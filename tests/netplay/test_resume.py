@@ -12,6 +12,7 @@ import sys
 
 import engine
 from netplay.client import Connection, NotConnected
+from netplay.pairing import read_code
 from netplay.protocol import Error, State
 
 from .conftest import TIMEOUT, assert_view_of, stored_table
@@ -59,6 +60,11 @@ async def start_host(data_dir, port: int, *extra: str):
             return process, port, "".join(lines)
 
 
+def code_of(banner: str) -> str:
+    """The table code `gaslight host` shows, as a player would type it."""
+    return re.search(r"the table code is (\d{4}-\d{4})", banner)[1]
+
+
 async def player(conn: Connection, states: list[dict]) -> dict:
     async for msg in conn:
         if isinstance(msg, Error):
@@ -96,7 +102,9 @@ async def crash_and_resume(data, seed, processes):
         data, 0, "--game", "timebomb", "--players", str(PLAYERS), "--seed", str(seed))
     processes.append(first)
     table_id = re.search(r"table (\w+):", banner)[1]
-    conns = [await Connection.connect("127.0.0.1", port, name=f"P{i}", table=table_id)
+    code = read_code(code_of(banner))
+    conns = [await Connection.connect("127.0.0.1", port, code=code, name=f"P{i}",
+                                      table=table_id)
              for i in range(PLAYERS)]
     states: list[list[dict]] = [[] for _ in conns]
     games = asyncio.gather(*(player(c, s) for c, s in zip(conns, states)))

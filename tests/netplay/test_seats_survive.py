@@ -22,8 +22,8 @@ CLIENT_SCRIPT = textwrap.dedent(
     from netplay.client import Connection
 
     async def main():
-        conn = await Connection.connect("127.0.0.1", int(sys.argv[1]), name="Ann",
-                                        table=sys.argv[2])
+        conn = await Connection.connect("127.0.0.1", int(sys.argv[1]), code=sys.argv[3],
+                                        name="Ann", table=sys.argv[2])
         print(json.dumps({"seat": conn.seat, "token": conn.token, "host": conn.host_id}),
               flush=True)
         await asyncio.Event().wait()  # until killed
@@ -35,9 +35,10 @@ CLIENT_SCRIPT = textwrap.dedent(
 
 async def test_a_client_process_killed_and_started_again_takes_its_seat_back(host):
     table_id = host.create_table("timebomb", 4, {"first_player": 0}, bots=2)
-    bob = await Connection.connect("127.0.0.1", host.address[1], name="Bob", table=table_id)
+    bob = await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
+                                   name="Bob", table=table_id)
     ann_process = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", CLIENT_SCRIPT, str(host.address[1]), table_id,
+        sys.executable, "-c", CLIENT_SCRIPT, str(host.address[1]), table_id, host.table_code,
         stdout=asyncio.subprocess.PIPE)
     kept = json.loads(await asyncio.wait_for(ann_process.stdout.readline(), TIMEOUT))
     assert kept["host"] == host.host_id
@@ -47,7 +48,8 @@ async def test_a_client_process_killed_and_started_again_takes_its_seat_back(hos
     await ann_process.wait()
     await until(lambda: seat.client is None, "the host sees Ann gone")
     # A new run of the app, holding the token it kept on disk, is Ann again.
-    ann = await Connection.connect("127.0.0.1", host.address[1], name="Ann again",
+    ann = await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
+                                   name="Ann again",
                                    token=kept["token"])
     assert ann.seat == kept["seat"] and seat.client is not None and seat.name == "Ann"
     finals = await asyncio.wait_for(asyncio.gather(play(ann, 1), play(bob, 2)), TIMEOUT)
@@ -57,7 +59,8 @@ async def test_a_client_process_killed_and_started_again_takes_its_seat_back(hos
 
 
 async def test_the_turn_timer_covers_an_away_players_seat_until_they_return(host):
-    host_conn = await Connection.connect("127.0.0.1", host.address[1], name="Holmes")
+    host_conn = await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
+                                         name="Holmes")
     # Ann (seat 1) cuts first: were Holmes, who never acts, to hold the Wire Cutter, the game
     # would never wait for Ann.
     await host_conn.send(CreateTable(game="timebomb", players=4, bots=2, options={"first_player": 1}, turn_timer=30, bot_level="novice"))
@@ -67,7 +70,8 @@ async def test_the_turn_timer_covers_an_away_players_seat_until_they_return(host
     table = host.tables[table_id]
     assert (table.turn_timer, table.bot_level) == (30, "novice")
     table.turn_timer = 0.2  # the same timer, shorter, for the test
-    ann = await Connection.connect("127.0.0.1", host.address[1], name="Ann", table=table_id,
+    ann = await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
+                                   name="Ann", table=table_id,
                                    reconnect=False)
     lobby = await next_of(host_conn, Lobby, phase="playing")
     assert (lobby.turn_timer, lobby.bot_level) == (0.2, "novice")
@@ -82,7 +86,8 @@ async def test_the_turn_timer_covers_an_away_players_seat_until_they_return(host
                 or any(s == seat.seat for s, _ in table.game.history),
                 "the bot acts for Ann")
     # She comes back with her token: the seat is hers again.
-    ann = await Connection.connect("127.0.0.1", host.address[1], name="Ann", token=token)
+    ann = await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
+                                   name="Ann", token=token)
     assert ann.seat == seat.seat and not seat.covered
     holmes_plays.cancel()
     await host_conn.close()
@@ -93,10 +98,13 @@ async def test_a_returning_player_is_told_the_recent_chat(tmp_path):
     host = Host(data_dir=tmp_path / "data", limits=HostLimits(bot_delay=0.002, chat_burst=30))
     await host.start()
     table_id = host.create_table("timebomb", 4, {"first_player": 0}, bots=2)
-    ann = await Connection.connect("127.0.0.1", host.address[1], name="Ann", table=table_id)
-    bob = await Connection.connect("127.0.0.1", host.address[1], name="Bob", table=table_id,
+    ann = await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
+                                   name="Ann", table=table_id)
+    bob = await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
+                                   name="Bob", table=table_id,
                                    reconnect=False)
-    fan = await Connection.connect("127.0.0.1", host.address[1], name="Fan", table=table_id,
+    fan = await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
+                                   name="Fan", table=table_id,
                                    spectate=True)
     for i in range(25):
         await (ann, bob)[i % 2].send(Chat(text=f"line {i}"))
@@ -106,7 +114,8 @@ async def test_a_returning_player_is_told_the_recent_chat(tmp_path):
     await next_of(bob, ChatLine, text="line 24")
     token = bob.token
     await bob.close()
-    bob = await Connection.connect("127.0.0.1", host.address[1], name="Bob", token=token)
+    bob = await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
+                                   name="Bob", token=token)
     past = []
     while len(past) < 20:
         past.append(await next_of(bob, ChatLine))
@@ -128,7 +137,8 @@ async def test_a_client_follows_its_host_to_a_new_address(tmp_path):
     async def locate(host_id: str):  # what discovery answers on a LAN
         return where.get(host_id)
 
-    ann = await Connection.connect(*first.address, name="Ann", table=table_id, locate=locate,
+    ann = await Connection.connect(*first.address, code=first.table_code,
+                                   name="Ann", table=table_id, locate=locate,
                                    dead_after=1.0, heartbeat_interval=0.2)
     assert ann.host_id == first.host_id
     await next_of(ann, State)

@@ -11,6 +11,7 @@ from netplay.client import Connection
 from netplay.host import Host
 from netplay.limits import HostLimits
 from netplay.protocol import Chat, ChatLine, State, encode, message
+from netplay.transport import client_context
 
 from .conftest import TIMEOUT, play
 
@@ -23,7 +24,8 @@ async def never_reading_spectator(port: int, table_id: str) -> asyncio.StreamWri
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     sock.setblocking(False)
     await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", port))
-    _, writer = await asyncio.open_connection(sock=sock)
+    _, writer = await asyncio.open_connection(sock=sock, ssl=client_context(),
+                                              server_hostname="gaslight")
     writer.write(encode(message("hello", name="Stuck", table=table_id, spectate=True)))
     await writer.drain()
     return writer
@@ -40,7 +42,8 @@ async def test_never_reading_client_is_dropped_and_delays_no_one(tmp_path):
     table = host.tables[table_id]
     stuck = await never_reading_spectator(port, table_id)
     fan_frames: list[tuple[float, dict]] = []
-    fan = await Connection.connect("127.0.0.1", port, name="Fan", table=table_id, spectate=True)
+    fan = await Connection.connect("127.0.0.1", port, code=host.table_code,
+                                   name="Fan", table=table_id, spectate=True)
     while len(table.spectators) < 2:
         await asyncio.sleep(0.005)
 
@@ -51,7 +54,8 @@ async def test_never_reading_client_is_dropped_and_delays_no_one(tmp_path):
                 return
 
     fan_task = asyncio.create_task(fan_reads())
-    ann = await Connection.connect("127.0.0.1", port, name="Ann", table=table_id)
+    ann = await Connection.connect("127.0.0.1", port, code=host.table_code,
+                                   name="Ann", table=table_id)
     ann_frames: list[tuple[float, dict]] = []
     ann_task = asyncio.create_task(play(ann, 1, stamps=ann_frames))
     sent_at = {}

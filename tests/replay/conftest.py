@@ -78,9 +78,11 @@ async def play_game(host: Host, game: str, players: int, people: int, seed: int,
     table_id = host.create_table(game, players, options or {}, bots=players - people,
                                  seed=seed, **table)
     host.seed_bots(table_id, seed)
-    spectator = await Connection.connect("127.0.0.1", port, name="Watson", table=table_id,
+    spectator = await Connection.connect("127.0.0.1", port, code=host.table_code,
+                                         name="Watson", table=table_id,
                                          spectate=True)
-    conns = [await Connection.connect("127.0.0.1", port, name=f"P{i}", table=table_id)
+    conns = [await Connection.connect("127.0.0.1", port, code=host.table_code,
+                                      name=f"P{i}", table=table_id)
              for i in range(people)]
     played = Played(table_id, conns, spectator)
     played.states = {conn.seat: [] for conn in conns} | {"spectator": []}

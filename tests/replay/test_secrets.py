@@ -19,7 +19,7 @@ NOT_YOURS = "no finished game"
 
 
 async def lobby(host, name="Stranger") -> Connection:
-    return await Connection.connect("127.0.0.1", host.address[1], name=name)
+    return await Connection.connect("127.0.0.1", host.address[1], code=host.table_code, name=name)
 
 
 async def refused(conn: Connection, game: str, token: str | None = None, eyes=0) -> None:
@@ -37,9 +37,12 @@ async def refused(conn: Connection, game: str, token: str | None = None, eyes=0)
 async def test_a_running_game_is_refused_to_its_seats_its_spectator_and_its_host(host):
     table_id = host.create_table("holmes", 2, {}, bots=0, seed=3)
     port = host.address[1]
-    ann = await Connection.connect("127.0.0.1", port, name="Ann", table=table_id)
-    bob = await Connection.connect("127.0.0.1", port, name="Bob", table=table_id)
-    eve = await Connection.connect("127.0.0.1", port, name="Eve", table=table_id, spectate=True)
+    ann = await Connection.connect("127.0.0.1", port, code=host.table_code,
+                                   name="Ann", table=table_id)
+    bob = await Connection.connect("127.0.0.1", port, code=host.table_code,
+                                   name="Bob", table=table_id)
+    eve = await Connection.connect("127.0.0.1", port, code=host.table_code,
+                                   name="Eve", table=table_id, spectate=True)
     stranger = await lobby(host)
     table = host.tables[table_id]
     assert table.phase == "playing" and table.host_seat == ann.seat
@@ -57,7 +60,7 @@ async def test_a_running_game_is_refused_to_its_seats_its_spectator_and_its_host
 
 async def test_a_finished_game_goes_to_its_seats_and_spectators_at_the_end_only(host):
     played = await play_game(host, "timebomb", 4, 1, seed=11)
-    late = await Connection.connect("127.0.0.1", host.address[1], name="Late",
+    late = await Connection.connect("127.0.0.1", host.address[1], code=host.table_code, name="Late",
                                     table=played.table, spectate=True)
     stranger = await lobby(host)
     try:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from screen_text import screen_text
-from tests_helpers import claim_offer, play_screen
+from tests_helpers import claim_offer, pair, play_screen
 
+from netplay.pairing import show_code
 from tui.games.timebomb.dialogs import CutScreen
 from tui.screens.action_picker import ActionPicker
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.end import EndScreen
+from tui.screens.pairing import PairingScreen
 from tui.widgets.event_log import EventLog
 from tui.widgets.player_list import PlayerList
 from tui.widgets.table_list import TableList
@@ -138,9 +140,20 @@ async def test_host_a_table_and_a_second_app_joins_by_address(app_factory, waite
         await waiter.until(host_pilot, lambda: table.lobby.get("phase") == "waiting", "lobby")
         assert "waiting for players" in screen_text(host_app)
         port = host_app.backend.hosts[0].address[1]
+        code = show_code(host_app.backend.hosts[0].table_code)
+        assert code in screen_text(host_app)  # the waiting room shows its table code
         async with guest_app.run_test(size=(100, 30), message_hook=guest_waiter.hook) as guest:
             await guest.press("ctrl+o")
             await guest.press(*f"127.0.0.1:{port}", "enter")
+            # A host met for the first time: its table code, asked once.
+            await guest_waiter.until(
+                guest, lambda: isinstance(guest_app.screen, PairingScreen), "the code's dialog"
+            )
+            await guest.press(*"1234", "enter")
+            await guest_waiter.until(guest, lambda: "8 digits" in screen_text(guest_app),
+                                     "a word about the mistyped code")
+            guest_app.screen.query_one("#code-input").value = ""
+            await guest.press(*code, "enter")
             await guest_waiter.until(
                 guest, lambda: guest_app.screen.query_one("#tables").row_count, "the listing"
             )
@@ -219,8 +232,10 @@ async def test_spectator_never_sees_a_role_or_a_hand(app_factory, waiter):
         table = await waiter.until(pilot, lambda: play_screen(player), "the table")
         await waiter.until(pilot, lambda: table.view is not None, "a state")
         port = player.backend.hosts[0].address[1]
+        spectator_backend = player.backend.__class__(discover=False, interfaces=["127.0.0.1"])
+        pair(spectator_backend, player.backend.hosts[0])
         spectator = create_app(
-            player.backend.__class__(discover=False, interfaces=["127.0.0.1"]),
+            spectator_backend,
             player_name="Sam",
             initial=(Address("127.0.0.1", port), True),
         )

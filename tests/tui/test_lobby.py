@@ -6,6 +6,7 @@ import contextlib
 import re
 
 from screen_text import screen_text
+from tests_helpers import pair
 
 from tui.address import Address
 from tui.backend import TableListing
@@ -31,6 +32,7 @@ async def test_one_row_per_table_whatever_the_address(app_factory, waiter, tmp_p
     """The same host asked as `localhost` and as `127.0.0.1` lists its table once."""
     app = app_factory()
     async with baker_street_host(tmp_path) as (host, port):
+        pair(app.backend, host)
         async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
             tables = app.lobby.query_one(TableList)
             for typed in (f"localhost:{port}", f"127.0.0.1:{port}"):
@@ -51,6 +53,7 @@ async def test_rows_added_by_address_stay_current_and_go_with_their_host(
     monkeypatch.setattr("tui.screens.lobby.ADDRESS_REFRESH", 0.05)
     app = app_factory()
     async with baker_street_host(tmp_path) as (host, port):
+        pair(app.backend, host)
         async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
             tables = app.lobby.query_one(TableList)
             await pilot.press("ctrl+o", *f"127.0.0.1:{port}", "enter")

@@ -7,7 +7,7 @@ import stat
 from dataclasses import replace
 
 from screen_text import screen_text
-from tests_helpers import play_screen
+from tests_helpers import pair, play_screen
 
 from tui.address import Address
 from tui.backend import TableListing
@@ -73,6 +73,7 @@ async def test_seats_at_tables_over_or_gone_are_forgotten(backend_factory, tmp_p
             while host.tables[over].phase != "over":
                 await asyncio.sleep(0.01)
         backend = backend_factory(data_dir=tmp_path / "player")
+        pair(backend, host)
         here = Address("127.0.0.1", port)
         backend.seats.keep(HeldSeat(host.host_id, "gone", "t1", here))
         backend.seats.keep(HeldSeat(host.host_id, over, "t2", here))
@@ -133,6 +134,7 @@ async def test_a_host_found_at_another_address_is_followed(backend_factory, tmp_
     _, port = await host.start("127.0.0.1", 0)
     try:
         backend = backend_factory(data_dir=tmp_path / "player", discover=True)
+        pair(backend, host)
         seat = (await backend.connect(
             TableListing(Address("127.0.0.1", port), table, "Moved", "timebomb", 5, 3, "waiting",
                          host_id=host.host_id).ticket(spectate=False), "Ann"))
@@ -161,6 +163,7 @@ async def test_a_seat_another_running_app_holds_is_left_to_it(backend_factory, t
     other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
         first = backend_factory(data_dir=tmp_path / "player")
+        pair(first, host)
         listing = TableListing(Address("127.0.0.1", port), table, "Shared", "timebomb", 5, 2,
                                "waiting", host_id=host.host_id)
         ann = await first.connect(listing.ticket(spectate=False), "Ann")
@@ -197,6 +200,7 @@ async def test_a_held_seat_is_let_go_at_its_host_and_here(app_factory, backend_f
     try:
         table_id = host.create_table("timebomb", 5, {}, "Baker Street", bots=2)
         sitting = backend_factory(data_dir=tmp_path / "data-Ann")
+        pair(sitting, host)
         connection = await sitting.connect(
             Ticket(Address("127.0.0.1", port), table_id, game="timebomb", name="Baker Street"),
             "Ann")

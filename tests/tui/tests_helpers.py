@@ -46,3 +46,10 @@ def claim_offer(app) -> bool:
 
     screen = app.screen
     return isinstance(screen, ActionPicker) and " is dealt. " in screen.question
+
+
+def pair(backend, host) -> None:
+    """As if `backend`'s player had paired with `host` before: its key pinned (the pairing
+    itself is tested in tests/netplay/test_pairing.py and in the flow test that types a
+    code)."""
+    backend.known_hosts.pin(host.key.fingerprint, f"127.0.0.1:{host.address[1]}")

@@ -32,6 +32,9 @@ def add_parser(subparsers) -> None:
                         help="seconds a person has for a turn before a bot plays it "
                         "(default 0: no limit)")
     parser.add_argument("--name", default="", help="table name shown to other players")
+    parser.add_argument("--private", action="store_true",
+                        help="ask the table code of everyone who sits or watches, every time "
+                        "(otherwise only a player's first visit to this host asks it)")
     parser.add_argument("--port", type=int, default=0,
                         help="TCP port (default: any free port; with --resume, the last one)")
     parser.add_argument(
@@ -108,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
     import engine
     from netplay.host import Host
     from netplay.limits import HostLimits
+    from netplay.pairing import show_code
     from tui.launch import interfaces_from
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s",
@@ -139,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
             try:
                 setup = table_setup(args)
                 host.create_table(args.game, args.players, name=args.name, bots=args.bots,
-                                  seed=args.seed, **setup)
+                                  seed=args.seed, private=args.private, **setup)
             except (engine.InvalidSetup, ValueError) as error:
                 print(f"gaslight host: {error}", file=sys.stderr)
                 return 2
@@ -159,7 +163,12 @@ def run(args: argparse.Namespace) -> int:
         for table in host.tables.values():
             print(f"table {table.id}: {table_line(table.summary(), table.options)}"
                   + (" (resumed)" if table.id in resumed else ""), flush=True)
-        print(f"players join with: gaslight join {address}:{port}   (Ctrl-C stops)", flush=True)
+        code = show_code(host.table_code)
+        print(f"the table code is {code}   (players type it the first time they join this "
+              "host)",
+              flush=True)
+        print(f"players join with: gaslight join {address}:{port} --code {code}   "
+              "(Ctrl-C stops)", flush=True)
         await stop.wait()
         await host.stop()
         return 0

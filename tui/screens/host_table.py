@@ -72,8 +72,9 @@ class HostTableScreen(ModalScreen[TableRequest | None]):
     def compose(self) -> ComposeResult:
         game = self.game
         with Vertical():
-            yield Static("Host a table on this computer; it is announced on the LAN.",
-                         id="host-intro")
+            yield Static("Host a table on this computer; it is announced on the LAN. The "
+                         "waiting room shows its table code, which players type the first "
+                         "time they join.", id="host-intro")
             with Horizontal(classes="row"):
                 yield Label("Game")
                 yield Select(

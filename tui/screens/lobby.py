@@ -145,8 +145,13 @@ class LobbyScreen(Screen):
         """List the tables at `address`; `then` ("join" or "watch") goes straight to one."""
         self.connecting = address
         self.show_hint()
+        from netplay.client import NotPaired
+
         try:
             tables = await self.backend.list_tables(address, self.app.player_name or "guest")
+        except NotPaired:
+            self.ask_code(address, False, lambda: self.ask_host(address, then))
+            return
         except Exception as error:
             self.notify(connect_error_text(address, error), severity="error", timeout=8)
             return
@@ -230,7 +235,23 @@ class LobbyScreen(Screen):
     # -- going to a table -------------------------------------------------------------------
 
     def open_table(self, listing: TableListing, *, spectate: bool) -> None:
-        self.go(listing.ticket(spectate))
+        if not self.backend.needs_code(listing):
+            self.go(listing.ticket(spectate))
+            return
+        self.ask_code(listing.address, listing.private,
+                      lambda: self.go(listing.ticket(spectate)))
+
+    def ask_code(self, address: Address, private: bool, then) -> None:
+        """Ask the table code of the host at `address` (a new host, or a private table),
+        then go on."""
+        from tui.screens.pairing import PairingScreen
+
+        def given(code: str | None) -> None:
+            if code is not None:
+                self.backend.remember_code(address, code)
+                then()
+
+        self.app.push_screen(PairingScreen(str(address), private), given)
 
     def go(self, ticket: Ticket) -> None:
         from tui.screens.play import PlayScreen

@@ -203,7 +203,7 @@ class PlayScreen(Screen):
         watching = int(lobby.get("spectators") or 0)
         self.query_one(StatusBar).set_title(title + (f" · {watching} watching" if watching else ""))
         self.query_one(WaitingRoom).show(
-            lobby, self.seats, self.seat, self.is_host, self.ticket.share
+            lobby, self.seats, self.seat, self.is_host, self.ticket.share, self.ticket.code
         )
         if self.end_screen is not None:
             self.end_screen.show_play_again(self.play_again_text())

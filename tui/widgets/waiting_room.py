@@ -28,6 +28,7 @@ class WaitingRoom(Static):
         seat: int | None,
         is_host: bool,
         share: str | None = None,
+        code: str | None = None,
     ) -> None:
         text = Text()
         free = sum(1 for s in seats if s.kind == "empty")
@@ -45,6 +46,9 @@ class WaitingRoom(Static):
         if share:
             text.append("Other players find this table in their lobby,\nor join it by address: ")
             text.append(share, style="bold")
+            if code:
+                text.append("\nThe first time they join this table, they type its code: ")
+                text.append(code, style="bold")
             text.append("\n\n")
         if is_host:
             text.append("You host this table. ")
