@@ -111,15 +111,25 @@ class HostPairing:
     async def run(self, message: str, address: str, send: Send, receive: Receive) -> None:
         """Answer a client's `pair`, and check its `paired`. Raises Rejection for a wrong code,
         a lockout, or a client that does not finish within `timeout`."""
-        now = time.monotonic()
-        wait = self.lockout.wait(address, now)
+        wait = self.lockout.wait(address, time.monotonic())
         if wait:
             log.warning("refused a pairing from %s: rate limited", address)
             raise Rejection(f"too many wrong table codes from {address}; "
                             f"try again in {wait} seconds")
-        # Counted before the answer, and forgiven on success: a client that learns from the
-        # host's MAC whether its guess was right, then hangs up, has still made its guess.
-        failures = self.lockout.failed(address, now)
+        # Any end but a matching MAC counts: a client that learns from the host's MAC whether
+        # its guess was right, then hangs up, has still made its guess. Attempts in flight do
+        # not count yet (pairings at once from one place are honest ones, as a whole table
+        # joining); an address has at most `max_connections_per_address` in flight.
+        paired = False
+        try:
+            await self._run(message, send, receive)
+            paired = True
+        finally:
+            if not paired:
+                failures = self.lockout.failed(address, time.monotonic())
+                log.warning("a failed pairing from %s (%d recent failures)", address, failures)
+
+    async def _run(self, message: str, send: Send, receive: Receive) -> None:
         spake = SPAKE2_B(self.code.encode(), idA=CLIENT_SIDE, idB=HOST_SIDE)
         answer = spake.start().hex()
         try:
@@ -134,6 +144,4 @@ class HostPairing:
         if not isinstance(reply, Paired):
             raise ProtocolError(f"a 'pair' is answered by 'paired', not {reply.TAG!r}")
         if not hmac.compare_digest(mac(key, CLIENT_LABEL, self.fingerprint), reply.mac):
-            log.warning("a wrong table code from %s (%d recent failures)", address, failures)
             raise Rejection(WRONG_CODE)
-        self.lockout.forgive(address)

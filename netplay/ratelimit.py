@@ -54,11 +54,3 @@ class Lockout:
         recent = self._recent.setdefault(address, collections.deque())
         recent.append(now)
         return len(recent)
-
-    def forgive(self, address: str) -> None:
-        """Take back the latest failure of `address` (a pairing counted before it succeeded)."""
-        recent = self._recent.get(address)
-        if recent:
-            recent.pop()
-            if not recent:
-                del self._recent[address]

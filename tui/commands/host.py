@@ -78,6 +78,8 @@ def table_line(summary: dict, options: dict) -> str:
     named = options_text(info, options)
     return (f"{summary['name'] or summary['id']} ({info.title}), free "
             f"{summary['seats_free']}/{summary['players']}, {summary['phase']}"
+            + (", private: its table code is asked at every join" if summary.get("private")
+               else "")
             + (f"; {named}" if named else ""))
 
 

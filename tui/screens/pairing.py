@@ -32,7 +32,7 @@ class PairingScreen(ModalScreen[str | None]):
         why = ("This table is private: its host asks the table code at every join."
                if self.private else
                "The first time you join a host, type its table code (its player sees it "
-               "in the waiting room, or in `gaslight host`'s output). It proves the host is "
+               "in the waiting room, or in the output of gaslight host). It proves the host is "
                "the one you mean; after that this computer knows it.")
         with Vertical():
             yield Static(f"Table code for [b]{escape(self.where)}[/b]\n{why}")
