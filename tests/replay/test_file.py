@@ -43,7 +43,8 @@ async def test_a_file_round_trip_shows_the_same_game(entries, tmp_path):
     replay_host = ReplayHost(record)
     address = await replay_host.start()
     try:
-        conn = await Connection.connect(*address, name="Me")
+        code = replay_host.host.table_code
+        conn = await Connection.connect(*address, name="Me", code=code)
         [listed] = await listing(conn)
         assert listed["game"] == record.game
         for number, view in views.items():
@@ -54,7 +55,7 @@ async def test_a_file_round_trip_shows_the_same_game(entries, tmp_path):
         await conn.send(Sit(table="x"))
         assert "only shows a replay" in await refusal(conn)
         with pytest.raises(HostRefused):
-            await Connection.connect(*address, name="Me", table="x")
+            await Connection.connect(*address, name="Me", table="x", code=code)
         await conn.close()
     finally:
         await replay_host.stop()

@@ -25,7 +25,7 @@ async def test_games_against_bots_are_kept_as_files_when_they_end(tmp_path):
     try:
         ticket = await backend.play_bots("Ann", "holmes", 2)
         conn = await Connection.connect(ticket.address.host, ticket.address.port, name="Ann",
-                                        table=ticket.table)
+                                        table=ticket.table, **backend.trust(ticket.address))
         await asyncio.wait_for(play_seat(conn, [], 1), 60)
         [path] = keep_bot_games(backend, ticket)
         assert path.parent == replays_dir(backend)
@@ -44,6 +44,7 @@ async def test_the_lobby_lists_past_games_from_hosts_and_files_and_opens_one(hos
     seat = played.people[0]
     backend = Backend(interfaces=["127.0.0.1"], data_dir=tmp_path / "app", discover=False)
     address = Address("127.0.0.1", host.address[1])
+    backend.remember_code(address, host.table_code)  # as if its player had typed it
     # The seat book lets go of a finished table's seat; the played book keeps its token.
     played_book(backend).keep(HeldSeat(host.host_id, played.table, seat.token, address,
                                        "timebomb", "table"))

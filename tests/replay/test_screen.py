@@ -164,6 +164,7 @@ async def test_the_end_screen_replays_the_game_over_the_tables_connection(tmp_pa
         host.seed_bots(table_id, 8)
         backend = Backend(interfaces=["127.0.0.1"], data_dir=tmp_path / "data",
                           discover=False)
+        backend.remember_code(Address("127.0.0.1", host.address[1]), host.table_code)
         from tui.app import create_app
 
         app = create_app(backend, player_name="Fan")
@@ -173,7 +174,7 @@ async def test_the_end_screen_replays_the_game_over_the_tables_connection(tmp_pa
             app.push_screen(table)
             await until(pilot, lambda: table.connection is not None, "watching")
             ann = await Connection.connect("127.0.0.1", host.address[1], name="Ann",
-                                           table=table_id)
+                                           table=table_id, code=host.table_code)
             await asyncio.wait_for(play_seat(ann, [], 1), 30)
             await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
             watch = app.active_bindings["ctrl+w"]

@@ -74,14 +74,17 @@ def files_of(folder: Path) -> list[PastGame]:
     return games
 
 
-async def games_at(address: Address, tokens: list[str], name: str) -> list[PastGame]:
+async def games_at(address: Address, tokens: list[str], name: str,
+                   trust: dict[str, Any]) -> list[PastGame]:
+    """`trust`: how to make sure of the host (`Backend.trust`)."""
     from netplay.client import Connection
     from netplay.protocol import ListReplays, ReplayList
 
     async def ask() -> list[PastGame]:
         # One list per token, so that each game is opened with the token that may watch it
         # (a host answers a few lists at once, then one a second).
-        conn = await Connection.connect(address.host, address.port, name=name, reconnect=False)
+        conn = await Connection.connect(address.host, address.port, name=name, reconnect=False,
+                                        **trust)
         found: dict[str, PastGame] = {}
         try:
             for token in tokens[:TOKENS_ASKED]:
@@ -140,7 +143,7 @@ class PastGamesScreen(ModalScreen[None]):
             if seat.token not in by_address.get(seat.address, []):
                 by_address.setdefault(seat.address, []).append(seat.token)
         found: list[PastGame] = []
-        asked = [games_at(address, tokens, self.player_name)
+        asked = [games_at(address, tokens, self.player_name, self.backend.trust(address))
                  for address, tokens in by_address.items()]
         for games in await asyncio.gather(*asked):
             found.extend(games)

@@ -159,7 +159,8 @@ class ReplayScreen(PlayScreen, inherit_bindings=False):
         address = self.ticket.address
         try:
             self.connection = await Connection.connect(
-                address.host, address.port, name=self.player_name or "Replay", reconnect=False)
+                address.host, address.port, name=self.player_name or "Replay", reconnect=False,
+                **self.backend.trust(address))
         except Exception as error:
             self.post_message(ConnectionStatusChanged(
                 "closed", f"Could not reach the host at {address}: {error}"))
@@ -530,6 +531,7 @@ async def open_file_replay(backend: Backend, record: Any, player_name: str) -> R
     host = ReplayHost(record)
     _, port = await host.start()
     ticket = Ticket(Address("127.0.0.1", port), None, spectate=True)
+    backend.remember_code(ticket.address, host.host.table_code)  # it pairs by the code silently
     return ReplayScreen(backend, ReplaySource(ticket, game=record.game, on_close=host.stop),
                         player_name)
 
