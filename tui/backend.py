@@ -200,8 +200,18 @@ class Backend:
 
     async def connect(self, ticket: Ticket, name: str) -> "Connection":
         """Sit (or watch) at the ticket's table. A seat this player holds there is taken back
-        with its token; a new seat's token is kept in the seat book."""
-        from netplay.client import Connection, HostKeyChanged, HostRefused, NotPaired
+        with its token; a new seat's token is kept in the seat book. A code the host refused
+        is forgotten, so the next join asks for it again instead of trying it again."""
+        from netplay.client import WrongCode
+
+        try:
+            return await self._connect(ticket, name)
+        except WrongCode:
+            self.codes.pop(ticket.address, None)
+            raise
+
+    async def _connect(self, ticket: Ticket, name: str) -> "Connection":
+        from netplay.client import Connection, HostKeyChanged, HostRefused, NotPaired, WrongCode
 
         held = None if ticket.spectate else self.seats.get(ticket.host_id, ticket.table)
         if held is not None and held.in_use_elsewhere:
@@ -212,8 +222,8 @@ class Backend:
                     ticket.address.host, ticket.address.port, name=name, token=held.token,
                     reconnect=True, locate=self.locate, **self.trust(ticket.address),
                 )
-            except (HostKeyChanged, NotPaired):
-                raise
+            except (HostKeyChanged, NotPaired, WrongCode):
+                raise  # the host is not trusted yet: the seat may well still be there
             except HostRefused:
                 # The seat is gone (the table closed, or the host started anew).
                 self.seats.forget(*held.key)

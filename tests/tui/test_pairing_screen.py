@@ -37,3 +37,33 @@ async def test_the_dialog_gives_the_eight_digits_or_nothing():
         await pilot.press("escape")
         await pilot.pause()
     assert results == ["77886939", None]
+
+
+async def test_a_refused_code_is_asked_again_and_costs_no_seat(backend_factory, tmp_path):
+    """A mistyped code is forgotten: the next join asks for it instead of trying it again
+    (which only ever said "the table code is wrong"), and the seat book keeps its seats."""
+    from netplay.client import WrongCode
+    from netplay.host import Host
+    from tui.address import Address
+    from tui.backend import TableListing, Ticket
+
+    host = Host(data_dir=tmp_path / "host")
+    await host.start("127.0.0.1", 0)
+    backend = backend_factory()
+    try:
+        table = host.create_table("timebomb", 5, bots=3)
+        address = Address("127.0.0.1", host.address[1])
+        wrong = f"{(int(host.table_code) + 1) % 10 ** 8:08d}"
+        backend.remember_code(address, wrong)
+        with pytest.raises(WrongCode):
+            await backend.connect(Ticket(address, table), "Ada")
+        listing = TableListing(address, table, "", "timebomb", 5, 2, "waiting",
+                               host_id=host.host_id)
+        assert backend.needs_code(listing)
+        backend.remember_code(address, host.table_code)
+        connection = await backend.connect(Ticket(address, table), "Ada")
+        assert connection.token is not None
+        await connection.close()
+    finally:
+        await backend.close()
+        await host.stop()
