@@ -14,7 +14,6 @@ import os
 import random
 import re
 import signal
-import ssl
 import struct
 import subprocess
 import sys
@@ -27,6 +26,7 @@ import engine
 from netplay.host import Host
 from netplay.protocol import PROTOCOL_VERSION as VERSION
 from netplay.protocol import unpack_legal
+from netplay.transport import client_context
 from support.hosts import TIMEOUT, host, private_data_dir, stored_table  # noqa: F401
 
 
@@ -47,12 +47,7 @@ def frame(message: dict | bytes) -> bytes:
 
 
 
-def tls_context() -> ssl.SSLContext:
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-    context.minimum_version = ssl.TLSVersion.TLSv1_3
-    context.check_hostname = False
-    context.verify_mode = ssl.CERT_NONE
-    return context
+tls_context = client_context  # the library's own: TLS 1.3, no authority
 
 
 class RawPeer:
