@@ -15,7 +15,7 @@ builds (`netplay.connection.state_frame`), for every seat and a spectator:
 "Flood" makes a game long the way a hostile or chatty table would: after every move, every
 seat makes up to `--flood` free actions (claims) that the game accepts, so the event log grows
 far past any real game (the host also rate-limits free actions, which this ignores). Legal
-actions travel packed (`netplay.protocol.pack_legal`). Also
+actions travel packed (`netplay.legal.pack_legal`). Also
 printed: the median frame and the build-and-encode time per frame (median of the runs).
 """
 
@@ -30,7 +30,7 @@ from harness import machine_note, median, percentile
 
 import engine  # noqa: E402
 from netplay.connection import NOTHING_TOLD, state_frame  # noqa: E402
-from netplay.protocol import SENT_FRAME  # noqa: E402
+from netplay.frames import SENT_FRAME  # noqa: E402
 
 
 def one_game(game_id: str, players: int, flood: int, rng: random.Random) -> dict[str, list]:

@@ -32,7 +32,8 @@ import time
 from harness import HostProcess, machine_note, median, percentile, process_cpu_seconds
 
 import engine  # noqa: E402
-from netplay.protocol import HEADER_SIZE, decode_body, encode, message, unpack_legal
+from netplay.frames import HEADER_SIZE, decode_body, encode, message
+from netplay.legal import unpack_legal
 from netplay.transport import client_context
 
 TIMEOUT = 10.0

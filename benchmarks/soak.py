@@ -36,7 +36,7 @@ GAME = "timebomb"
 SEATS = 5
 FREE_ACTIONS = {"claim"}
 VERSION = 3
-"""`netplay.protocol.PROTOCOL_VERSION`: the clients here speak raw frames, importing nothing."""
+"""`netplay.frames.PROTOCOL_VERSION`: the clients here speak raw frames, importing nothing."""
 
 
 def client_context() -> ssl.SSLContext:

@@ -41,6 +41,8 @@ from dataclasses import dataclass
 from typing import AsyncIterator, Awaitable, Callable, Final
 
 from netplay.errors import ProtocolError
+from netplay.frames import encode, read_frame
+from netplay.legal import unpack_legal
 from netplay.pairing import ClientPairing, PairingFailed, show_code
 from netplay.pins import KnownHosts
 from netplay.protocol import (
@@ -55,10 +57,7 @@ from netplay.protocol import (
     ReplayStep,
     State,
     Welcome,
-    encode,
     parse_host_message,
-    read_frame,
-    unpack_legal,
 )
 from netplay.transport import identity, open_tls, peer_fingerprint
 

@@ -23,18 +23,9 @@ import engine
 from netplay.errors import FatalError, ProtocolError, Refusal, Rejection
 from netplay.limits import HostLimits
 from netplay.pairing import HostPairing
-from netplay.protocol import (
-    SENT_FRAME,
-    ClientMessage,
-    Error,
-    Hello,
-    HostMessage,
-    State,
-    encode,
-    pack_legal,
-    parse_client_message,
-    read_message,
-)
+from netplay.frames import SENT_FRAME, encode, read_message
+from netplay.legal import pack_legal
+from netplay.protocol import ClientMessage, Error, Hello, HostMessage, State, parse_client_message
 from netplay.ratelimit import RateLimit
 from netplay.store import CommitGate
 from netplay.transport import Door, waiting_bytes

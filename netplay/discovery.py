@@ -28,7 +28,8 @@ from typing import AsyncIterator, Final, Literal
 from zeroconf import DNSPointer, InterfaceChoice, IPVersion, ServiceStateChange
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
-from netplay.protocol import MAX_NAME, PROTOCOL_VERSION
+from netplay.frames import PROTOCOL_VERSION
+from netplay.protocol import MAX_NAME
 
 log = logging.getLogger("gaslight.discovery")
 

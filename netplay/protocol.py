@@ -1,33 +1,22 @@
-"""The Gaslight wire protocol, sans-IO: frames, limits and the messages clients may send.
+"""The Gaslight wire protocol's messages, both ways, as typed records.
 
-A frame is a 4-byte big-endian length, then one msgpack map with string keys. Every message has
-the protocol version `"v"` and a tag `"t"`. Nothing here touches a socket: `FrameDecoder` takes
-bytes and gives messages, `read_message` needs only something with `readexactly()` (an
-`asyncio.StreamReader` in production and in tests), and `parse_client_message` turns a decoded map
-into a typed record that the host dispatches with `match`.
-
-Every limit is a named `Final`, and every error that a limit raises says what was too large and
-what the limit is. See PROTOCOL.md for each message.
+Every message is a small frozen dataclass with its tag. The host turns each decoded client map
+into a record with `parse_client_message` and dispatches it with `match`; the client turns each
+host map into a record with `parse_host_message`. Each side sends records (`Message.to_dict`
+gives the wire form). The limits on what a field may hold are named `Final`s here, checked with
+errors that say what was too large and what the limit is; the frames that carry the messages
+are `netplay.frames`. See PROTOCOL.md for each message.
 """
 
 from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any, ClassVar, Final, Mapping, Protocol
-
-import msgpack
+from typing import Any, ClassVar, Final, Mapping
 
 from netplay.errors import ProtocolError
+from netplay.frames import PROTOCOL_VERSION
 from netplay.text import clean_text
 
-PROTOCOL_VERSION: Final = 3
-MAX_FRAME: Final = 64 * 1024
-"""Bytes in one frame body. Checked against the length prefix before the body is read."""
-SENT_FRAME: Final = 16 * 1024
-"""Bytes in any frame the host sends: a state carries only new events to stay under it."""
-HEADER_SIZE: Final = 4
-MAX_NESTING: Final = 16
-"""Containers inside containers in one message. Views nest 4 or 5 deep; more is hostile."""
 MAX_NAME: Final = 32
 """Characters in a display name or a table name, after control sequences are stripped."""
 MAX_CHAT: Final = 500
@@ -38,146 +27,6 @@ MAX_ID: Final = 64
 """Characters in a table id or a game id."""
 MAX_TOKENS: Final = 64
 """Seat tokens in one `replays` request: a seat book's worth."""
-
-
-class Reader(Protocol):
-    async def readexactly(self, n: int) -> bytes: ...
-
-
-# ---------------------------------------------------------------------------------------------
-# Frames
-
-
-def encode(message: "dict | Message") -> bytes:
-    """One frame: the length prefix and the msgpack body of `message`."""
-    if not isinstance(message, dict):
-        message = message.to_dict()
-    try:
-        body = msgpack.packb(message, use_bin_type=True)
-    except (TypeError, ValueError) as error:
-        raise ProtocolError(f"cannot encode message: {error}") from None
-    if len(body) > MAX_FRAME:
-        raise ProtocolError(
-            f"a {message.get('t', '?')!r} message is {len(body)} bytes; "
-            f"the frame limit is {MAX_FRAME} bytes"
-        )
-    return len(body).to_bytes(HEADER_SIZE, "big") + body
-
-
-def check_length(length: int) -> None:
-    if length > MAX_FRAME:
-        raise ProtocolError(f"frame length {length} bytes is over the limit of {MAX_FRAME} bytes")
-    if length == 0:
-        raise ProtocolError("empty frame: a frame must hold one msgpack map")
-
-
-def decode_body(body: bytes) -> dict:
-    """The message in one frame body, checked for shape: a map with string keys, "v" and "t"."""
-    try:
-        message = msgpack.unpackb(
-            body,
-            raw=False,
-            strict_map_key=True,
-            use_list=True,
-        )
-    except msgpack.StackError:
-        raise ProtocolError(
-            f"message nests deeper than msgpack's own limit; the limit is {MAX_NESTING} levels"
-        ) from None
-    except (ValueError, TypeError) as error:
-        # FormatError, ExtraData, UnicodeDecodeError, non-string keys: all ValueErrors.
-        raise ProtocolError(f"malformed msgpack frame: {error or type(error).__name__}") from None
-    if not isinstance(message, dict):
-        raise ProtocolError(f"a frame must hold a msgpack map, not {type(message).__name__}")
-    _check_plain(message)
-    if "v" not in message:
-        raise ProtocolError("message has no protocol version 'v'")
-    version = message["v"]
-    if type(version) is not int or version != PROTOCOL_VERSION:
-        raise ProtocolError(
-            f"protocol version {version!r} is not supported; this side speaks version "
-            f"{PROTOCOL_VERSION}: update Gaslight on both machines"
-        )
-    tag = message.get("t")
-    if type(tag) is not str:
-        raise ProtocolError("message has no string tag 't'")
-    return message
-
-
-_PLAIN_SCALARS = (str, int, float, bool, type(None))
-
-
-def _check_plain(message: dict) -> None:
-    """Reject nesting beyond MAX_NESTING, non-string keys and msgpack types we never send
-    (bin, ext), iteratively so that hostile depth cannot exhaust Python's stack."""
-    stack: list[tuple[Any, int]] = [(message, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if isinstance(value, dict):
-            if depth > MAX_NESTING:
-                raise ProtocolError(f"message nests {depth} levels deep; the limit is {MAX_NESTING}")
-            for key, item in value.items():
-                if type(key) is not str:
-                    raise ProtocolError(f"map key {key!r} is not a string")
-                if not isinstance(item, _PLAIN_SCALARS):
-                    stack.append((item, depth + 1))
-        elif isinstance(value, list):
-            if depth > MAX_NESTING:
-                raise ProtocolError(f"message nests {depth} levels deep; the limit is {MAX_NESTING}")
-            for item in value:
-                if not isinstance(item, _PLAIN_SCALARS):
-                    stack.append((item, depth + 1))
-        elif not isinstance(value, _PLAIN_SCALARS):
-            raise ProtocolError(f"unsupported msgpack value of type {type(value).__name__}")
-
-
-class FrameDecoder:
-    """Bytes in, messages out. Keeps a partial frame between calls to `feed`."""
-
-    def __init__(self) -> None:
-        self._buffer = bytearray()
-
-    def feed(self, data: bytes) -> list[dict]:
-        self._buffer += data
-        messages = []
-        while len(self._buffer) >= HEADER_SIZE:
-            length = int.from_bytes(self._buffer[:HEADER_SIZE], "big")
-            check_length(length)
-            if len(self._buffer) < HEADER_SIZE + length:
-                break
-            body = bytes(self._buffer[HEADER_SIZE : HEADER_SIZE + length])
-            del self._buffer[: HEADER_SIZE + length]
-            messages.append(decode_body(body))
-        return messages
-
-    @property
-    def pending(self) -> int:
-        """Bytes of an incomplete frame held back."""
-        return len(self._buffer)
-
-
-async def read_frame(reader: Reader) -> tuple[bytes, dict]:
-    """The next frame from `reader`, as its raw bytes and its message. The length is checked
-    before the body is read.
-
-    Raises ProtocolError on bad input and asyncio.IncompleteReadError at end of stream.
-    """
-    header = await reader.readexactly(HEADER_SIZE)
-    length = int.from_bytes(header, "big")
-    check_length(length)
-    body = await reader.readexactly(length)
-    return header + body, decode_body(body)
-
-
-async def read_message(reader: Reader) -> dict:
-    """The next message from `reader` (see `read_frame`)."""
-    _, message = await read_frame(reader)
-    return message
-
-
-def message(tag: str, **fields: Any) -> dict:
-    """A message with its version and tag, for the host and client to send."""
-    return {"v": PROTOCOL_VERSION, "t": tag, **fields}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -417,55 +266,6 @@ def _check_sizes(tag: str, values: dict) -> None:
             if type(token) is not str or len(token) > MAX_TOKEN:
                 raise ProtocolError(f"each token must be a string of at most {MAX_TOKEN} "
                                     "characters")
-
-
-# ---------------------------------------------------------------------------------------------
-# Legal actions, packed: a proposal may be any of a thousand crews
-
-
-GROUP_KEY: Final = "*"
-"""In a packed `legal` list, marks a group: the field its actions differ in."""
-GROUP_FROM: Final = 16
-"""Actions in a run before it is packed: short lists (a cut's few targets) stay plain."""
-
-
-def pack_legal(legal: list[dict]) -> list[dict]:
-    """`legal` with each run of actions that differ in one field only written once, that field
-    holding the list of its values: `{"*": "crew", "type": "propose", "crew": [[0, 1], ...]}`."""
-    packed: list[dict] = []
-    i, n = 0, len(legal)
-    while i < n:
-        first = legal[i]
-        j = i + 1
-        if j < n and first.keys() == legal[j].keys():
-            differing = [k for k in first if first[k] != legal[j][k]]
-            if len(differing) == 1:
-                field = differing[0]
-                same = [(k, v) for k, v in first.items() if k != field]
-                while j < n and legal[j].keys() == first.keys() and all(
-                        legal[j][k] == v for k, v in same):
-                    j += 1
-                if j - i >= GROUP_FROM:
-                    packed.append({GROUP_KEY: field, **dict(same),
-                                   field: [a[field] for a in legal[i:j]]})
-                    i = j
-                    continue
-        packed.append(first)
-        i += 1
-    return packed
-
-
-def unpack_legal(packed: list[dict]) -> list[dict]:
-    """The actions a packed `legal` list stands for, in order."""
-    legal = []
-    for entry in packed:
-        field = entry.get(GROUP_KEY)
-        if field is None:
-            legal.append(entry)
-            continue
-        same = {k: v for k, v in entry.items() if k not in (GROUP_KEY, field)}
-        legal.extend({**same, field: value} for value in entry[field])
-    return legal
 
 
 # ---------------------------------------------------------------------------------------------

@@ -27,15 +27,14 @@ import msgpack
 import engine
 from netplay.connection import EVENT_TAIL
 from netplay.errors import Refusal
+from netplay.frames import SENT_FRAME, encode
 from netplay.protocol import (
-    SENT_FRAME,
     FetchRecord,
     ListReplays,
     RecordPart,
     ReplayList,
     ReplayStep,
     ShowReplay,
-    encode,
 )
 from netplay.ratelimit import RateLimit
 from netplay.store import Store, StoreError

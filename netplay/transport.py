@@ -27,7 +27,8 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-from netplay.protocol import Error, encode
+from netplay.frames import encode
+from netplay.protocol import Error
 
 log = logging.getLogger("gaslight.host")
 

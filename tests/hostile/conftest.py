@@ -24,8 +24,8 @@ import msgpack
 
 import engine
 from netplay.host import Host
-from netplay.protocol import PROTOCOL_VERSION as VERSION
-from netplay.protocol import unpack_legal
+from netplay.frames import PROTOCOL_VERSION as VERSION
+from netplay.legal import unpack_legal
 from netplay.transport import client_context
 from support.hosts import TIMEOUT, host, private_data_dir, stored_table  # noqa: F401
 

@@ -12,7 +12,7 @@ import pytest
 
 import engine
 from netplay.host import TOKEN_FAILURES
-from netplay.protocol import unpack_legal
+from netplay.legal import unpack_legal
 
 from .conftest import (RawPeer, frame, moves, play_to_the_end, seated_table, sent_view,
                        snapshot)

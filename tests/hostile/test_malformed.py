@@ -12,7 +12,7 @@ import pytest
 
 from netplay.host import Host
 from netplay.limits import HostLimits
-from netplay.protocol import MAX_FRAME, MAX_NESTING
+from netplay.frames import MAX_FRAME, MAX_NESTING
 
 from .conftest import (
     RawPeer,

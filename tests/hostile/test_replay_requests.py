@@ -9,7 +9,8 @@ import random
 
 import pytest
 
-from netplay.protocol import MAX_TOKEN, MAX_TOKENS, SENT_FRAME
+from netplay.frames import SENT_FRAME
+from netplay.protocol import MAX_TOKEN, MAX_TOKENS
 from netplay.table import game_ref
 
 from .conftest import TIMEOUT, RawPeer

@@ -22,7 +22,7 @@ import engine
 from netplay import discovery
 from netplay.host import Host
 from netplay.limits import HostLimits
-from netplay.protocol import pack_legal
+from netplay.legal import pack_legal
 
 from .conftest import (
     TIMEOUT,

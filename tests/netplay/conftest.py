@@ -11,7 +11,8 @@ from typing import TypeVar
 import engine
 from netplay.client import Connection, NotConnected
 from netplay.host import Host
-from netplay.protocol import Error, State, encode, message, read_message
+from netplay.frames import encode, message, read_message
+from netplay.protocol import Error, State
 from netplay.transport import open_tls
 from support.hosts import TIMEOUT, host, private_data_dir, stored_table  # noqa: F401
 

@@ -9,7 +9,8 @@ import msgpack
 import pytest
 
 from netplay.client import Connection
-from netplay.protocol import MAX_FRAME, Error, Lobby, State, encode
+from netplay.frames import MAX_FRAME, encode
+from netplay.protocol import Error, Lobby, State
 
 from .conftest import TIMEOUT, RawClient, bots_have_claimed, next_of, play
 
@@ -208,7 +209,7 @@ async def test_silent_client_is_dropped_by_the_heartbeat(tmp_path):
 async def test_client_explains_a_host_that_does_not_speak_tls():
     """A protocol 2 host reads the ClientHello as a frame far over its limit and answers in
     the clear: the client says what that means instead of a bare TLS failure."""
-    from netplay.protocol import ProtocolError
+    from netplay.errors import ProtocolError
 
     async def old_host(reader, writer):
         await reader.read(100)

@@ -9,7 +9,9 @@ import msgpack
 
 import engine
 from netplay.client import Connection
-from netplay.protocol import Act, Error, State, decode_body, pack_legal
+from netplay.frames import decode_body
+from netplay.legal import pack_legal
+from netplay.protocol import Act, Error, State
 
 from .conftest import TIMEOUT, assert_view_of, play, watch
 

@@ -13,7 +13,8 @@ from netplay.client import Connection, HostKeyChanged, HostRefused, NotPaired, W
 from netplay.host import Host
 from netplay.pairing import PAIR_FAILURES, read_code, show_code
 from netplay.pins import KnownHosts
-from netplay.protocol import Error, Sit, TableList, Welcome, encode, message, read_message
+from netplay.frames import encode, message, read_message
+from netplay.protocol import Error, Sit, TableList, Welcome
 from netplay.transport import HostKey, client_context, identity, open_tls, peer_fingerprint
 
 from .conftest import TIMEOUT, next_of

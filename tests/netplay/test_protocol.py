@@ -8,20 +8,18 @@ import msgpack
 import pytest
 
 from netplay import protocol
-from netplay.protocol import (
-    GROUP_KEY,
+from netplay.frames import (
     MAX_FRAME,
     MAX_NESTING,
     PROTOCOL_VERSION,
     FrameDecoder,
-    ProtocolError,
     encode,
     message,
-    pack_legal,
-    parse_client_message,
     read_message,
-    unpack_legal,
 )
+from netplay.legal import GROUP_KEY, pack_legal, unpack_legal
+from netplay.errors import ProtocolError
+from netplay.protocol import parse_client_message
 from netplay.text import clean_text
 
 

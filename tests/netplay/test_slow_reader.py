@@ -10,7 +10,8 @@ import time
 from netplay.client import Connection
 from netplay.host import Host
 from netplay.limits import HostLimits
-from netplay.protocol import Chat, ChatLine, State, encode, message
+from netplay.frames import encode, message
+from netplay.protocol import Chat, ChatLine, State
 from netplay.transport import client_context
 
 from .conftest import TIMEOUT, play
