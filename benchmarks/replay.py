@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
-from netplay.replays import GameRecord, Move, Player  # noqa: E402
+from netplay.game_record import GameRecord, Move, Player  # noqa: E402
 
 GOAL_MS = 50.0
 

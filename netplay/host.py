@@ -57,7 +57,8 @@ from netplay.protocol import (
 )
 from netplay.pairing import HostPairing, new_code
 from netplay.ratelimit import Lockout
-from netplay.replays import GameRecord, Replays
+from netplay.game_record import GameRecord
+from netplay.replays import Replays
 from netplay.store import CommitGate, Store, StoreError
 from netplay.table import DEFAULT_PACE, OVER, PLAYING, WAITING, Seat, Table
 from netplay.tables import Tables

@@ -20,7 +20,8 @@ from typing import Any, Final
 
 import msgpack
 
-from netplay.replays import GameRecord, RecordError, Replay
+from netplay.game_record import GameRecord, RecordError
+from netplay.replays import Replay
 
 FORMAT: Final = "gaslight-replay"
 VERSION: Final = 1

@@ -1,11 +1,8 @@
 """Replays: a finished game seen again, step by step, through any seat's eyes.
 
-A finished game is its record (`GameRecord`): the game's id, options and seed, who played each
-seat, every cover, every move with its time and who made it, and the table chat with times.
-The host reads it back from its store (`table_games`), a replay file holds one
-(`netplay.replay_file`). A `Replay` is that record played through the engine: the view of any
-eyes after any step is the engine's own view of the rebuilt game, so a replay shows exactly what
-a seat saw then, and nothing more.
+A `Replay` is a game's record (`netplay.game_record`) played through the engine: the view of
+any eyes after any step is the engine's own view of the rebuilt game, so a replay shows exactly
+what a seat saw then, and nothing more.
 
 `Replays` answers the three replay requests of one host: which games a connection may watch,
 one step of one game, and a game's record in parts. It never serves a game that has not ended,
@@ -18,8 +15,7 @@ from __future__ import annotations
 import collections
 import logging
 import weakref
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Final
 
 import msgpack
@@ -28,6 +24,7 @@ import engine
 from netplay.connection import EVENT_TAIL
 from netplay.errors import Refusal
 from netplay.frames import SENT_FRAME, encode
+from netplay.game_record import GameRecord, RecordError, table_games
 from netplay.protocol import (
     FetchRecord,
     ListReplays,
@@ -38,7 +35,7 @@ from netplay.protocol import (
 )
 from netplay.ratelimit import RateLimit
 from netplay.store import Store, StoreError
-from netplay.table import BOT, BY_HOST, BY_TIMER, EMPTY, HUMAN, PERSON, Table, game_ref
+from netplay.table import Table, game_ref
 from netplay.tables import Tables, hash_token
 
 log = logging.getLogger("gaslight.host")
@@ -54,232 +51,6 @@ CACHED: Final = 16
 """Rebuilt games a host keeps at hand, the most recently asked for."""
 LISTING_BURST, LISTING_PER_SECOND = 5, 1.0
 """A `replays` request reads the whole store: at most this many, per connection."""
-
-
-class RecordError(ValueError):
-    """A record that does not make a finished game: damaged, hand-edited, or refused by the
-    engine. The message says what is wrong, for a person."""
-
-
-# ---------------------------------------------------------------------------------------------
-# The record
-
-
-@dataclass(frozen=True, slots=True)
-class Player:
-    name: str
-    kind: str
-    """`human` or `bot` (a person's seat keeps `human` while a bot covers it)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    seat: int
-    action: dict
-    time: float | None
-    by: str
-    """Who made it: `person`, `bot`, or a covering bot set on by the table's `host` or its
-    turn `timer`."""
-
-
-@dataclass(frozen=True, slots=True)
-class Cover:
-    seat: int
-    start: int
-    """The step the cover began at (0: before the first move)."""
-    end: int
-    """The step it ended at (the game's last step if it lasted to the end)."""
-    by: str
-
-
-@dataclass(frozen=True, slots=True)
-class Said:
-    step: int
-    """Said after this many moves."""
-    seat: int | None
-    name: str
-    text: str
-    time: float | None
-
-
-@dataclass
-class GameRecord:
-    game: str
-    table: str
-    name: str
-    kind: str
-    players: int
-    options: dict
-    seed: int
-    bot_level: str
-    turn_timer: int
-    started: float | None
-    seats: list[Player]
-    moves: list[Move] = field(default_factory=list)
-    covers: list[Cover] = field(default_factory=list)
-    chat: list[Said] = field(default_factory=list)
-    public: bool = False
-    token_hashes: tuple[str | None, ...] = ()
-    """Each seat's token hash while this game ran: who may watch it. Never sent or saved."""
-
-    def about(self) -> dict[str, Any]:
-        """Who played, the covers, the options, and which steps a turn timer forced."""
-        return {
-            "table": self.table, "name": self.name, "kind": self.kind,
-            "players": self.players, "options": dict(self.options),
-            "bot_level": self.bot_level, "turn_timer": self.turn_timer,
-            "started": self.started,
-            "seats": [{"seat": i, "name": p.name, "kind": p.kind}
-                      for i, p in enumerate(self.seats)],
-            "covers": [{"seat": c.seat, "from": c.start, "to": c.end, "by": c.by}
-                       for c in self.covers],
-            "forced": [step for step, move in enumerate(self.moves, 1) if move.by == BY_TIMER],
-        }
-
-    # -- entries: the record as the `record` message and a replay file carry it ----------
-
-    def entries(self) -> list[dict]:
-        head = {"e": "game", "game": self.game, "table": self.table, "name": self.name,
-                "kind": self.kind, "players": self.players, "options": dict(self.options),
-                "seed": self.seed, "bot_level": self.bot_level, "turn_timer": self.turn_timer,
-                "started": self.started}
-        return ([head]
-                + [{"e": "seat", "seat": i, "name": p.name, "kind": p.kind}
-                   for i, p in enumerate(self.seats)]
-                + [{"e": "cover", "seat": c.seat, "from": c.start, "to": c.end, "by": c.by}
-                   for c in self.covers]
-                + [{"e": "act", "seat": m.seat, "action": dict(m.action), "time": m.time,
-                    "by": m.by} for m in self.moves]
-                + [{"e": "chat", "step": s.step, "seat": s.seat, "name": s.name,
-                    "text": s.text, "time": s.time} for s in self.chat])
-
-    @classmethod
-    def from_entries(cls, entries: Any) -> "GameRecord":
-        """The record that `entries` make; RecordError, naming the entry, for anything that is
-        not exactly what `entries()` writes."""
-        if type(entries) is not list or not entries:
-            raise RecordError("it holds no entries")
-        head = _entry(entries[0], 0, "game", _GAME_FIELDS)
-        record = cls(game=head["game"], table=head["table"], name=head["name"],
-                     kind=head["kind"], players=head["players"], options=head["options"],
-                     seed=head["seed"], bot_level=head["bot_level"],
-                     turn_timer=head["turn_timer"], started=head["started"], seats=[])
-        for index, raw in enumerate(entries[1:], 1):
-            kind = raw.get("e") if type(raw) is dict else None
-            fields = _ENTRY_FIELDS.get(kind) if type(kind) is str else None
-            if fields is None or kind == "game":
-                raise RecordError(f"entry {index} is not a seat, cover, act or chat entry")
-            entry = _entry(raw, index, kind, fields)
-            seat = entry.get("seat")
-            if seat is not None and not 0 <= seat < record.players:
-                raise RecordError(f"entry {index} names seat {seat} of {record.players}")
-            match kind:
-                case "seat":
-                    if seat != len(record.seats) or entry["kind"] not in (HUMAN, BOT):
-                        raise RecordError(f"entry {index}: seats must come in order, each a "
-                                          "human or a bot")
-                    record.seats.append(Player(entry["name"], entry["kind"]))
-                case "cover":
-                    record.covers.append(Cover(seat, entry["from"], entry["to"], entry["by"]))
-                case "act":
-                    record.moves.append(Move(seat, entry["action"], entry["time"], entry["by"]))
-                case "chat":
-                    record.chat.append(Said(entry["step"], seat, entry["name"], entry["text"],
-                                            entry["time"]))
-        if len(record.seats) != record.players:
-            raise RecordError(f"it names {len(record.seats)} seats for {record.players} players")
-        return record
-
-
-_NUMBER = (int, float)
-_GAME_FIELDS: Final = {"game": (str,), "table": (str,), "name": (str,), "kind": (str,),
-                       "players": (int,), "options": (dict,), "seed": (int,),
-                       "bot_level": (str,), "turn_timer": (int,),
-                       "started": (*_NUMBER, type(None))}
-_ENTRY_FIELDS: Final = {
-    "game": _GAME_FIELDS,
-    "seat": {"seat": (int,), "name": (str,), "kind": (str,)},
-    "cover": {"seat": (int,), "from": (int,), "to": (int,), "by": (str,)},
-    "act": {"seat": (int,), "action": (dict,), "time": (*_NUMBER, type(None)), "by": (str,)},
-    "chat": {"step": (int,), "seat": (int, type(None)), "name": (str,), "text": (str,),
-             "time": (*_NUMBER, type(None))},
-}
-
-
-def _entry(raw: Any, index: int, kind: str, fields: dict[str, tuple]) -> dict:
-    if type(raw) is not dict or raw.get("e") != kind:
-        raise RecordError(f"entry {index} should be a {kind!r} entry")
-    if set(raw) != {"e", *fields}:
-        raise RecordError(f"entry {index} ({kind}) has the wrong fields")
-    for name, types in fields.items():
-        if type(raw[name]) not in types:
-            raise RecordError(f"entry {index} ({kind}): {name!r} has the wrong type")
-    return raw
-
-
-def table_games(records: list[dict]) -> list[GameRecord]:
-    """Every game of one table, from its store records (as `netplay.tables.restore_table`
-    reads them), finished or not. KeyError, TypeError, ValueError or IndexError for records
-    that do not read."""
-    head = records[0]
-    if head["t"] != "table":
-        raise ValueError("the first record must describe the table")
-    players = head["players"]
-    seats = [{"kind": EMPTY, "name": "", "token_hash": None, "covered": False,
-              "cover_by": None} for _ in range(players)]
-    games: list[GameRecord] = []
-    current: GameRecord | None = None
-    covering: dict[int, tuple[int, str]] = {}  # seat -> (start step, by) of the open covers
-
-    def close_covers(seat_numbers: Iterable[int]) -> None:
-        assert current is not None
-        for number in list(seat_numbers):
-            start, by = covering.pop(number)
-            current.covers.append(Cover(number, start, len(current.moves), by))
-
-    for record in records[1:]:
-        match record["t"]:
-            case "seat":
-                seat = seats[record["seat"]]
-                was_covered = seat["covered"]
-                seat.update(kind=record["kind"], name=record["name"],
-                            token_hash=record["token_hash"], covered=record["covered"],
-                            cover_by=record.get("cover_by"))
-                if current is not None:
-                    if seat["covered"] and not was_covered:
-                        covering[record["seat"]] = (len(current.moves),
-                                                    seat["cover_by"] or BY_HOST)
-                    elif was_covered and not seat["covered"] and record["seat"] in covering:
-                        close_covers([record["seat"]])
-            case "game":
-                if current is not None:
-                    close_covers(covering)
-                number = len(games) + 1
-                named = record.get("seats") or [{"name": s["name"], "kind": s["kind"]}
-                                                 for s in seats]
-                current = GameRecord(
-                    game=game_ref(head["id"], number), table=head["id"], name=head["name"],
-                    kind=head["game"], players=players, options=dict(head["options"]),
-                    seed=record["seed"], bot_level=head["bot_level"],
-                    turn_timer=head["turn_timer"], started=record.get("time"),
-                    seats=[Player(s["name"], s["kind"]) for s in named],
-                    public=bool(head.get("public_replays")),
-                    token_hashes=tuple(s["token_hash"] for s in seats))
-                games.append(current)
-                covering = {i: (0, s["cover_by"] or BY_HOST)
-                            for i, s in enumerate(seats) if s["covered"]}
-            case "act":
-                if current is None:
-                    raise ValueError("an action before the game started")
-                current.moves.append(Move(record["seat"], record["action"], record.get("time"),
-                                          record.get("by", PERSON)))
-            case "chat":
-                if current is not None:
-                    current.chat.append(Said(len(current.moves), record["seat"], record["name"],
-                                             record["text"], record.get("time")))
-    if current is not None:
-        close_covers(covering)
-    return games
 
 
 # ---------------------------------------------------------------------------------------------

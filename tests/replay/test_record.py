@@ -8,7 +8,8 @@ import contextlib
 import random
 
 import engine
-from netplay.replays import GameRecord, Replay, table_games
+from netplay.game_record import GameRecord, table_games
+from netplay.replays import Replay
 from netplay.store import Store
 from netplay.table import BY_TIMER, HUMAN
 from netplay.tables import Tables, restore_table

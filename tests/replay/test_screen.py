@@ -18,7 +18,7 @@ from netplay.client import Connection
 from netplay.host import Host
 from netplay.limits import HostLimits
 from netplay.protocol import PlayAgain
-from netplay.replays import GameRecord, Move, Player, Said
+from netplay.game_record import GameRecord, Move, Player, Said
 from tui.address import Address
 from tui.backend import Backend, Ticket
 from tui.screens.end import EndScreen
