@@ -11,7 +11,7 @@ import logging
 import pytest
 
 import engine
-from netplay.host import TOKEN_FAILURES
+from netplay.seating import TOKEN_FAILURES
 from netplay.legal import unpack_legal
 
 from .conftest import (RawPeer, frame, moves, play_to_the_end, seated_table, sent_view,

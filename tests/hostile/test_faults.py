@@ -144,7 +144,7 @@ async def three_stored_tables(data) -> list[str]:
     for table_id in ids:
         table = host.tables[table_id]
         for seat, target in [(0, 1), (1, 0)]:
-            await host._apply(table, seat, {"type": "cut", "target": target})
+            await host.apply(table, seat, {"type": "cut", "target": target})
     await host.stop()
     return ids
 

@@ -55,7 +55,7 @@ async def test_an_unknown_pace_is_refused_and_creates_nothing(host):
 async def test_each_wait_is_the_pace_within_its_spread_and_leaves_the_bots_choices_alone(pace, host):
     host.create_table("timebomb", 5, bots=4, bot_pace=pace)
     table = next(iter(host.tables.values()))
-    driver = BotDriver(table, host._apply, None, lambda: None)
+    driver = BotDriver(table, host.apply, None, lambda: None)
     choices = driver.rng.getstate()
     waits = [driver._wait() for _ in range(500)]
     seconds = BOT_PACES[pace]
@@ -67,7 +67,7 @@ async def test_each_wait_is_the_pace_within_its_spread_and_leaves_the_bots_choic
 async def test_a_fixed_bot_delay_overrides_every_pace(tmp_path):
     host = Host(data_dir=tmp_path / "data", limits=HostLimits(bot_delay=0.002))
     table_id = host.create_table("timebomb", 5, bots=4, bot_pace="slow")
-    driver = BotDriver(host.tables[table_id], host._apply, host.limits.bot_delay, lambda: None)
+    driver = BotDriver(host.tables[table_id], host.apply, host.limits.bot_delay, lambda: None)
     assert {driver._wait() for _ in range(20)} == {0.002}
     await host.stop()
 

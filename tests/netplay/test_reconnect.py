@@ -10,7 +10,7 @@ import pytest
 
 import engine
 from netplay.client import Connection, HostRefused, Status
-from netplay.host import TOKEN_FAILURES
+from netplay.seating import TOKEN_FAILURES
 from netplay.protocol import Error, Leave, State, Welcome
 
 from .conftest import TIMEOUT, assert_view_of, bots_have_claimed, next_of, play

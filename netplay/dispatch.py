@@ -1,0 +1,166 @@
+"""What the host does with each request of a client that has said `hello`.
+
+`Dispatcher.dispatch` `match`es the typed record (`netplay.protocol`) and answers it, or raises a
+`Refusal` that the connection turns into a non-fatal `error`. Lobby requests go to
+`netplay.seating`, replay requests to `netplay.replays`, actions to `Host.apply`, which tells
+nobody before the store has made them durable.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import engine
+from netplay.connection import Client, tell
+from netplay.errors import ProtocolError, Refusal
+from netplay.protocol import (
+    REPLAY_REQUESTS,
+    Act,
+    AddBot,
+    Chat,
+    ClientMessage,
+    CreateTable,
+    FetchRecord,
+    Hello,
+    Leave,
+    ListReplays,
+    ListTables,
+    Paired,
+    Ping,
+    PlayAgain,
+    Pong,
+    ShowReplay,
+    Sit,
+    Start,
+)
+from netplay.seating import Seating, check_private
+from netplay.table import DEFAULT_PACE, PLAYING, WAITING, Table
+
+if TYPE_CHECKING:
+    from netplay.host import Host
+
+
+class Dispatcher:
+    """The requests of one host's clients, after their `hello`."""
+
+    def __init__(self, host: Host, seating: Seating) -> None:
+        self.host = host
+        self.seating = seating
+
+    async def dispatch(self, client: Client, request: ClientMessage) -> None:
+        host = self.host
+        if host.replays.only is not None and not isinstance(request, (Ping, ListTables,
+                                                                      *REPLAY_REQUESTS)):
+            raise Refusal("this host only shows a replay")
+        match request:
+            case Ping():
+                client.send(Pong())
+            case ListReplays():
+                client.send(host.replays.answer_listing(client, request))
+            case ShowReplay():
+                client.send_frame(host.replays.answer_step(client, request))
+            case FetchRecord():
+                client.send(host.replays.answer_record(client, request))
+            case ListTables():
+                client.send(host.table_list())
+            case CreateTable():
+                self._create_and_sit(client, request)
+            case Sit(table=table_id, seat=seat):
+                table = host.table(table_id)
+                check_private(client, table)
+                self.seating.sit(client, table, seat)
+            case AddBot(table=table_id, seat=seat):
+                self._add_bot(client, host.table(table_id), seat)
+            case Leave():
+                self.seating.leave(client)
+            case Start():
+                table = _own_table(client, "start the game")
+                _check_table_owner(client, table, "start the game")
+                if table.phase != WAITING:
+                    raise Refusal("the game has already started")
+                host.start_game(table, table.seed)
+            case Act(action=action):
+                await self._act(client, action)
+            case Chat(text=text):
+                self._chat(client, text)
+            case PlayAgain():
+                table = _own_table(client, "ask to play again")
+                if table.ask_play_again(client.seat):
+                    host.start_game(table, None)
+                else:
+                    host.changed(table)
+            case Hello():
+                raise ProtocolError("'hello' is only for the first message")
+            case Paired():
+                raise ProtocolError("'paired' only answers the host's 'pair'")
+
+    def _create_and_sit(self, client: Client, request: CreateTable) -> None:
+        host = self.host
+        if client.table is not None:
+            raise Refusal(f"you are already at table {client.table.id}; leave it first")
+        if type(request.bots) is int and request.bots >= request.players:
+            raise Refusal(f"a table of {request.players} can hold at most "
+                          f"{request.players - 1} bots: one seat is yours")
+        if request.private and not client.paired:
+            raise Refusal("only a player who gave this host's table code may make a private "
+                          "table")
+        most = host.limits.max_tables_per_address
+        if host.tables.open_tables_from(client.address) >= most:
+            raise Refusal(f"{client.address} already has {most} tables open here, the limit; "
+                          "finish or leave one first")
+        try:
+            table_id = host.create_table(
+                request.game, request.players, request.options, request.name or "",
+                request.bots, bot_level=request.bot_level,
+                bot_pace=request.bot_pace or DEFAULT_PACE, turn_timer=request.turn_timer,
+                public_replays=request.public_replays, created_by=client.address,
+                private=request.private)
+        except (engine.InvalidSetup, ValueError) as error:
+            raise Refusal(str(error)) from None
+        self.seating.sit(client, host.tables[table_id], None)
+
+    async def _act(self, client: Client, action: dict) -> None:
+        table = _own_table(client, "act")
+        game = table.game
+        if table.phase != PLAYING or game is None:
+            raise Refusal("no game is running at this table")
+        if action.get("type") in game.FREE_ACTIONS and not client.claim_limit.take():
+            raise Refusal(f"too many claims: at most {self.host.limits.claim_per_second:g} "
+                          "a second")
+        try:
+            await self.host.apply(table, client.seat, action)
+        except engine.IllegalAction as error:
+            raise Refusal(str(error)) from None
+
+    def _add_bot(self, client: Client, table: Table, wanted: int | None) -> None:
+        host = self.host
+        _check_table_owner(client, table, "add a bot")
+        host.tables.add_bot(table, wanted)
+        host.changed(table)
+        if table.phase == WAITING and table.seats_taken() == table.players:
+            host.start_game(table, table.seed)
+        host.after_move(table)
+
+    def _chat(self, client: Client, text: str) -> None:
+        table = client.table
+        if table is None:
+            raise Refusal("sit at or watch a table to chat")
+        if not client.chat_limit.take():
+            raise Refusal(f"too much chat: at most {self.host.limits.chat_per_second:g} "
+                          "messages a second")
+        name = client.name if client.seat is None else table.seats[client.seat].name
+        line, audience = table.say(text, client.seat, name, client.spectator)
+        tell(audience, line)
+
+
+def _own_table(client: Client, what: str) -> Table:
+    table = client.table
+    if table is None or client.spectator or client.seat is None:
+        raise Refusal(f"only a seated player may {what}")
+    return table
+
+
+def _check_table_owner(client: Client, table: Table, what: str) -> None:
+    if client.table is not table or client.seat is None or client.seat != table.host_seat:
+        raise Refusal(f"only the player who hosts table {table.id} (seat {table.host_seat}) "
+                      f"may {what}")
