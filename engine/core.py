@@ -136,12 +136,16 @@ class Event:
     def visible_to(self, viewer: int) -> bool:
         return viewer == REFEREE or self.audience is None or viewer in self.audience
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self, audience: bool = False) -> dict[str, Any]:
         """A fresh msgpack-able dict: nested maps and lists are copied too, because games may
         share one data map between events (a hand's counts, say) to log them cheaply.
-        `private` tells a client the event is not everyone's, so it can hide it on demand."""
+        `private` tells a client the event is not everyone's, so it can hide it on demand.
+        With `audience` (the referee's view only: it tells whose a private line was, which
+        no seat may learn of another's), a private event also lists the seats it was for."""
         out = {"type": self.type, "text": self.text, "seats": list(self.seats),
                "private": self.audience is not None}
+        if audience and self.audience is not None:
+            out["audience"] = sorted(self.audience)
         for key, value in self.data.items():
             if value.__class__ is dict:
                 value = dict(value)
@@ -422,7 +426,10 @@ class Game:
 
     def events_since(self, viewer: int, start: int) -> list[dict[str, Any]]:
         """The events `viewer` may see among `self.events[start:]`: the log's own index, so a
-        caller keeps `len(game.events)` to ask for the next ones."""
+        caller keeps `len(game.events)` to ask for the next ones. The referee sees them all,
+        each private one with its audience."""
+        if viewer == REFEREE:
+            return [e.as_dict(audience=True) for e in self.events[start:]]
         return [e.as_dict() for e in self.events[start:] if e.visible_to(viewer)]
 
     @final

@@ -52,6 +52,10 @@ def event_text(event: Mapping[str, Any], names: Sequence[str]) -> str:
     """An event's text with `{0}`, `{1}`... replaced by the names of the seats it lists."""
     text = str(event.get("text", ""))
     for index, seat in enumerate(event.get("seats", ())):
-        name = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat}"
-        text = text.replace("{" + str(index) + "}", name)
+        text = text.replace("{" + str(index) + "}", name_of(seat, names))
     return text
+
+
+def name_of(seat: Any, names: Sequence[str]) -> str:
+    """The name of the seat an event lists."""
+    return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat}"

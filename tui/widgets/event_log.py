@@ -6,7 +6,7 @@ from typing import Any, Mapping, Sequence
 
 from textual.widgets import RichLog
 
-from tui.models.seats import event_text
+from tui.models.seats import event_text, name_of
 
 HIDDEN = "(hidden: Ctrl+E shows it)"
 
@@ -64,7 +64,11 @@ class EventLog(RichLog):
             return entry
         if self.hide_private and entry.get("private"):
             return HIDDEN
-        return event_text(entry, self.names)
+        text = event_text(entry, self.names)
+        audience = entry.get("audience")
+        if audience:  # a view of everything: "You see your wires" was someone's own line
+            text = f"For {' and '.join(name_of(seat, self.names) for seat in audience)}: {text}"
+        return text
 
     def rewrite(self) -> None:
         self.clear()

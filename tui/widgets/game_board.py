@@ -20,6 +20,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
+from engine.core import REFEREE
 from tui.models.seats import SeatInfo
 
 
@@ -262,15 +263,21 @@ class GameBoard(Widget):
     def action_unhide(self) -> None:
         self.secret_hidden = False
 
+    @property
+    def sees_everything(self) -> bool:
+        """The view is the referee's (a replay's "everything"): every hand and role in it."""
+        return self.view is not None and self.view.get("viewer") == REFEREE
+
     def show_secret(self, panel: Static, *, watching: str, hidden: str,
-                    shown: Callable[[], RenderableType]) -> None:
+                    shown: Callable[[], RenderableType],
+                    everything: Callable[[], RenderableType]) -> None:
         """Fill the panel of what only this seat knows: for a spectator, `watching` (what they
-        will and will not see); while `h` hides it, `hidden`; else what `shown()` draws, built
-        only then."""
+        will and will not see); through the referee's eyes, what `everything()` draws; while
+        `h` hides it, `hidden`; else what `shown()` draws, built only then."""
         if self.seat is None:
-            panel.border_title = "Spectating"
+            panel.border_title = "Everything revealed" if self.sees_everything else "Spectating"
             panel.set_class(False, "-hidden")
-            panel.update(watching)
+            panel.update(everything() if self.sees_everything else watching)
             return
         panel.border_title = "You"
         panel.set_class(self.secret_hidden, "-hidden")

@@ -101,6 +101,7 @@ class MachinationsBoard(GameBoard):
                 watching="You watch: roles stay hidden until they are revealed.",
                 hidden="Role hidden · Ctrl+E shows it",
                 shown=self.secret_text,
+                everything=lambda: "Every player's role shows in their row below.",
             )
 
     def secret_text(self) -> Text:

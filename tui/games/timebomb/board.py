@@ -16,6 +16,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from tui.games.timebomb.model import (
+    TEAM_SYMBOLS,
     TimeBombModel,
     build_ending,
     build_model,
@@ -105,7 +106,20 @@ class TimeBombBoard(GameBoard):
                 watching="You watch: roles and hands stay hidden until the end.",
                 hidden="Role and wires hidden · Ctrl+E shows them",
                 shown=self.secret_text,
+                everything=self.everything_text,
             )
+
+    def everything_text(self) -> Text:
+        """Through the referee's eyes: where each row shows its player's role and wires."""
+        text = Text("Each row shows its player's team (")
+        text.append_text(Text(", ").join(
+            Text(team_label(team), style=TEAM_STYLES[team]) for team in TEAM_STYLES))
+        text.append(") and wires face down.")
+        if self.model.set_aside:
+            text.append("\nSet aside: ")
+            text.append(team_label(self.model.set_aside),
+                        style=TEAM_STYLES.get(self.model.set_aside, ""))
+        return text
 
     def secret_text(self) -> Text:
         model = self.model
@@ -144,11 +158,18 @@ class TimeBombBoard(GameBoard):
         # One line a player, whatever is appended: a row that wrapped would push the list's
         # last player out of its box.
         text = Text(no_wrap=True, overflow="ellipsis")
-        text.append("✂ " if row.cutter else "  ", style="bold")
+        cutter = "✂" if row.cutter else " "
+        if row.team:  # every role revealed: the team's mark takes the space after the cutter's
+            text.append(cutter, style="bold")
+            text.append(TEAM_SYMBOLS.get(row.team, "?"), style=TEAM_STYLES.get(row.team, ""))
+        else:
+            text.append(cutter + " ", style="bold")
         text.append(name_cell(row.name, row.you, row.status, width),
                     style="bold" if row.you else "")
         if wide:  # room to lay the wires out, as on the table
-            text.append(f"  {'▮' * row.face_down:<5} {row.face_down:>2}        ")
+            text.append(f"  {row.hand or '▮' * row.face_down:<5} {row.face_down:>2}        ")
+        elif row.hand:
+            text.append(f"  {row.hand:<6}")
         else:
             text.append(f"  {row.face_down:>2}▮   ")
         text.append(f"{row.revealed:<8.8}  ")

@@ -108,6 +108,10 @@ class PlayerRow:
     """Whether the viewer may cut this player's wire now."""
     short_claim: str = ""
     """The claim for a narrow row, when it differs."""
+    team: str | None = None
+    """This player's team, when the view reveals every role (the end, or everything)."""
+    hand: str = ""
+    """The marks of this player's face-down wires, when the view reveals every hand."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +140,8 @@ class TimeBombModel:
     """The viewer has a claim on the table this round."""
     history: tuple[str, ...] = ()
     """The claims of past rounds, newest first, each with the wires cut from its player."""
+    set_aside: str | None = None
+    """The role card set aside, when the view reveals it."""
 
     @property
     def targets(self) -> list[int]:
@@ -176,6 +182,12 @@ def build_model(
     claims = view.get("claims") or [None] * players
     face_down = view.get("face_down") or [0] * players
     names = {s: seats[s].name if s < len(seats) else f"Seat {s + 1}" for s in range(players)}
+    kinds = tuple(view.get("wire_kinds", ("safe", "defusing", "bomb")))
+    roles = view.get("roles") or [None] * players
+    hands = [
+        "".join(wire_mark(kind) * hand.get(kind, 0) for kind in kinds)
+        for hand in view.get("hands") or [{}] * players
+    ]
     rows = tuple(
         PlayerRow(
             seat=s,
@@ -187,6 +199,8 @@ def build_model(
             you=s == seat,
             status=seats[s].status if s < len(seats) else "",
             target=s in targets,
+            team=roles[s],
+            hand=hands[s],
         )
         for s in range(players)
     )
@@ -199,7 +213,7 @@ def build_model(
         spectator=spectator,
         role=None if spectator else view.get("role"),
         hand=None if spectator else view.get("hand"),
-        kinds=tuple(view.get("wire_kinds", ("safe", "defusing", "bomb"))),
+        kinds=kinds,
         players=rows,
         cutter=int(view.get("cutter", 0)),
         round=round_,
@@ -216,6 +230,7 @@ def build_model(
         claimed=seat is not None and 0 <= seat < players and claims[seat] is not None,
         history=claim_history(view.get("events", ()), names, round_ + 1 if over else round_,
                               claim_words, wire_mark),
+        set_aside=view.get("set_aside"),
     )
 
 

@@ -77,6 +77,14 @@ class EvolutionBoard(TimeBombBoard):
         if self.model.decisions and not self.deciding:
             self.call_after_refresh(self.action_decide)
 
+    def everything_text(self) -> Text:
+        text = super().everything_text()
+        removed = (self.view or {}).get("removed")
+        if removed:  # EV-24: hidden from every seat until the end
+            text.append("\nRemoved from the game: ")
+            text.append_text(hand_text(removed))
+        return text
+
     def wires_text(self, hand: dict[str, int]) -> Text:
         return hand_text({k: hand.get(k, 0) for k in self.model.kinds})
 
