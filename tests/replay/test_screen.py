@@ -13,6 +13,7 @@ import pytest
 from rich.console import Console
 
 import engine
+from engine.catalogue import CATALOGUE
 from netplay import replay_file
 from netplay.client import Connection
 from netplay.host import Host
@@ -127,6 +128,13 @@ async def test_a_replay_file_steps_by_action_and_round_through_any_eyes(tmp_path
         await until(pilot, lambda: isinstance(app.screen, AboutScreen), "the facts")
         text = screen_text(app)
         assert "Ann (person)" in text and "Bot 2 (bot)" in text and "step 3" in text
+        # The options in the host form's words, never their code names.
+        facts = io.StringIO()
+        Console(file=facts, width=200).print(app.screen.table())
+        for option in CATALOGUE[kind].options:
+            value = option.value_text(record.options[option.name])
+            assert f"{option.title}: {value}" in facts.getvalue()
+            assert f"{option.name}: " not in facts.getvalue()
         await pilot.press("escape")
         await pilot.press("x")
         folder = tmp_path / "data" / "replays"

@@ -27,9 +27,11 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import RichLog, Static
 
+from engine.catalogue import CATALOGUE
 from netplay import protocol as wire
 from netplay.replays import EYES_ALL, EYES_SPECTATOR
 from tui.backend import Backend, Ticket
+from tui.commands.game_options import options_text
 from tui.messages import ConnectionStatusChanged
 from tui.models.seats import SeatInfo, seat_infos
 from tui.screens.play import PlayScreen
@@ -281,8 +283,6 @@ class ReplayScreen(PlayScreen, inherit_bindings=False):
             log.write(f"{clock(line.get('time'))[:5]} {line.get('name')}: {line.get('text')}")
 
     def turn_text(self, board: Any) -> str:
-        from engine.catalogue import CATALOGUE
-
         game = CATALOGUE.get(str(self.about.get("kind", "")))
         title = f"Replay · {game.title if game else ''} · {self.about.get('name', '')}"
         if title != self.title_shown:
@@ -503,8 +503,9 @@ class AboutScreen(ModalScreen[None]):
         for seat in about.get("seats", []):
             kind = "bot" if seat["kind"] == "bot" else "person"
             table.add_row(f"Seat {seat['seat'] + 1}", f"{seat['name']} ({kind})")
+        info = CATALOGUE.get(str(about.get("kind", "")))
         options = about.get("options") or {}
-        table.add_row("Options", ", ".join(f"{k}: {v}" for k, v in options.items()) or "none")
+        table.add_row("Options", (options_text(info, options) if info else "") or "none")
         bots = f"{about.get('bot_level', '')}"
         timer = about.get("turn_timer") or 0
         table.add_row("Bots", bots + (f" · turn timer {timer} s" if timer else " · no turn timer"))
