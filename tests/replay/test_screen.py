@@ -226,3 +226,80 @@ async def test_the_end_screen_replays_the_game_over_the_tables_connection(tmp_pa
             await ann.close()
     finally:
         await host.stop()
+
+
+@pytest.mark.parametrize("seated", [True, False])
+async def test_the_end_screens_footer_shows_every_key_at_80_columns(seated):
+    from textual.app import App
+    from textual.widgets import Static
+
+    class Ended(App):
+        def on_mount(self) -> None:
+            self.push_screen(EndScreen(Static("Sherlock's team wins."), can_play_again=seated,
+                                       watch_again=lambda game: None))
+
+    app = Ended()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
+        await pilot.pause()
+        footer = screen_text(app).rstrip("\n").splitlines()[-1]
+        shown_keys = [b for b in app.screen.active_bindings.values()
+                      if b.binding.show and b.enabled]
+        assert shown_keys
+        for active in shown_keys:
+            key = app.get_key_display(active.binding)
+            assert f"{key} {active.binding.description}" in footer, footer
+
+
+async def test_no_outdated_end_screen_waits_under_a_replay(tmp_path, monkeypatch):
+    """The end screen goes while its game's replay is open: closing the replay shows the end
+    screen again, built afresh, while the game is over; once the table has moved on to its
+    next game, closing it shows that game, with no end screen left behind."""
+    monkeypatch.setenv("GASLIGHT_CONFIG_DIR", str(tmp_path / "config"))
+    host = Host(data_dir=tmp_path / "host", limits=HostLimits(bot_delay=0.002))
+    await host.start()
+    try:
+        table_id = host.create_table("timebomb", 4, {}, bots=3, seed=8)
+        host.seed_bots(table_id, 8)
+        backend = Backend(interfaces=["127.0.0.1"], data_dir=tmp_path / "data",
+                          discover=False)
+        backend.remember_code(Address("127.0.0.1", host.address[1]), host.table_code)
+        from tui.app import create_app
+
+        app = create_app(backend, player_name="Fan")
+        async with app.run_test(size=(80, 24)) as pilot:
+            ticket = Ticket(Address("127.0.0.1", host.address[1]), table_id, spectate=True)
+            table = PlayScreen(backend, ticket, "Fan")
+            app.push_screen(table)
+            await until(pilot, lambda: table.connection is not None, "watching")
+            ann = await Connection.connect("127.0.0.1", host.address[1], name="Ann",
+                                           table=table_id, code=host.table_code)
+            await asyncio.wait_for(play_seat(ann, [], 1), 30)
+            await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
+            first_end = app.screen
+
+            def end_screens() -> list:
+                return [s for s in app.screen_stack if isinstance(s, EndScreen)]
+
+            await pilot.press("ctrl+w")
+            await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+            assert end_screens() == []
+            await pilot.press("escape")
+            await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end again")
+            assert app.screen is not first_end and end_screens() == [app.screen]
+            assert table.end_screen is app.screen
+
+            await pilot.press("ctrl+w")
+            await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+            replay = app.screen
+            await ann.send(PlayAgain())  # the bots agree at once: the next game begins
+            await until(pilot, lambda: table.view is not None
+                        and table.view["outcome"] is None, "the next game")
+            assert app.screen is replay and end_screens() == []
+            await pilot.press("escape")
+            await until(pilot, lambda: app.screen is table, "back at the table")
+            assert end_screens() == [] and table.end_screen is None
+            assert table.board.view is table.view and "game over" not in screen_text(app)
+            await ann.close()
+    finally:
+        await host.stop()

@@ -101,7 +101,8 @@ class EndScreen(Screen[str | None]):
                     yield Button("Play again (Ctrl+R)", id="again", variant="primary")
                 yield Button("Back to lobby (Ctrl+L)", id="lobby")
         yield ChatPanel(spectator=not self.can_play_again, id="end-chat")
-        yield Footer()
+        # As at the table: every key fits 80 columns; `?` lists Ctrl+P with the rest.
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one(Evening).show(self.evening)

@@ -273,8 +273,12 @@ class PlayScreen(Screen):
         if view.get("outcome") is not None:
             if not self.ended:
                 self.ended = True
+                self.keep_for_replays()
                 self.open_end_screen()
         else:
+            if self.ended and self.replay_screen is not None:
+                self.replay_screen.notify("The table's next game has begun: Esc goes back to it.",
+                                          timeout=8)
             self.ended = False
             self.close_end_screen()
         self.update_bindings()
@@ -485,9 +489,13 @@ class PlayScreen(Screen):
     # -- the end ----------------------------------------------------------------------------------
 
     def open_end_screen(self) -> None:
+        """The end screen of the game shown, built afresh from the table as it is now. Not
+        under a replay: closing the replay opens it, if the game is still the one shown."""
         from tui.screens.end import EndScreen
 
         assert self.view is not None and self.board is not None
+        if self.replay_screen is not None:
+            return
         body = type(self.board).ending(
             self.view, None if self.spectator else self.seat, self.seats
         )
@@ -499,7 +507,6 @@ class PlayScreen(Screen):
         self.app.push_screen(self.end_screen, self.end_chosen)
         self.end_screen.show_play_again(self.play_again_text())
         self.end_screen.show_evening(self.lobby.get("evening") or [])
-        self.keep_for_replays()
 
     def close_end_screen(self) -> None:
         screen, self.end_screen = self.end_screen, None
@@ -527,12 +534,15 @@ class PlayScreen(Screen):
     def watch_again(self, game: str | None = None) -> None:
         """A game of this table (by default the one just ended), replayed over this table's
         own connection: a spectator may watch again only on the connection that saw the
-        end."""
+        end. The end screen goes while the replay is open, so that nothing outdated waits
+        under it: the table may move on meanwhile, and closing the replay shows the table
+        as it is then (the end screen again, built afresh, if no new game began)."""
         from tui.screens.replay import ReplayScreen, ReplaySource
 
         if self.connection is None or self.status != "connected":
             self.notify("Not connected to the host: no replay.", severity="warning")
             return
+        self.close_end_screen()
         source = ReplaySource(
             self.ticket, game=game, table=self.lobby.get("table", self.ticket.table),
             token=getattr(self.connection, "token", None),
@@ -542,6 +552,8 @@ class PlayScreen(Screen):
 
         def closed(_: object) -> None:
             self.replay_screen = None
+            if self.ended and self.end_screen is None:
+                self.open_end_screen()
 
         self.app.push_screen(self.replay_screen, closed)
 

@@ -359,6 +359,9 @@ class ReplayScreen(PlayScreen, inherit_bindings=False):
     def open_end_screen(self) -> None:
         """The end of a replay is only its last step."""
 
+    def keep_for_replays(self) -> None:
+        """Its game was kept when it ended."""
+
     def close_end_screen(self) -> None:
         pass
 
