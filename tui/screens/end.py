@@ -71,6 +71,7 @@ class EndScreen(Screen[str | None]):
         send_chat: Callable[[str], None] | None = None,
         ask_again: Callable[[], None] | None = None,
         watch_again: Callable[[str | None], None] | None = None,
+        team_name: Callable[[str], str] = str.capitalize,
     ) -> None:
         """`ask_again` asks the host for another game: the screen stays, and shows who else
         has asked, until the new game starts."""
@@ -83,6 +84,8 @@ class EndScreen(Screen[str | None]):
         self.send_chat = send_chat
         self.ask_again = ask_again
         self.watch_again = watch_again
+        self.team_name = team_name
+        """A winning team's name in its game's words, for the evening's tally."""
         self.evening: Sequence[dict] = ()
         self.play_again = Text()
 
@@ -95,7 +98,7 @@ class EndScreen(Screen[str | None]):
                 )
             yield self.body
             yield Static(self.play_again, id="end-again")
-            yield Evening(id="end-evening")
+            yield Evening(self.team_name, id="end-evening")
             with Horizontal(id="end-buttons"):
                 if self.can_play_again:
                     yield Button("Play again (Ctrl+R)", id="again", variant="primary")

@@ -502,7 +502,7 @@ class PlayScreen(Screen):
         self.end_screen = EndScreen(
             body, can_play_again=not self.spectator, you_won=self.board.you_won(),
             chat=self.chat_lines, send_chat=self.say, ask_again=self.action_play_again,
-            watch_again=self.watch_again,
+            watch_again=self.watch_again, team_name=self.board.team_name,
         )
         self.app.push_screen(self.end_screen, self.end_chosen)
         self.end_screen.show_play_again(self.play_again_text())

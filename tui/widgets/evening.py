@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import collections
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -15,8 +15,10 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 
-def tally_text(evening: Sequence[dict[str, Any]]) -> Text:
-    """"This evening: 3 games · wins: Ann 2, Bob 1 · teams: Sherlock 2, Moriarty 1"."""
+def tally_text(evening: Sequence[dict[str, Any]],
+               team_name: Callable[[str], str] = str.capitalize) -> Text:
+    """"This evening: 3 games · wins: Ann 2, Bob 1 · teams: ☂ Sherlock 2, ♠ Moriarty 1", each
+    team in its game's words (`team_name`)."""
     people: collections.Counter[str] = collections.Counter()
     teams: collections.Counter[str] = collections.Counter()
     for game in evening:
@@ -29,7 +31,8 @@ def tally_text(evening: Sequence[dict[str, Any]]) -> Text:
     if people:
         text.append(" · wins: " + ", ".join(f"{name} {n}" for name, n in people.most_common()))
     if teams:
-        text.append(" · teams: " + ", ".join(f"{team} {n}" for team, n in teams.most_common()))
+        text.append(" · teams: " + ", ".join(f"{team_name(team)} {n}"
+                                             for team, n in teams.most_common()))
     return text
 
 
@@ -45,9 +48,10 @@ class Evening(Vertical):
 
         game: str
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, team_name: Callable[[str], str] = str.capitalize, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.games: list[dict[str, Any]] = []
+        self.team_name = team_name
 
     def compose(self) -> ComposeResult:
         yield Static(id="evening-tally")
@@ -59,7 +63,7 @@ class Evening(Vertical):
             return
         self.games = games
         self.display = bool(games)
-        self.query_one("#evening-tally", Static).update(tally_text(games))
+        self.query_one("#evening-tally", Static).update(tally_text(games, self.team_name))
         options = self.query_one(OptionList)
         options.clear_options()
         options.add_options([

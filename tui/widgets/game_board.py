@@ -22,6 +22,7 @@ from textual.widgets import Static
 
 from engine.core import REFEREE
 from tui.models.seats import SeatInfo
+from tui.widgets.changed import update_changed
 
 
 class GameBoard(Widget):
@@ -277,16 +278,21 @@ class GameBoard(Widget):
         if self.seat is None:
             panel.border_title = "Everything revealed" if self.sees_everything else "Spectating"
             panel.set_class(False, "-hidden")
-            panel.update(everything() if self.sees_everything else watching)
+            update_changed(panel, everything() if self.sees_everything else watching)
             return
         panel.border_title = "You"
         panel.set_class(self.secret_hidden, "-hidden")
-        panel.update(hidden if self.secret_hidden else shown())
+        update_changed(panel, hidden if self.secret_hidden else shown())
 
     def watch_secret_hidden(self) -> None:
         if self.view is not None:
             self.redraw()
         self.post_message(self.SecretsToggled())
+
+    @staticmethod
+    def team_name(team: str) -> str:
+        """A team's (or side's) name for people, as the evening's tally counts its wins."""
+        return team.replace("_", " ").capitalize()
 
     @classmethod
     def ending(

@@ -11,6 +11,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Static
 
+from tui.widgets.changed import update_changed
 from tui.widgets.connection_indicator import ConnectionIndicator
 
 WIDE = 100
@@ -40,16 +41,17 @@ class StatusBar(Horizontal):
     # Every line here may hold a player's or a table's name: text, never markup.
 
     def set_title(self, text: str) -> None:
-        self.query_one("#status-title", Static).update(Text(text))
+        update_changed(self.query_one("#status-title", Static), Text(text))
 
     def set_turn(self, text: str, yours: bool = False) -> None:
         turn = self.query_one("#status-turn", Static)
-        turn.update(Text(text))
+        update_changed(turn, Text(text))
         turn.display = bool(text)
         turn.set_class(yours, "-yours")
 
     def set_game(self, text: str) -> None:
-        self.query_one("#status-game", Static).update(Text(text))
+        # One line across the room left: its size never depends on its text.
+        update_changed(self.query_one("#status-game", Static), Text(text), layout=False)
 
     def set_connection(self, status: str) -> None:
         self.query_one(ConnectionIndicator).status = status

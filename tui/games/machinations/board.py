@@ -17,7 +17,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Static
 
-from engine.machinations.roles import role_name
+from engine.machinations.roles import TEAM_NAMES, role_name
 from tui.games.machinations.model import (
     OTHERS_TURN,
     SHORT_ROLE_NAMES,
@@ -29,6 +29,7 @@ from tui.games.machinations.model import (
     role_with_team,
     team_word,
 )
+from tui.widgets.changed import update_changed
 from tui.widgets.game_board import GameBoard
 from tui.widgets.player_list import PlayerEntry, PlayerList, fit_cells, name_cell
 
@@ -118,7 +119,8 @@ class MachinationsBoard(GameBoard):
             return
         wide = self.size.width - 2 >= WIDE
         name_width, sizes_width = (18, 12) if wide else (13, 8)
-        self.query_one("#mm-players-head", Static).update(
+        update_changed(
+            self.query_one("#mm-players-head", Static),
             f"  {'Player':<{name_width}} {'crew sizes' if wide else 'sizes':<{sizes_width}} "
             f"{'now':<7} role")
         box = self.query_one("#mm-players-box")
@@ -153,6 +155,10 @@ class MachinationsBoard(GameBoard):
         return text
 
     @staticmethod
+    def team_name(team: str) -> str:
+        return TEAM_NAMES.get(team, team)
+
+    @staticmethod
     def role_word(role: str, wide: bool) -> str:
         return role_name(role) if wide else SHORT_ROLE_NAMES.get(role, role_name(role))
 
@@ -174,7 +180,7 @@ class MachinationsBoard(GameBoard):
         text.append("\n" + ("\n".join(reversed(model.votes)) or "none yet"))
         text.append("\nRoles in play", style="underline")
         text.append("\n" + model.composition)
-        self.query_one("#mm-record-text", Static).update(text)
+        update_changed(self.query_one("#mm-record-text", Static), text)
 
     def binding_state(self) -> tuple:
         model = self.model

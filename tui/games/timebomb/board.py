@@ -27,6 +27,7 @@ from tui.games.timebomb.model import (
     wire_symbol,
     wire_word,
 )
+from tui.widgets.changed import update_changed
 from tui.widgets.game_board import GameBoard
 from tui.widgets.player_list import PlayerEntry, PlayerList, name_cell
 
@@ -141,7 +142,7 @@ class TimeBombBoard(GameBoard):
         width = 24 if wide else 16
         wires = "face-down wires" if wide else "wires"
         head = self.query_one("#tb-players-head", Static)
-        head.update(f"  {'Player':<{width}}  {wires:<{16 if wide else 6}}revealed  claim")
+        update_changed(head, f"  {'Player':<{width}}  {wires:<{16 if wide else 6}}revealed  claim")
         players = self.query_one(PlayerList)
         box = self.query_one("#tb-players-box")
         box.border_title = "Players · your cut: pick one" if model.your_turn else "Players"
@@ -206,7 +207,7 @@ class TimeBombBoard(GameBoard):
                 f"{names.get(wire['target'], '?')}: {wire_symbol(wire['wire'])} {wire_word(wire['wire'])}"
             )
         self.append_history(text, model)
-        self.query_one("#tb-revealed", Static).update(text)
+        update_changed(self.query_one("#tb-revealed", Static), text)
 
     @staticmethod
     def this_round(model: TimeBombModel) -> list:
@@ -343,6 +344,8 @@ class TimeBombBoard(GameBoard):
         return describe_claim(claim)
 
     # -- the end ----------------------------------------------------------------------------
+
+    team_name = staticmethod(team_label)
 
     @classmethod
     def ending(cls, view, seat, seats) -> Widget:
