@@ -134,7 +134,8 @@ async def test_a_replay_file_steps_by_action_and_round_through_any_eyes(tmp_path
         for option in CATALOGUE[kind].options:
             value = option.value_text(record.options[option.name])
             assert f"{option.title}: {value}" in facts.getvalue()
-            assert f"{option.name}: " not in facts.getvalue()
+            if option.name not in option.title.lower():  # "colours" in "Bomb colours"
+                assert f"{option.name}: " not in facts.getvalue()
         await pilot.press("escape")
         await pilot.press("x")
         folder = tmp_path / "data" / "replays"
