@@ -228,6 +228,8 @@ async def test_the_end_screen_replays_the_game_over_the_tables_connection(tmp_pa
             await until(pilot, lambda: app.screen.drawn == (0, "spectator"), "its deal")
             assert app.screen.game == f"{table_id}-1"
             await pilot.press("escape")
+            await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen again")
+            assert app.screen is not end and table.replay_screen is None
             await ann.close()
     finally:
         await host.stop()

@@ -555,7 +555,9 @@ class PlayScreen(Screen):
             if self.ended and self.end_screen is None:
                 self.open_end_screen()
 
-        self.app.push_screen(self.replay_screen, closed)
+        # Pushed from this screen's own turn: a screen's result callback runs on the screen
+        # that pushed it, and the end screen that asked is gone by the time the replay closes.
+        self.call_next(self.app.push_screen, self.replay_screen, closed)
 
     def play_again_text(self) -> Text:
         """Who asked for another game, and which people it still waits for: every person's
