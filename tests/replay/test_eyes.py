@@ -8,6 +8,8 @@ import pytest
 
 import engine
 from tui.backend import Backend
+from tui.games.timebomb.model import wire_symbol
+from tui.games.timebomb_evolution.model import wire_letter
 from tui.screens.replay import replay_app
 from tui.widgets.event_log import EventLog
 
@@ -28,14 +30,9 @@ def secrets(kind: str, game: engine.Game) -> list:
     """The same, from the engine's game itself."""
     view = game.view(engine.REFEREE)
     if kind in ("timebomb", "timebomb-evolution"):
-        marks = "○◆✹" if kind == "timebomb" else None
-        hands = []
-        for hand in view["hands"]:
-            if marks is None:
-                from tui.games.timebomb_evolution.model import wire_letter as mark
-            else:
-                from tui.games.timebomb.model import wire_symbol as mark
-            hands.append("".join(mark(k) * hand.get(k, 0) for k in view["wire_kinds"]))
+        mark = wire_symbol if kind == "timebomb" else wire_letter
+        hands = ["".join(mark(k) * hand.get(k, 0) for k in view["wire_kinds"])
+                 for hand in view["hands"]]
         return list(zip(view["roles"], hands))
     if kind == "machinations":
         return list(view["roles"])
