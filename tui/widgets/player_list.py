@@ -85,21 +85,11 @@ class PlayerList(OptionList):
         if entries == self.entries:
             return
         highlighted = self.highlighted_seat
-        if [e.seat for e in entries] == [e.seat for e in self.entries]:
-            # The same rows: the changed ones are redrawn in place, as a rebuilt list would
-            # lay the whole screen out again (a replay steps through hundreds of states).
-            for index, (old, new) in enumerate(zip(self.entries, entries)):
-                if new.text != old.text:
-                    self.replace_option_prompt_at_index(index, new.text)
-                if new.pickable != old.pickable:
-                    (self.enable_option_at_index if new.pickable
-                     else self.disable_option_at_index)(index)
-        else:
-            self.clear_options()
-            self.add_options(
-                [Option(e.text, id=str(e.seat), disabled=not e.pickable) for e in entries]
-            )
         self.entries = entries
+        self.clear_options()
+        self.add_options(
+            [Option(e.text, id=str(e.seat), disabled=not e.pickable) for e in entries]
+        )
         pickable = [i for i, e in enumerate(entries) if e.pickable]
         if highlighted is not None and any(
             e.seat == highlighted and e.pickable for e in entries
