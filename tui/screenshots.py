@@ -58,7 +58,9 @@ async def main() -> None:
     await other.start("127.0.0.1", HOST_PORT + 1)
     other.create_table("timebomb", 6, {}, name="Baker Street", bots=3, seed=SEED)
     other.create_table("timebomb", 5, {}, name="The Diogenes Club", bots=5, seed=SEED)
-    lobby_app = create_app(backend(), player_name="Ada")
+    lobby_backend = backend()  # Ada has paired with that host before: no code to type
+    lobby_backend.remember_code(Address("127.0.0.1", HOST_PORT + 1), other.table_code)
+    lobby_app = create_app(lobby_backend, player_name="Ada")
     async with lobby_app.run_test(size=SIZE) as pilot:
         await pilot.press("ctrl+o", *f"127.0.0.1:{HOST_PORT + 1}", "enter")
         await settle(pilot, lambda: lobby_app.screen.query_one("#tables").row_count == 2)
@@ -96,8 +98,11 @@ async def main() -> None:
         await pilot.pause(0.3)
         player.save_screenshot(str(OUT / "table-seat.svg"))
 
+        watching = backend()
+        watching.remember_code(Address("127.0.0.1", HOST_PORT),
+                               player.backend.hosts[0].table_code)
         spectator = create_app(
-            backend(), player_name="Sam", initial=(Address("127.0.0.1", HOST_PORT), True)
+            watching, player_name="Sam", initial=(Address("127.0.0.1", HOST_PORT), True)
         )
         async with spectator.run_test(size=SIZE) as watcher:
             await settle(watcher, lambda: isinstance(spectator.screen, PlayScreen)
