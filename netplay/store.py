@@ -38,10 +38,12 @@ log = logging.getLogger("gaslight.store")
 
 DATA_DIR_ENV: Final = "GASLIGHT_DATA_DIR"
 STORE_FILE: Final = "host.sqlite3"
-SWITCH_INTERVAL: Final = 0.0002
-"""Seconds the event loop's thread may keep the GIL while the writer waits for it. Every view
-of a batch waits for the writer to come back from its fsync, and Python's default (5 ms)
-would add that much to the slowest of them."""
+SWITCH_INTERVAL: Final = 0.00005
+"""Seconds the event loop's thread may keep the GIL while the writer waits for it. A commit
+takes the GIL back after each SQLite call (begin, each insert, commit) while the loop builds
+the views it holds back; Python's default (5 ms) would add that much to every view, and even
+0.2 ms, a few times per commit, doubled a commit's time at ten players. The loop gives the GIL
+up only when the writer asks for it, a few times per commit."""
 CRASH_ENV: Final = "GASLIGHT_TEST_CRASH_BEFORE_COMMIT"
 """Tests only: at this many commits the process kills itself (SIGKILL) with the commit's
 records written but not committed, which SQLite must roll back like a power cut would."""
@@ -105,7 +107,10 @@ class Store:
         self.appended = 0
         """Statements handed to the writer so far."""
         self.committed = 0
-        """Statements durable so far; `committed == appended` means nothing is in flight."""
+        """Statements durable so far; `committed == appended` means nothing is in flight. The
+        writer thread counts them as soon as each commit returns, so the loop may release the
+        frames a commit held back while it is still busy (building the rest of a move's
+        views, say)."""
         self.on_commit: Callable[[], None] | None = None
         """Called on the event loop after each commit."""
         self.failure: BaseException | None = None
@@ -284,9 +289,10 @@ class Store:
                     self._commit(batch, db)
                 except BaseException as error:  # the disk is full or gone: nothing more is told
                     log.critical("cannot write the host's store %s: %s", self.path, error)
-                    self._report(counted, error)
+                    self._report(error)
                     return
-                self._report(counted, None)
+                self.committed += counted  # only this thread writes it while it runs
+                self._report(None)
         finally:
             db.close()
 
@@ -304,14 +310,14 @@ class Store:
                 db.execute("ROLLBACK")
             raise
 
-    def _report(self, count: int, error: BaseException | None) -> None:
+    def _report(self, error: BaseException | None) -> None:
         assert self._loop is not None
         try:
-            self._loop.call_soon_threadsafe(self._committed_on_loop, count, error)
+            self._loop.call_soon_threadsafe(self._committed_on_loop, error)
         except RuntimeError:
             pass  # the loop is closed: nobody is waiting any more
 
-    def _committed_on_loop(self, count: int, error: BaseException | None) -> None:
+    def _committed_on_loop(self, error: BaseException | None) -> None:
         if error is not None:
             self.failure = error
             for _, future in self._flushed:
@@ -319,7 +325,6 @@ class Store:
                     future.set_exception(OSError(f"the host's store failed: {error}"))
             self._flushed.clear()
         else:
-            self.committed += count
             while self._flushed and self._flushed[0][0] <= self.committed:
                 future = self._flushed.pop(0)[1]
                 if not future.done():
@@ -350,6 +355,8 @@ class CommitGate:
 
     def send(self, sink: Sink, frame: bytes | None) -> None:
         """`frame` to `sink` once everything appended so far is durable (None: close it)."""
+        if self._held:
+            self._let_through()  # what a commit that ended meanwhile let through goes first
         if self._held or self.store.pending:
             self._held.append((self.store.appended, sink, frame))
         else:
@@ -365,6 +372,10 @@ class CommitGate:
             self._held.clear()
             self.on_failure()
             return
+        self._let_through()
+
+    def _let_through(self) -> None:
+        """Hand on, in order, the held frames whose appends are durable."""
         committed = self.store.committed
         held = self._held
         while held and held[0][0] <= committed:
