@@ -7,9 +7,11 @@ clients at that table has received its view, p50 and p99, at 5 and at 10 players
 The host runs in its own process on 127.0.0.1 (its store on the real disk, fsynced, as in play);
 the N players are lean protocol clients in this process (see `Player`), playing the game's
 random bot from their own views, one action in flight at a time. A sample ends when the last
-byte of the `state` that action caused has reached every player's socket. A player's own
-decoding then adds `decode us` from frames.py. Each run is a fresh table; a finished game is
-followed by `play_again`.
+byte of the `state` that action caused has reached every player's socket: a player decrypts
+and decodes its bytes after they are stamped, since in play each player does that on its own
+machine, at the same time as the others, not one after another as one process here would. What
+that adds to a player's own view is printed apart (`decrypt us`; `decode us` is in frames.py).
+Each run is a fresh table; a finished game is followed by `play_again`.
 The figures are the medians of the runs' p50 and p99. When no game seats N players, the
 largest table on offer stands in, and the output says so.
 
@@ -22,6 +24,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
+import contextlib
 import gc
 import os
 import random
@@ -55,25 +59,37 @@ def game_for(players: int, wanted: str | None) -> tuple[str, int]:
 
 
 class Player(asyncio.Protocol):
-    """A lean client for one seat. It stamps each frame with the moment its last byte arrives
-    and decodes it only when asked: with N players in one process, decoding as frames arrive
-    would queue each player behind the others' decoding, which real players, each on their
-    own machine, never do. A real client's decoding adds `decode us` from frames.py."""
+    """A lean client for one seat. It stamps the bytes it receives with the moment they reach
+    its socket, and decrypts and decodes them only when asked: with N players in one process,
+    doing that as bytes arrive would queue each player behind the others' TLS and msgpack
+    work, which real players, each on their own machine, never do. What a real client then
+    adds for itself is measured apart: `decrypt us` here, `decode us` from frames.py."""
 
-    def __init__(self) -> None:
+    def __init__(self, tls: bool) -> None:
         self.seat: int | None = None
         self.transport: asyncio.Transport | None = None
-        self.buffer = bytearray()
-        self.inbox: asyncio.Queue[tuple[float, bytes]] = asyncio.Queue()
+        self.tls: ssl.SSLObject | None = None
+        self._incoming = ssl.MemoryBIO()
+        self._outgoing = ssl.MemoryBIO()
+        if tls:
+            self.tls = client_context().wrap_bio(self._incoming, self._outgoing,
+                                                 server_hostname="gaslight")
+        self.received: collections.deque[tuple[float, bytes]] = collections.deque()
+        """Bytes as they came off the socket, each chunk with when."""
+        self.plain = bytearray()
+        self.plain_arrived = 0.0
+        """When the last byte now in `plain` reached the socket."""
+        self._more = asyncio.Event()
+        self.decrypting: list[float] = []
+        """Seconds each read's bytes took to decrypt."""
 
     @classmethod
     async def join(cls, port: int, name: str, table: str, tls: bool) -> "Player":
         """A seat at `table`; over TLS unless the host is the plaintext baseline. A table that
         is not private needs no pairing: the player trusts the host it started."""
         loop = asyncio.get_running_loop()
-        context = client_context() if tls else None
-        _, player = await loop.create_connection(cls, "127.0.0.1", port, ssl=context,
-                                                 server_hostname="gaslight" if tls else None)
+        _, player = await loop.create_connection(lambda: cls(tls), "127.0.0.1", port)
+        await player.handshake()
         await player.send(message("hello", name=name, table=table))
         welcome = await player.next_message()
         if welcome["t"] != "welcome":
@@ -81,23 +97,44 @@ class Player(asyncio.Protocol):
         player.seat = welcome["seat"]
         return player
 
+    async def handshake(self) -> None:
+        while self.tls is not None:
+            try:
+                self.tls.do_handshake()
+                self._flush()
+                return
+            except ssl.SSLWantReadError:
+                self._flush()
+                await self._wait_for_bytes()
+                while self.received:
+                    self._incoming.write(self.received.popleft()[1])
+
+    def _flush(self) -> None:
+        assert self.transport is not None
+        pending = self._outgoing.read()
+        if pending:
+            self.transport.write(pending)
+
+    async def _wait_for_bytes(self) -> None:
+        while not self.received:
+            self._more.clear()
+            await asyncio.wait_for(self._more.wait(), TIMEOUT)
+
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
 
     def data_received(self, data: bytes) -> None:
-        arrived = time.perf_counter()
-        self.buffer += data
-        while len(self.buffer) >= HEADER_SIZE:
-            length = int.from_bytes(self.buffer[:HEADER_SIZE], "big")
-            if len(self.buffer) < HEADER_SIZE + length:
-                break
-            self.inbox.put_nowait((arrived, bytes(self.buffer[HEADER_SIZE:HEADER_SIZE + length])))
-            del self.buffer[:HEADER_SIZE + length]
+        self.received.append((time.perf_counter(), data))
+        self._more.set()
 
     async def send(self, msg: dict) -> None:
         assert self.transport is not None
-        self.transport.write(encode(msg))
+        if self.tls is None:
+            self.transport.write(encode(msg))
+        else:
+            self.tls.write(encode(msg))
+            self._flush()
 
     async def act(self, action: dict) -> None:
         await self.send(message("act", action=action))
@@ -106,8 +143,29 @@ class Player(asyncio.Protocol):
         return (await self.timed_message())[1]
 
     async def timed_message(self) -> tuple[float, dict]:
-        arrived, body = await asyncio.wait_for(self.inbox.get(), TIMEOUT)
-        return arrived, decode_body(body)
+        """The next message, and when the last of its bytes reached the socket."""
+        while True:
+            if len(self.plain) >= HEADER_SIZE:
+                length = int.from_bytes(self.plain[:HEADER_SIZE], "big")
+                if len(self.plain) >= HEADER_SIZE + length:
+                    body = bytes(self.plain[HEADER_SIZE:HEADER_SIZE + length])
+                    del self.plain[:HEADER_SIZE + length]
+                    return self.plain_arrived, decode_body(body)
+            await self._wait_for_bytes()
+            self.plain_arrived, data = self.received.popleft()
+            self.plain += self._decrypt(data)
+
+    def _decrypt(self, data: bytes) -> bytes:
+        if self.tls is None:
+            return data
+        started = time.perf_counter()
+        self._incoming.write(data)
+        plain = bytearray()
+        with contextlib.suppress(ssl.SSLWantReadError):
+            while chunk := self.tls.read(65536):
+                plain += chunk
+        self.decrypting.append(time.perf_counter() - started)
+        return bytes(plain)
 
     async def next_state(self) -> tuple[float, dict]:
         """The next `state` message and when its last byte arrived."""
@@ -119,13 +177,19 @@ class Player(asyncio.Protocol):
                 raise RuntimeError(f"the host refused a benchmark action: {msg['message']}")
 
     async def close(self) -> None:
-        if self.transport is not None:
-            self.transport.close()
+        if self.transport is None:
+            return
+        if self.tls is not None:  # a close_notify, as a TLS client that leaves sends
+            with contextlib.suppress(ssl.SSLError):
+                self.tls.unwrap()
+            self._flush()
+        self.transport.close()
 
 
 async def one_run(host: HostProcess, game_id: str, players: int, actions: int,
-                  rng: random.Random) -> list[float]:
-    """Seconds from each action sent to the last client holding its view."""
+                  rng: random.Random, decrypting: list[float] | None = None) -> list[float]:
+    """Seconds from each action sent to the last client holding its view; each read's
+    decryption time goes to `decrypting`."""
     table = await host.create_table(game_id, players)
     conns = [await Player.join(host.port, f"P{i}", table, not host.plaintext)
              for i in range(players)]
@@ -154,6 +218,8 @@ async def one_run(host: HostProcess, game_id: str, players: int, actions: int,
     finally:
         for conn in conns:
             await conn.close()
+            if decrypting is not None:
+                decrypting.extend(conn.decrypting)
 
 
 async def measure(players: int, game: str | None, runs: int, actions: int, warmup: int,
@@ -165,14 +231,14 @@ async def measure(players: int, game: str | None, runs: int, actions: int, warmu
     async with HostProcess(data_parent=store_dir, plaintext=plaintext) as host:
         if warmup:
             await one_run(host, game_id, seated, warmup, rng)
-        p50s, p99s = [], []
+        p50s, p99s, decrypting = [], [], []
         host_cpu, clients_cpu = host.cpu_seconds(), process_cpu_seconds(os.getpid())
         # This process stands in for N machines: its collector's pauses are not the host's.
         gc.collect()
         gc.disable()
         try:
             for _ in range(runs):
-                samples = await one_run(host, game_id, seated, actions, rng)
+                samples = await one_run(host, game_id, seated, actions, rng, decrypting)
                 p50s.append(percentile(samples, 0.50))
                 p99s.append(percentile(samples, 0.99))
         finally:
@@ -189,6 +255,11 @@ async def measure(players: int, game: str | None, runs: int, actions: int, warmu
     # CPU time per action suffers far less than wall time when other work shares the cores.
     print(f"  CPU per action: host {host_cpu * 1000:.2f} ms, all {seated} players "
           f"{clients_cpu * 1000:.2f} ms (connecting and seating included)")
+    if decrypting:
+        print(f"  a player's decryption of what one read brought: "
+              f"p50 {percentile(decrypting, 0.50) * 1e6:.0f} us, "
+              f"p99 {percentile(decrypting, 0.99) * 1e6:.0f} us (each player on its own machine "
+              "adds this to its own view, as it adds decode us from frames.py)")
     return median(p99s)
 
 
