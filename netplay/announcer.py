@@ -22,23 +22,24 @@ log = logging.getLogger("gaslight.host")
 class Announcer:
     @classmethod
     async def open(cls, interfaces: list[str] | None, address: tuple[str, int],
-                   host_id: str) -> "Announcer":
+                   fingerprint: str) -> "Announcer":
         """An announcer for a host listening at `address`, on `interfaces` (None: all)."""
         from netplay.discovery import Advertiser
 
         advertiser = Advertiser(interfaces)
         await advertiser.start()
         announcer = cls(advertiser, address[1],
-                        lambda: advertised_addresses(address[0], interfaces), host_id)
+                        lambda: advertised_addresses(address[0], interfaces), fingerprint)
         announcer._task = asyncio.get_running_loop().create_task(announcer._run())
         return announcer
 
     def __init__(self, advertiser: Any, port: int, addresses: Callable[[], list[str]],
-                 host_id: str) -> None:
+                 fingerprint: str) -> None:
         self.advertiser = advertiser
         self.port = port
         self.addresses = addresses
-        self.host_id = host_id
+        self.fingerprint = fingerprint
+        """The host key's, which each record carries (with the identity made from it)."""
         self._due: dict[str, dict | None] = {}
         """Per table, its latest summary to publish, or None to withdraw it; oldest first."""
         self._wake = asyncio.Event()
@@ -71,7 +72,7 @@ class Announcer:
                         await self.advertiser.withdraw(table_id)
                     else:
                         await self.advertiser.publish(summary, self.port, self.addresses(),
-                                                      self.host_id)
+                                                      self.fingerprint)
                 except Exception as error:  # the LAN is a courtesy: play goes on without it
                     log.warning("could not announce table %s: %s", table_id, error)
 

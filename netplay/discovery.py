@@ -1,9 +1,12 @@
 """Zeroconf discovery: each table is a `_gaslight._tcp.local.` service, and a browser yields
 tables appearing, changing and vanishing.
 
-The TXT record holds only public facts (protocol version, the host's identity, table id and
-name, game id, seats taken and free, how many people and bots sit there, phase), built from the
-table's public summary and the host's identity, nothing else.
+The TXT record holds only public facts (protocol version, the host's identity and its key's
+fingerprint, table id and name, game id, seats taken and free, how many people and bots sit
+there, phase), built from the table's public summary and the host's fingerprint, nothing else.
+Anyone on the LAN can announce anything: the identity and the fingerprint are hints for the
+lobby, never trust. A client that connects still checks the host's key against its pin, or
+pairs by the table code (PROTOCOL.md, "Pairing").
 
 A host killed without a goodbye leaves its records in every browser's cache for as long as
 their TTL says (75 minutes for a PTR). So a browser also checks, every few seconds, that each
@@ -30,6 +33,7 @@ from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZerocon
 
 from netplay.frames import PROTOCOL_VERSION
 from netplay.protocol import MAX_NAME
+from netplay.transport import identity
 
 log = logging.getLogger("gaslight.discovery")
 
@@ -37,7 +41,7 @@ SERVICE_TYPE: Final = "_gaslight._tcp.local."
 RESOLVE_TIMEOUT_MS: Final = 3000
 MAX_INSTANCE_BYTES: Final = 63
 """DNS label limit for a service instance name."""
-TXT_KEYS: Final = ("v", "host", "id", "name", "game", "players", "taken", "free", "people",
+TXT_KEYS: Final = ("v", "host", "fp", "id", "name", "game", "players", "taken", "free", "people",
                    "bots", "phase", "seq")
 """Everything the TXT record may hold. A test checks the record has exactly these keys."""
 LIVENESS_INTERVAL: Final = 2.0
@@ -68,12 +72,14 @@ def all_ipv4_addresses() -> list[str]:
     return found or ["127.0.0.1"]
 
 
-def txt_record(summary: dict, host_id: str, seq: int = 0) -> dict[str, str]:
-    """The TXT record of a table, from its public summary (the `tables` message's entry), as
-    its `seq`-th announcement. People and bots are told when the summary counts them."""
+def txt_record(summary: dict, fingerprint: str, seq: int = 0) -> dict[str, str]:
+    """The TXT record of a table, from its public summary (the `tables` message's entry) and
+    its host's fingerprint, as its `seq`-th announcement. People and bots are told when the
+    summary counts them."""
     record = {
         "v": str(PROTOCOL_VERSION),
-        "host": host_id,
+        "host": identity(fingerprint),
+        "fp": fingerprint,
         "id": summary["id"],
         "name": summary["name"],
         "game": summary["game"],
@@ -113,6 +119,9 @@ class DiscoveredTable:
     port: int
     host_id: str = ""
     """The host's identity, the same at any address (see PROTOCOL.md, "Following a host")."""
+    fingerprint: str = ""
+    """The host's key's fingerprint, as the record claims it: a hint, never trust (a forger
+    may claim any). Empty from a host that does not say."""
     seq: int = 0
     """The announcement's number: a higher one is newer."""
     people: int | None = None
@@ -154,6 +163,7 @@ def parse_service(info: AsyncServiceInfo) -> DiscoveredTable | None:
             host=addresses[0],
             port=info.port,
             host_id=props.get("host", "")[:32],
+            fingerprint=props.get("fp", "")[:64],
             seq=int(props.get("seq") or 0),
             people=int(props["people"]) if props.get("people") else None,
             bots=int(props["bots"]) if props.get("bots") else None,
@@ -177,7 +187,7 @@ class Advertiser:
         self._zc = _zeroconf(self.interfaces)
 
     async def publish(self, summary: dict, port: int, addresses: list[str],
-                      host_id: str) -> None:
+                      fingerprint: str) -> None:
         async with self._lock:
             if self._zc is None:
                 return
@@ -187,7 +197,7 @@ class Advertiser:
                 SERVICE_TYPE,
                 f"{instance_name(summary)}.{SERVICE_TYPE}",
                 port=port,
-                properties=txt_record(summary, host_id, seq),
+                properties=txt_record(summary, fingerprint, seq),
                 addresses=[socket.inet_pton(_family(a), a) for a in addresses],
                 server=self._server,
             )

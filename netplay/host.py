@@ -106,7 +106,8 @@ class Host:
             self.bots.start(table)
             self.arm_turn_timer(table)
         if self.advertise:
-            self._announcer = await Announcer.open(self.interfaces, self.address, self.host_id)
+            self._announcer = await Announcer.open(self.interfaces, self.address,
+                                                   self.key.fingerprint)
             for table in self.tables.values():
                 self._announcer.publish(table.summary())
         log.info("hosting on %s:%d", *self.address)

@@ -150,8 +150,8 @@ async def test_every_byte_to_every_client_keeps_the_other_seats_secrets(
     txt_records: list[bytes] = []
     publish = discovery.Advertiser.publish
 
-    async def recording_publish(self, summary, port, addresses, host_id):
-        await publish(self, summary, port, addresses, host_id)
+    async def recording_publish(self, summary, port, addresses, fingerprint):
+        await publish(self, summary, port, addresses, fingerprint)
         txt_records.append(self._infos[summary["id"]].text)
 
     monkeypatch.setattr(discovery.Advertiser, "publish", recording_publish)

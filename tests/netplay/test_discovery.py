@@ -17,9 +17,10 @@ import textwrap
 
 import pytest
 
-from netplay.client import Connection
-from netplay.discovery import TXT_KEYS, TableBrowser, locator, txt_record
+from netplay.client import Connection, HostKeyChanged, NotPaired
+from netplay.discovery import TXT_KEYS, Advertiser, TableBrowser, locator, txt_record
 from netplay.host import Host
+from netplay.pins import KnownHosts
 
 LOOPBACK = ["127.0.0.1"]
 DISCOVERY_TIMEOUT = 15.0
@@ -59,10 +60,8 @@ async def test_loopback_table_appears_changes_and_vanishes(tmp_path):
 async def test_a_phase_seen_before_is_announced_again(tmp_path):
     """Play again: `playing` after `over` repeats an earlier TXT record but for its `seq`, so
     browsers see the table playing again instead of keeping it `over`."""
-    from netplay.discovery import Advertiser
-
     table_id = secrets.token_hex(4)
-    host_id = secrets.token_hex(8)  # this test's own: tests on other workers share loopback
+    fingerprint = secrets.token_hex(32)  # this test's own: tests on other workers share loopback
     summary = {"id": table_id, "name": "Again", "game": "holmes", "players": 2,
                "seats_taken": 2, "seats_free": 0, "phase": "playing"}
     advertiser = Advertiser(LOOPBACK)
@@ -72,11 +71,11 @@ async def test_a_phase_seen_before_is_announced_again(tmp_path):
     port = listener.sockets[0].getsockname()[1]
     try:
         async with TableBrowser(interfaces=LOOPBACK) as browser:
-            await advertiser.publish(summary, port, ["127.0.0.1"], host_id)
+            await advertiser.publish(summary, port, ["127.0.0.1"], fingerprint)
             assert (await next_event(browser, table_id, "added")).phase == "playing"
-            await advertiser.publish({**summary, "phase": "over"}, port, ["127.0.0.1"], host_id)
+            await advertiser.publish({**summary, "phase": "over"}, port, ["127.0.0.1"], fingerprint)
             assert (await next_event(browser, table_id, "changed")).phase == "over"
-            await advertiser.publish(summary, port, ["127.0.0.1"], host_id)
+            await advertiser.publish(summary, port, ["127.0.0.1"], fingerprint)
             again = await next_event(browser, table_id, "changed")
             assert (again.phase, again.seq) == ("playing", 2)
     finally:
@@ -97,12 +96,59 @@ async def test_a_locator_finds_a_host_by_its_identity(tmp_path):
         await host.stop()
 
 
+async def test_a_forged_record_claiming_a_paired_host_leads_nowhere(tmp_path):
+    """Anyone on the LAN can announce anything. A record that names a host the player paired
+    with (its identity and `fp`) but leads to another key is refused before the client says
+    anything: at a new address the client asks for the table code, at the paired host's own
+    address it says the key changed. The record's `fp` is never taken for a pin."""
+    real = Host(data_dir=tmp_path / "real")
+    real_address = await real.start("127.0.0.1", 0)
+    known_hosts = KnownHosts(tmp_path / "player" / "known_hosts.json")
+    ann = await Connection.connect(*real_address, name="Ann", code=real.table_code,
+                                   known_hosts=known_hosts, reconnect=False)
+    await ann.close()
+    assert known_hosts.pinned(real.host_id) == real.key.fingerprint
+
+    impostor = Host(data_dir=tmp_path / "impostor")
+    impostor_address = await impostor.start("127.0.0.1", 0)
+    table_id = impostor.create_table("timebomb", 5, name="Baker Street", bots=3)
+    summary = impostor.tables[table_id].summary()
+    advertiser = Advertiser(LOOPBACK)
+    await advertiser.start()
+    try:
+        async with TableBrowser(interfaces=LOOPBACK) as browser:
+            await advertiser.publish(summary, impostor_address[1], ["127.0.0.1"],
+                                     real.key.fingerprint)
+            forged = await next_event(browser, table_id, "added")
+        assert (forged.host_id, forged.fingerprint) == (real.host_id, real.key.fingerprint)
+        assert forged.port == impostor_address[1]
+        with pytest.raises(NotPaired):
+            await Connection.connect(forged.host, forged.port, name="Ann", table=forged.id,
+                                     known_hosts=known_hosts, reconnect=False)
+        assert impostor.tables[table_id].seats_taken() == 3  # the bots only: nobody sat
+
+        # The impostor takes the paired host's own address: the pin there says who is expected.
+        await real.stop()
+        await impostor.stop()
+        impostor = Host(data_dir=tmp_path / "impostor")
+        await impostor.start(*real_address)
+        with pytest.raises(HostKeyChanged):
+            await Connection.connect(*real_address, name="Ann", known_hosts=known_hosts,
+                                     reconnect=False)
+        assert known_hosts.pinned(real.host_id) == real.key.fingerprint
+    finally:
+        await advertiser.close()
+        await impostor.stop()
+        await real.stop()
+
+
 def test_txt_record_holds_only_public_facts():
     summary = {"id": "ab12cd34", "name": "Baker Street", "game": "timebomb", "players": 5,
                "seats_taken": 2, "seats_free": 3, "people": 1, "bots": 1, "phase": "playing"}
-    record = txt_record(summary, "0123456789abcdef")
+    record = txt_record(summary, "0123456789abcdef" * 4)
     assert tuple(record) == TXT_KEYS
-    assert record == {"v": "3", "host": "0123456789abcdef", "id": "ab12cd34",
+    assert record == {"v": "3", "host": "0123456789abcdef", "fp": "0123456789abcdef" * 4,
+                      "id": "ab12cd34",
                       "name": "Baker Street", "game": "timebomb", "players": "5", "taken": "2",
                       "free": "3", "people": "1", "bots": "1", "phase": "playing", "seq": "0"}
 
