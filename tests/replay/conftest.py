@@ -7,6 +7,8 @@ import asyncio
 import random
 from dataclasses import dataclass, field
 
+from support.hosts import TIMEOUT, host, private_data_dir, stored_table  # noqa: F401
+
 import engine
 from netplay.client import Connection
 from netplay.host import Host
@@ -20,7 +22,6 @@ from netplay.protocol import (
     ShowReplay,
     State,
 )
-from support.hosts import TIMEOUT, host, private_data_dir, stored_table  # noqa: F401
 
 
 @dataclass

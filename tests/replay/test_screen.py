@@ -11,6 +11,7 @@ import random
 
 import pytest
 from rich.console import Console
+from support.screen_text import screen_text
 
 import engine
 from engine.catalogue import CATALOGUE
@@ -27,15 +28,6 @@ from tui.screens.play import PlayScreen
 from tui.screens.replay import AboutScreen, ReplayScreen, replay_app
 
 from .conftest import play_seat
-
-
-def screen_text(app) -> str:
-    width, height = app.size
-    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True,
-                      color_system=None, record=True, legacy_windows=False, safe_box=False)
-    console.print(app.screen._compositor.render_update(
-        full=True, screen_stack=app._background_screens))
-    return console.export_text()
 
 
 def bots_game(kind: str, players: int, seed: int) -> GameRecord:

@@ -10,7 +10,10 @@ from typing import Any, Iterable
 
 import engine
 from engine.holmes.catalogue import (
-    COPIES, DECK_CHARACTERS, IM_TOTAL, WILDCARD,
+    COPIES,
+    DECK_CHARACTERS,
+    IM_TOTAL,
+    WILDCARD,
 )
 from engine.holmes.game import Holmes
 from engine.holmes.pending import Pending

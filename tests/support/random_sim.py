@@ -31,7 +31,6 @@ import msgpack
 
 import engine
 from engine.core import REFEREE, SPECTATOR, Game
-
 from support.holmes import check_conservation as holmes_conserved
 from support.holmes_secrets import perturb_secrets as holmes_perturb
 
@@ -216,7 +215,14 @@ def _machinations_conserved(game: Game) -> None:
 
 def _machinations_outcome(game: Game) -> None:
     """The win matrix (MM-34), read off the end."""
-    from engine.machinations.roles import COPS, IRENE, MORIARTY, ROBBERS, SHERLOCK, team_of
+    from engine.machinations.roles import (
+        COPS,
+        IRENE,
+        MORIARTY,
+        ROBBERS,
+        SHERLOCK,
+        team_of,
+    )
 
     roles, scores = game.roles, game.scores
     points = COPS if scores[COPS] >= scores[ROBBERS] else ROBBERS

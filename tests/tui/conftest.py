@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
+from support.flows import Waiter
+from textual.widgets import Input
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from textual.widgets import Input  # noqa: E402
-
-from tui.app import create_app  # noqa: E402
-from tui.backend import Backend  # noqa: E402
-from tests_helpers import Waiter  # noqa: E402
+from tui.app import create_app
+from tui.backend import Backend
 
 
 @pytest.fixture(autouse=True)

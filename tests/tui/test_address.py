@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from support.screen_text import screen_text
 
 from tui.address import AddressError, parse_address
 
@@ -24,8 +25,6 @@ def test_a_missing_port_is_asked_for_with_the_host_typed():
 
 
 async def test_joining_by_a_bad_address_says_so_in_the_dialog(app_factory, waiter):
-    from screen_text import screen_text
-
     from tui.screens.join_address import JoinAddressScreen
 
     app = app_factory()
@@ -40,8 +39,6 @@ async def test_joining_by_a_bad_address_says_so_in_the_dialog(app_factory, waite
 
 async def test_a_name_too_long_is_refused_with_the_limit(app_factory, waiter):
     """Names over 24 characters are refused, saying so, never cut as they are typed."""
-    from screen_text import screen_text
-
     from tui.screens.name import NameScreen
 
     app = app_factory(None)
@@ -55,9 +52,6 @@ async def test_a_name_too_long_is_refused_with_the_limit(app_factory, waiter):
 async def test_the_lobby_says_it_is_connecting_while_a_host_is_slow(app_factory, waiter):
     """A host that accepts but never answers: the lobby says it is connecting meanwhile."""
     import asyncio
-
-    from screen_text import screen_text
-
     silent = await asyncio.start_server(lambda reader, writer: None, "127.0.0.1", 0)
     port = silent.sockets[0].getsockname()[1]
     app = app_factory()

@@ -5,10 +5,17 @@ rounds' claims stay on the board beside the wires cut from their player."""
 
 from __future__ import annotations
 
-import engine
-from offline import lobby, offline_backend, open_table, seeded_game, skip_claim_offer
-from screen_text import screen_text
+from support.offline import (
+    lobby,
+    offline_backend,
+    open_table,
+    seeded_game,
+    skip_claim_offer,
+)
+from support.positions import arranged_game
+from support.screen_text import screen_text
 
+import engine
 from netplay.protocol import Act, Chat
 from tui.app import create_app
 from tui.games.timebomb.model import build_model as build_timebomb_model
@@ -263,8 +270,6 @@ async def test_a_covered_seats_claims_are_the_bots_only_while_the_cover_lasts():
 async def test_evolution_rows_stay_one_line_with_a_claim_and_every_mark():
     """The forced target's row, with the longest claim and the designation mark: at 80
     columns the colour is its initial, as in the revealed column."""
-    from test_timebomb_evolution import arranged_game
-
     game = arranged_game()
     colour = max(game.colours, key=len)
     for seat in range(5):

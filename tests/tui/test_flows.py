@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from screen_text import screen_text
-from tests_helpers import claim_offer, pair, play_screen
+from support.flows import claim_offer, pair, play_screen, second_waiter
+from support.screen_text import screen_text
 
 from netplay.pairing import show_code
 from tui.games.timebomb.dialogs import CutScreen
@@ -119,8 +119,6 @@ async def play_my_turns(pilot, waiter, app, table, until) -> None:
 
 async def test_host_a_table_and_a_second_app_joins_by_address(app_factory, waiter):
     """n hosts a 4-seat table with 2 bots; another app finds it by HOST:PORT and sits."""
-    from tests_helpers import second_waiter
-
     host_app = app_factory("Ann")
     guest_app = app_factory("Bob")
     guest_waiter = second_waiter()
@@ -221,8 +219,6 @@ async def test_host_a_table_and_a_second_app_joins_by_address(app_factory, waite
 
 async def test_spectator_never_sees_a_role_or_a_hand(app_factory, waiter):
     """A spectator app watching a whole game never renders a role, a hand or a private event."""
-    from tests_helpers import second_waiter
-
     from tui.address import Address
     from tui.app import create_app
 

@@ -4,15 +4,23 @@ events only this seat may see, and "You won" or "You lost" at the end."""
 
 from __future__ import annotations
 
-import engine
 import pytest
-import test_timebomb_evolution as ev
-import test_holmes as ho
-import test_machinations as mm
-import test_snapshots as tb
-from offline import lobby, offline_backend, open_table
-from screen_text import screen_text
+from support.offline import finished_game, lobby, offline_backend, open_table
+from support.positions import (
+    MACHINATIONS_NAMES,
+    arranged_game,
+    cutter_game,
+    evolution_lobby,
+    holmes_game,
+    holmes_lobby,
+    machinations_game,
+    machinations_lobby,
+    proposing_at_0,
+    variante_game,
+)
+from support.screen_text import screen_text
 
+import engine
 from tui.app import create_app
 from tui.games.timebomb.dialogs import CutScreen
 from tui.screens.end import EndScreen
@@ -21,19 +29,19 @@ from tui.widgets.event_log import HIDDEN, EventLog
 
 
 def holmes_at_my_turn() -> engine.Game:
-    return next(g for n in range(14, 60) if 0 in (g := ho.holmes_game(n)).to_act())
+    return next(g for n in range(14, 60) if 0 in (g := holmes_game(n)).to_act())
 
 
 def mm_lobby(game):
-    return mm.lobby(game.players)
+    return machinations_lobby(game.players)
 
 
 def ev_lobby(game):
-    return lobby(players=game.players, game=ev.GAME)
+    return evolution_lobby(game.players)
 
 
-def holmes_lobby(game):
-    return ho.holmes_lobby()
+def ho_lobby(game):
+    return holmes_lobby()
 
 
 def tb_lobby(game):
@@ -41,16 +49,16 @@ def tb_lobby(game):
 
 
 POSITIONS = {
-    "timebomb": (tb.cutter_game, tb_lobby),
-    "timebomb-evolution": (ev.arranged_game, ev_lobby),
-    "machinations": (mm.proposing_at_0, mm_lobby),
-    "holmes": (holmes_at_my_turn, holmes_lobby),
+    "timebomb": (cutter_game, tb_lobby),
+    "timebomb-evolution": (arranged_game, ev_lobby),
+    "machinations": (proposing_at_0, mm_lobby),
+    "holmes": (holmes_at_my_turn, ho_lobby),
 }
 ENDINGS = {
-    "timebomb": (tb.finished_game, tb_lobby),
-    "timebomb-evolution": (lambda: ev.variante_game(200), ev_lobby),
-    "machinations": (lambda: mm.game_until(lambda g: False), mm_lobby),
-    "holmes": (lambda: ho.holmes_game(1000), holmes_lobby),
+    "timebomb": (finished_game, tb_lobby),
+    "timebomb-evolution": (lambda: variante_game(200), ev_lobby),
+    "machinations": (lambda: machinations_game(lambda g: False), mm_lobby),
+    "holmes": (lambda: holmes_game(1000), ho_lobby),
 }
 
 
@@ -92,15 +100,15 @@ async def test_the_status_bar_says_whose_turn_it_is(game_id, seat_of, mine, thei
 
 
 async def test_machinations_status_bar_says_your_vote():
-    game = mm.game_until(lambda g: g.phase == "vote" and 0 not in g.votes and g.heists)
+    game = machinations_game(lambda g: g.phase == "vote" and 0 not in g.votes and g.heists)
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
-        await opened(application, pilot, game, 0, mm.lobby(7))
+        await opened(application, pilot, game, 0, machinations_lobby(7))
         assert status_bar(application).strip().startswith("your vote")
 
 
 async def test_evolution_status_bar_names_who_must_choose():
-    game = ev.variante_game(12)
+    game = variante_game(12)
     decider = game.pending["seat"]
     other = (decider + 1) % game.players
     application = app()
@@ -115,7 +123,7 @@ async def test_a_digit_picks_a_player_and_enter_acts():
     takes them off. Time Bomb: a digit only moves the cursor; Enter offers the wires."""
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
-        await opened(application, pilot, mm.proposing_at_0(), 0, mm.lobby(7))
+        await opened(application, pilot, proposing_at_0(), 0, machinations_lobby(7))
         board = application.screen.board
         await pilot.press("2")
         assert board.crew == frozenset()
@@ -123,7 +131,7 @@ async def test_a_digit_picks_a_player_and_enter_acts():
         assert board.crew == {1}
         await pilot.press("2", "enter")
         assert board.crew == frozenset()
-    game = tb.cutter_game()
+    game = cutter_game()
     target = next(a["target"] for a in game.legal_actions(game.cutter) if a["type"] == "cut")
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
@@ -139,7 +147,7 @@ async def test_a_digit_picks_a_player_and_enter_acts():
 
 async def test_a_key_that_does_nothing_says_why():
     """Your own row, a spectator's Enter: a short notice instead of silence."""
-    game = tb.cutter_game()
+    game = cutter_game()
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
         await opened(application, pilot, game, game.cutter, lobby())
@@ -158,7 +166,7 @@ async def test_a_key_that_does_nothing_says_why():
 
 def holmes_with_a_secret() -> engine.Game:
     """Holmes only has private events once a seat holds a hidden clue."""
-    games = (ho.holmes_game(n) for n in range(14, 100))
+    games = (holmes_game(n) for n in range(14, 100))
     return next(g for g in games if any(e["private"] for e in g.view(0)["events"]))
 
 
@@ -238,10 +246,10 @@ async def test_the_host_form_takes_a_table_name_as_long_as_the_host_keeps():
 async def test_holmes_late_in_the_game_shows_both_areas_at_80x24():
     """Whose turn, what you hold, what you can do and your opponent's whole area, unscrolled:
     an area's side is written on its bottom border, so seeing both sides sees both areas."""
-    game = next(g for n in range(88, 100) if 0 in (g := ho.holmes_game(n)).to_act())
+    game = next(g for n in range(88, 100) if 0 in (g := holmes_game(n)).to_act())
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
-        await opened(application, pilot, game, 0, ho.holmes_lobby())
+        await opened(application, pilot, game, 0, holmes_lobby())
         text = screen_text(application)
         assert "Ada (you)" in text and "Your turn" in text and "^k Choose" in text
         assert "Bot 2 ─" in text and "Sherlock ─" in text and "Mycroft ─" in text
@@ -254,10 +262,10 @@ async def test_holmes_late_in_the_game_shows_both_areas_at_80x24():
 async def test_holmes_lays_itself_out_again_when_the_terminal_shrinks_or_grows():
     """From 120x40 to 80x24 the areas move to the top, side by side, and back again; the
     characters list keeps the keyboard."""
-    game = next(g for n in range(88, 100) if 0 in (g := ho.holmes_game(n)).to_act())
+    game = next(g for n in range(88, 100) if 0 in (g := holmes_game(n)).to_act())
     application = app()
     async with application.run_test(size=(120, 40)) as pilot:
-        await opened(application, pilot, game, 0, ho.holmes_lobby())
+        await opened(application, pilot, game, 0, holmes_lobby())
         board = application.screen.board
         for size, short in (((80, 24), True), ((120, 40), False)):
             await pilot.resize_terminal(*size)
@@ -271,13 +279,13 @@ async def test_holmes_lays_itself_out_again_when_the_terminal_shrinks_or_grows()
 
 
 async def test_machinations_at_ten_players_keeps_the_record_in_view():
-    game = mm.game_until(lambda g: g.phase == "vote" and len(g.heists) >= 4 and 0 not in g.votes,
+    game = machinations_game(lambda g: g.phase == "vote" and len(g.heists) >= 4 and 0 not in g.votes,
                          n=10, seed=5)
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
-        await opened(application, pilot, game, 0, mm.lobby(10))
+        await opened(application, pilot, game, 0, machinations_lobby(10))
         text = screen_text(application)
-        assert all(name in text for name in mm.NAMES[:10])
+        assert all(name in text for name in MACHINATIONS_NAMES[:10])
         assert "Heists" in text and "proposes" in text
         await pilot.press("ctrl+t")
         await pilot.pause()
@@ -318,7 +326,7 @@ def test_names_are_cut_by_terminal_cells_so_columns_stay_in_line():
 
 
 async def test_the_log_wraps_again_after_a_resize():
-    game = tb.cutter_game()
+    game = cutter_game()
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
         await opened(application, pilot, game, game.cutter, lobby())

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from engine.catalogue import CATALOGUE
-
 from tui.games import board_for, game_ids, game_package
 from tui.widgets.game_board import GameBoard, UnsupportedBoard
 

@@ -3,35 +3,18 @@
 from __future__ import annotations
 
 import pytest
-from offline import lobby, offline_backend, open_table
-from screen_text import screen_text
-from tests_helpers import play_screen
+from support import offline
+from support.flows import play_screen
+from support.offline import SIZES
+from support.offline import offline_app as app
+from support.positions import HOLMES_SEATS as SEATS
+from support.positions import holmes_game, holmes_lobby
+from support.screen_text import screen_text
 
 import engine
-from tui.app import create_app
 from tui.games.holmes.model import build_model, describe_action
-from tui.models.seats import SeatInfo
 from tui.screens.action_picker import ActionPicker
 from tui.screens.end import EndScreen
-
-SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
-SEATS = [SeatInfo(0, "Ada", "human", True), SeatInfo(1, "Bot 2", "bot", True)]
-
-
-def holmes_game(steps: int, seed: int = 3, options: dict | None = None) -> engine.Game:
-    """A game after `steps` actions, each the first legal one: the same every run."""
-    game = engine.new_game("holmes", 2, {"first_player": "chosen", **(options or {})}, seed)
-    for _ in range(steps):
-        if game.outcome is not None:
-            break
-        seat = min(game.to_act())
-        game.apply(seat, game.legal_actions(seat)[0])
-    return game
-
-
-def holmes_lobby(**overrides):
-    return lobby(2, game="holmes", name="Diogenes Club", **overrides)
-
 
 # -- the model ----------------------------------------------------------------------------------
 
@@ -84,19 +67,8 @@ def test_the_live_estimate_counts_visible_cards():
 # -- snapshots ----------------------------------------------------------------------------------
 
 
-def app():
-    return create_app(offline_backend(), player_name="Ada")
-
-
 def table_run(game, seat, *keys):
-    async def run_before(pilot):
-        await open_table(pilot.app, game, seat, holmes_lobby())
-        await pilot.pause()
-        for key in keys:
-            await pilot.press(key)
-        await pilot.pause()
-
-    return run_before
+    return offline.table_run(game, seat, *keys, lobby_message=holmes_lobby())
 
 
 def my_turn(first_step: int) -> engine.Game:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import contextlib
 import re
 
-from screen_text import screen_text
-from tests_helpers import pair
+from support.flows import SENTENCE, pair
+from support.screen_text import screen_text
 
 from tui.address import Address
 from tui.backend import TableListing
@@ -204,8 +204,6 @@ async def test_ctrl_c_asks_before_quitting(app_factory, waiter):
 async def test_a_sentence_typed_in_the_lobby_changes_nothing(app_factory, waiter):
     """No dialog opens, no table is joined, watched, hosted or let go: letters do nothing, and
     the Enter that ends the sentence joins nothing. `?` lists the lobby's keys."""
-    from test_typing import SENTENCE
-
     from tui.screens.keys import KeysScreen
 
     app = app_factory()

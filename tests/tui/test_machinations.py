@@ -3,16 +3,21 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
-from offline import offline_backend, open_table
-from tests_helpers import play_screen
+from support import offline
+from support.flows import play_screen
+from support.offline import SIZES
+from support.offline import offline_app as app
+from support.positions import (
+    MACHINATIONS_NAMES,
+    machinations_game,
+    machinations_lobby,
+    machinations_seats,
+    proposing_at_0,
+)
 
 import engine
-from engine.machinations.bots import BOTS
 from engine.machinations.roles import COMPOSITIONS
-from tui.app import create_app
 from tui.games.machinations.dialogs import (
     AccuseScreen,
     CardScreen,
@@ -20,51 +25,11 @@ from tui.games.machinations.dialogs import (
     VoteScreen,
 )
 from tui.games.machinations.model import build_model
-from tui.models.seats import SeatInfo
 from tui.screens.end import EndScreen
-
-SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
-NAMES = ["Ada", "Basil", "Cyril", "Dora", "Edith", "Fred", "Gwen", "Hugo", "Iris", "Jules"]
-
-
-def seats(n: int = 7) -> list[SeatInfo]:
-    return [SeatInfo(s, NAMES[s], "human" if s in (0, 2) else "bot", True) for s in range(n)]
-
-
-def lobby(n: int = 7) -> dict:
-    return {"t": "lobby", "table": "t1", "name": "Baker Street", "game": "machinations",
-            "players": n, "options": {}, "phase": "playing", "host_seat": 0,
-            "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "connected": True}
-                      for s in seats(n)]}
-
-
-def game_until(stop, seed: int = 11, n: int = 7) -> engine.Game:
-    """A 7-player game of smart bots, stopped where `stop(game)` first holds."""
-    game = engine.new_game("machinations", n, {"first_proposer": 1}, seed)
-    rngs = [random.Random(seed * 10 + s) for s in range(n)]
-    while game.outcome is None and not stop(game):
-        seat = min(game.to_act())
-        game.apply(seat, BOTS["smart"](game.view(seat), game.legal_actions(seat), rngs[seat]))
-    return game
-
-
-def proposing_at_0():
-    return game_until(lambda g: g.phase == "proposal" and g.proposer == 0 and g.heists)
-
-
-def app():
-    return create_app(offline_backend(), player_name="Ada")
 
 
 def table_run(game, seat, *keys):
-    async def run_before(pilot):
-        await open_table(pilot.app, game, seat, lobby(game.players))
-        await pilot.pause()
-        for key in keys:
-            await pilot.press(key)
-        await pilot.pause()
-
-    return run_before
+    return offline.table_run(game, seat, *keys, lobby_message=machinations_lobby(game.players))
 
 
 # -- the model ---------------------------------------------------------------------------------
@@ -72,7 +37,7 @@ def table_run(game, seat, *keys):
 
 def test_model_offers_only_eligible_crews_and_lists_the_record():
     game = proposing_at_0()
-    model = build_model(game.view(0), game.legal_actions(0), 0, seats())
+    model = build_model(game.view(0), game.legal_actions(0), 0, machinations_seats())
     legal = {tuple(a["crew"]) for a in game.legal_actions(0)}
     assert model.crews == legal
     used = {s for s in range(7) if 2 in game.sizes[s]}
@@ -88,17 +53,17 @@ def test_model_offers_only_eligible_crews_and_lists_the_record():
 
 def test_model_says_why_a_picked_crew_cannot_be_proposed():
     game = proposing_at_0()
-    model = build_model(game.view(0), game.legal_actions(0), 0, seats())
+    model = build_model(game.view(0), game.legal_actions(0), 0, machinations_seats())
     used = min(s for s in range(7) if 2 in game.sizes[s])
     other = min(s for s in range(7) if s != used)
-    assert model.crew_verdict([used, other]) == f"{NAMES[used]} has been on a crew of 2"
+    assert model.crew_verdict([used, other]) == f"{MACHINATIONS_NAMES[used]} has been on a crew of 2"
     assert model.crew_verdict([other]) == "pick at least 2"
     assert model.crew_verdict(min(model.crews)) == "eligible"
 
 
 def test_model_of_a_spectator_holds_no_secret():
     game = proposing_at_0()
-    model = build_model(game.view(engine.SPECTATOR), [], None, seats())
+    model = build_model(game.view(engine.SPECTATOR), [], None, machinations_seats())
     assert model.spectator and model.role is None and not model.your_turn
     assert all(row.role is None and not row.known for row in model.players)
 
@@ -125,7 +90,7 @@ def test_propose_dialog_names_the_heist(snap_compare, size):
 @pytest.mark.parametrize("size", SIZES)
 def test_ten_players_with_roles_revealed(snap_compare, size):
     """Ten players late in the game: every row, the record still readable."""
-    game = game_until(lambda g: g.phase == "vote" and len(g.heists) >= 4 and 0 not in g.votes,
+    game = machinations_game(lambda g: g.phase == "vote" and len(g.heists) >= 4 and 0 not in g.votes,
                       n=10, seed=5)
     assert snap_compare(app(), terminal_size=size, run_before=table_run(game, 0))
 
@@ -133,7 +98,7 @@ def test_ten_players_with_roles_revealed(snap_compare, size):
 @pytest.mark.parametrize("size", SIZES)
 def test_accusation_dialog(snap_compare, size):
     """An accuser picks a player, then Enter: the secret accusation to confirm."""
-    game = game_until(lambda g: g.phase == "accusation")
+    game = machinations_game(lambda g: g.phase == "accusation")
     seat = min(game.to_act())
     target = next(a["target"] for a in game.legal_actions(seat) if a["type"] == "accuse")
     assert snap_compare(app(), terminal_size=size,
@@ -150,14 +115,14 @@ def test_role_hidden_with_one_key(snap_compare, size):
 @pytest.mark.parametrize("size", SIZES)
 def test_secret_vote_dialog(snap_compare, size):
     """v opens the secret vote on the proposed crew."""
-    game = game_until(lambda g: g.phase == "vote" and 0 not in g.votes and g.heists)
+    game = machinations_game(lambda g: g.phase == "vote" and 0 not in g.votes and g.heists)
     assert snap_compare(app(), terminal_size=size, run_before=table_run(game, 0, "ctrl+t"))
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_heist_card_dialog(snap_compare, size):
     """p opens the three heist cards; those not legal for this seat are disabled."""
-    game = game_until(lambda g: g.phase == "heist" and 0 in g.proposal["crew"]
+    game = machinations_game(lambda g: g.phase == "heist" and 0 in g.proposal["crew"]
                       and 0 not in g.cards_in)
     assert snap_compare(app(), terminal_size=size, run_before=table_run(game, 0, "ctrl+k"))
 
@@ -172,7 +137,7 @@ def test_spectator_sees_the_public_table(snap_compare, size):
 @pytest.mark.parametrize("size", SIZES)
 def test_end_screen_reveals_every_role(snap_compare, size):
     """The end: who won and why, and every role."""
-    game = game_until(lambda g: False)
+    game = machinations_game(lambda g: False)
     assert snap_compare(app(), terminal_size=size, run_before=table_run(game, 0))
 
 

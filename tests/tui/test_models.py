@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import engine
 import pytest
 
+import engine
 from tui.address import Address, AddressError, parse_address
 from tui.backend import connect_error_text
 from tui.config import InvalidName, clean_name, load_name, save_name

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from offline import offline_backend
-from screen_text import screen_text
+from support.offline import offline_backend
+from support.screen_text import screen_text
 
 from tui.app import create_app
 from tui.screens.pairing import PairingScreen

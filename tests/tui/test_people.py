@@ -5,8 +5,15 @@ screen, and names holding Rich markup drawn literally on every screen of a table
 
 from __future__ import annotations
 
-from offline import finished_game, lobby, offline_backend, open_table, seeded_game, skip_claim_offer
-from screen_text import screen_text
+from support.offline import (
+    finished_game,
+    lobby,
+    offline_backend,
+    open_table,
+    seeded_game,
+    skip_claim_offer,
+)
+from support.screen_text import screen_text
 
 from netplay.protocol import PlayAgain
 from tui.app import create_app

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from screen_text import screen_text
-from tests_helpers import play_screen
+from support.flows import play_screen
+from support.screen_text import screen_text
 
 from engine.catalogue import CATALOGUE
 from netplay.table import BOT_PACES

@@ -6,8 +6,8 @@ import asyncio
 import stat
 from dataclasses import replace
 
-from screen_text import screen_text
-from tests_helpers import pair, play_screen
+from support.flows import pair, play_screen
+from support.screen_text import screen_text
 
 from tui.address import Address
 from tui.backend import TableListing
@@ -192,7 +192,6 @@ async def test_a_held_seat_is_let_go_at_its_host_and_here(app_factory, backend_f
     """x on a ★ row asks first; yes gives the seat up at its host (before the game: freed for
     someone else) and forgets it here."""
     from netplay.host import Host
-
     from tui.backend import Ticket
 
     host = Host(data_dir=tmp_path / "lan")

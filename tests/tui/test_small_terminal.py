@@ -4,8 +4,14 @@ is too small and how large it must be, until it is large enough again."""
 from __future__ import annotations
 
 import pytest
-from offline import finished_game, lobby, offline_backend, open_table, seeded_game
-from screen_text import screen_text
+from support.offline import (
+    finished_game,
+    lobby,
+    offline_backend,
+    open_table,
+    seeded_game,
+)
+from support.screen_text import screen_text
 
 from tui.app import create_app
 from tui.screens.end import EndScreen

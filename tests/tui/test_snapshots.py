@@ -3,18 +3,21 @@
 from __future__ import annotations
 
 import pytest
-from offline import finished_game, lobby, offline_backend, open_table, seeded_game
+from support.offline import (
+    SIZES,
+    finished_game,
+    lobby,
+    open_table,
+    table_run,
+)
+from support.offline import (
+    offline_app as app,
+)
+from support.positions import cutter_game
 
 from tui.address import Address
-from tui.app import create_app
 from tui.backend import TableListing
 from tui.messages import TablesFound
-
-SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
-
-
-def app(name: str | None = "Ada"):
-    return create_app(offline_backend(), player_name=name)
 
 
 def listings() -> list[TableListing]:
@@ -77,28 +80,6 @@ def test_join_by_address_explains_a_bad_address(snap_compare, size):
 
 
 # -- the Time Bomb table -------------------------------------------------------------------------
-
-
-def table_run(game, seat, *keys):
-    async def run_before(pilot):
-        await open_table(pilot.app, game, seat)
-        await pilot.pause()
-        for key in keys:
-            await pilot.press(key)
-        await pilot.pause()
-
-    return run_before
-
-
-def cutter_game():
-    """Mid-game, with the turn at a human seat: that seat sees targets to pick."""
-    # The first seed, then the fewest cuts, that gives a human seat the cutter mid-game.
-    for seed in range(7, 40):
-        for cuts in range(6, 12):
-            game = seeded_game(cuts, seed)
-            if game.cutter in (0, 2, 4) and game.outcome is None:
-                return game
-    raise AssertionError("no human cutter in the seeded games")
 
 
 @pytest.mark.parametrize("size", SIZES)

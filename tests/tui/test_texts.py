@@ -5,10 +5,16 @@ not use."""
 
 from __future__ import annotations
 
-import test_holmes as ho
-import test_machinations as mm
-from offline import offline_backend, open_table
-from screen_text import screen_text
+from support.offline import offline_backend, open_table
+from support.positions import (
+    HOLMES_SEATS,
+    holmes_game,
+    holmes_lobby,
+    machinations_game,
+    machinations_lobby,
+    machinations_seats,
+)
+from support.screen_text import screen_text
 
 import engine
 from tui.app import create_app
@@ -30,7 +36,7 @@ def flat(application) -> str:
 
 
 async def test_holmes_choice_dialog_names_each_characters_skill():
-    game = ho.holmes_game(14)
+    game = holmes_game(14)
     while 0 not in game.to_act():
         seat = min(game.to_act())
         game.apply(seat, game.legal_actions(seat)[0])
@@ -39,7 +45,7 @@ async def test_holmes_choice_dialog_names_each_characters_skill():
     assert places
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
-        await open_table(application, game, 0, ho.holmes_lobby())
+        await open_table(application, game, 0, holmes_lobby())
         await pilot.pause()
         await pilot.press("ctrl+k")
         await pilot.pause()
@@ -55,17 +61,17 @@ async def test_holmes_choice_dialog_names_each_characters_skill():
 
 
 def test_holmes_says_hidden_clues_in_words_never_hidden_0():
-    game = ho.holmes_game(0)
-    model = build_holmes_model(game.view(0), game.legal_actions(0), 0, ho.SEATS)
+    game = holmes_game(0)
+    model = build_holmes_model(game.view(0), game.legal_actions(0), 0, HOLMES_SEATS)
     for compact in (True, False):
         text = area_text(model.areas[0], hide_secrets=False, compact=compact).plain
         assert "no hidden clues" in text and "hidden 0" not in text
     game.areas[0].hidden = ["button"]
-    model = build_holmes_model(game.view(0), game.legal_actions(0), 0, ho.SEATS)
+    model = build_holmes_model(game.view(0), game.legal_actions(0), 0, HOLMES_SEATS)
     assert "hidden 1: Button" in area_text(model.areas[0], False, compact=True).plain
-    over = ho.holmes_game(400)
+    over = holmes_game(400)
     assert over.outcome is not None
-    model = build_holmes_model(over.view(0), [], 0, ho.SEATS)
+    model = build_holmes_model(over.view(0), [], 0, HOLMES_SEATS)
     for area in model.areas:
         text = area_text(area, hide_secrets=False, compact=True).plain
         assert "were hidden: " in text and "hidden 0" not in text
@@ -87,32 +93,32 @@ async def test_holmes_clue_table_on_f1_reads_at_80_columns():
 
 
 def test_irene_adler_is_named_once():
-    game = mm.game_until(lambda g: False, seed=3, n=6)
-    model = build_machinations_model(game.view(0), [], 0, mm.seats(6))
+    game = machinations_game(lambda g: False, seed=3, n=6)
+    model = build_machinations_model(game.view(0), [], 0, machinations_seats(6))
     assert "Irene Adler (Irene Adler)" not in model.composition
     assert "Irene Adler" in model.composition
 
 
 async def test_irene_adlers_own_role_line_names_her_once():
-    game = mm.game_until(lambda g: g.heists, seed=3, n=6)
+    game = machinations_game(lambda g: g.heists, seed=3, n=6)
     seat = game.roles.index("irene")
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
-        await open_table(application, game, seat, mm.lobby(6))
+        await open_table(application, game, seat, machinations_lobby(6))
         await pilot.pause()
         text = flat(application)
         assert "Role: Irene Adler" in text and "Irene Adler (Irene Adler)" not in text
 
 
 async def test_machinations_end_screen_says_who_was_arrested_or_murdered_and_whether_right():
-    game = mm.game_until(lambda g: False, seed=5, n=8)
+    game = machinations_game(lambda g: False, seed=5, n=8)
     outcome = game.view(0)["outcome"]
     assert outcome["reason"] == "points"
     lestrade, jack = game.roles.index("lestrade"), game.roles.index("jack")
-    names = [s.name for s in mm.seats(8)]
+    names = [s.name for s in machinations_seats(8)]
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
-        await open_table(application, game, 0, mm.lobby(8))
+        await open_table(application, game, 0, machinations_lobby(8))
         while not isinstance(application.screen, EndScreen):
             await pilot.pause()
         await pilot.pause()
@@ -128,9 +134,9 @@ def test_machinations_ending_explains_every_kind_of_end():
     """Arrest, murder, both right, both wrong: each accusation says whether it was right."""
     seen = set()
     for seed in range(60):
-        game = mm.game_until(lambda g: False, seed=seed, n=7)
+        game = machinations_game(lambda g: False, seed=seed, n=7)
         view = game.view(engine.SPECTATOR)
-        lines = ending_lines(view, mm.seats(7))
+        lines = ending_lines(view, machinations_seats(7))
         arrest = next(line for line in lines if " arrested " in line)
         murder = next(line for line in lines if " murdered " in line)
         moriarty = game.roles[game.arrest] == "moriarty"

@@ -3,58 +3,28 @@ end."""
 
 from __future__ import annotations
 
-import random
+import pytest
+from support import offline
+from support.flows import play_screen
+from support.offline import SIZES, lobby
+from support.offline import offline_app as app
+from support.positions import EVOLUTION, arranged_game, evolution_lobby, variante_game
+from support.screen_text import screen_text
 
 import engine
-import pytest
-from engine.timebomb_evolution.bots import BOTS
-from offline import lobby, offline_backend, open_table
-from screen_text import screen_text
-from tests_helpers import play_screen
-
-from tui.app import create_app
 from tui.games.timebomb.dialogs import CutScreen
-from tui.games.timebomb_evolution.model import build_model, claim_text, describe_decision
+from tui.games.timebomb_evolution.model import (
+    build_model,
+    claim_text,
+    describe_decision,
+)
 from tui.models.seats import seat_infos
 from tui.screens.action_picker import ActionPicker
 from tui.screens.end import EndScreen
 
-GAME = "timebomb-evolution"
-SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 
-
-def variante_game(steps: int, seed: int = 3, players: int = 5) -> engine.Game:
-    """A Variante game after `steps` actions, each the first legal move: the same every run."""
-    game = engine.new_game(GAME, players, {"variante": True}, seed)
-    for _ in range(steps):
-        if game.outcome is None:
-            (seat,) = game.to_act()
-            game.apply(seat, next(a for a in game.legal_actions(seat) if a["type"] != "claim"))
-    return game
-
-
-def shows_every_fact(view) -> bool:
-    return bool(
-        view["set_apart"] and view["moved_apart"] and view["defused"] and view["draws"]
-        and view["designated"] is not None and view["pending"] is None and view["round"] < 4
-        and "orange" in view["colours"] and view["revealed_counts"]["orange"]
-        and view["cutter"] == 0
-    )
-
-
-def arranged_game() -> engine.Game:
-    """Mid-game, seat 0 to cut, with every Variante fact on the table: a defused colour, a
-    wire set apart, a wire moved apart, Number cards drawn, a forced target, Orange out. The
-    first seeded random-bot game that gets there: the same every run."""
-    for seed in range(5000):
-        game = engine.new_game(GAME, 5, {"variante": True}, seed)
-        rng = random.Random(seed)
-        while game.outcome is None:
-            if shows_every_fact(game.view(0)):
-                return game
-            (seat,) = game.to_act()
-            game.apply(seat, BOTS["random"](game.view(seat), game.legal_actions(seat), rng))
-    raise AssertionError("no seeded game shows every Variante fact")
+def table_run(game, seat, *keys):
+    return offline.table_run(game, seat, *keys, lobby_message=evolution_lobby(game.players))
 
 
 def names(players: int = 5):
@@ -103,21 +73,6 @@ def test_model_offers_the_pending_decision_to_the_decider_only():
 
 
 # -- snapshots ---------------------------------------------------------------------------------
-
-
-def app():
-    return create_app(offline_backend(), player_name="Ada")
-
-
-def table_run(game, seat, *keys):
-    async def run_before(pilot):
-        await open_table(pilot.app, game, seat, lobby(players=game.players, game=GAME))
-        await pilot.pause()
-        for key in keys:
-            await pilot.press(key)
-        await pilot.pause()
-
-    return run_before
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -190,7 +145,7 @@ async def test_play_the_variante_against_bots_to_the_end(app_factory, waiter):
     application = app_factory()
     async with application.run_test(size=(100, 32), message_hook=waiter.hook) as pilot:
         ticket = await application.backend.host_table(
-            GAME, 5, {"variante": True}, name="Variante", bots=4, advertise=False
+            EVOLUTION, 5, {"variante": True}, name="Variante", bots=4, advertise=False
         )
         application.screen.go(ticket)
         table = await waiter.until(pilot, lambda: play_screen(application), "the table")

@@ -4,11 +4,24 @@ whole, and asks the host for nothing else, on the waiting room, the table and th
 from __future__ import annotations
 
 import pytest
-import test_holmes as ho
-import test_machinations as mm
-import test_timebomb_evolution as ev
-from offline import finished_game, lobby, offline_backend, open_table, seeded_game, skip_claim_offer
-from screen_text import screen_text
+from support.flows import SENTENCE, play_screen
+from support.offline import (
+    finished_game,
+    lobby,
+    offline_backend,
+    open_table,
+    seeded_game,
+    skip_claim_offer,
+)
+from support.positions import (
+    EVOLUTION,
+    arranged_game,
+    holmes_game,
+    holmes_lobby,
+    machinations_lobby,
+    proposing_at_0,
+)
+from support.screen_text import screen_text
 
 from netplay.protocol import Chat
 from tui.app import create_app
@@ -16,9 +29,6 @@ from tui.screens.confirm import ConfirmScreen
 from tui.screens.end import EndScreen
 from tui.screens.keys import KeysScreen
 from tui.screens.play import PlayScreen
-
-SENTENCE = "so, are we all here? let us start. play again? b, p, c, v, s, h, l, d, x, a"
-"""Every letter that ever ran a command at a table, and the words that would run them."""
 
 
 def app():
@@ -59,10 +69,10 @@ async def test_typing_at_the_table_goes_to_the_chat_only(game_id):
     and no dialog opened."""
     build, lobby_message = {
         "timebomb": (lambda: seeded_game(0), lambda g: lobby()),
-        "timebomb-evolution": (ev.arranged_game, lambda g: lobby(players=g.players, game=ev.GAME)),
-        "machinations": (mm.proposing_at_0, lambda g: mm.lobby(g.players)),
-        "holmes": (lambda: next(g for n in range(14, 60) if 0 in (g := ho.holmes_game(n)).to_act()),
-                   lambda g: ho.holmes_lobby()),
+        "timebomb-evolution": (arranged_game, lambda g: lobby(players=g.players, game=EVOLUTION)),
+        "machinations": (proposing_at_0, lambda g: machinations_lobby(g.players)),
+        "holmes": (lambda: next(g for n in range(14, 60) if 0 in (g := holmes_game(n)).to_act()),
+                   lambda g: holmes_lobby()),
     }[game_id]
     game = build()
     seat = min(game.to_act()) if game_id == "timebomb" else 0
@@ -137,7 +147,6 @@ async def test_the_keys_list_shows_each_key_once_and_each_description_whole():
 async def test_a_sentence_in_a_hosted_waiting_room_starts_nothing(app_factory, waiter):
     """The issue's evening, on a real host: the table's host types a sentence in the waiting
     room; the table still waits, with the same seats, and the sentence comes back as chat."""
-    from tests_helpers import play_screen
     from textual.widgets import RichLog
 
     application = app_factory("Ann")

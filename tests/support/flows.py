@@ -1,10 +1,15 @@
-"""Helpers the flow tests share besides fixtures."""
+"""Helpers the Pilot flow tests share besides fixtures: waiting on the app, pairing, finding the
+play screen, and the sentence that must never run a command."""
 
 from __future__ import annotations
 
 import asyncio
 
 from tui.screens.play import PlayScreen
+
+SENTENCE = "so, are we all here? let us start. play again? b, p, c, v, s, h, l, d, x, a"
+"""Every letter that ever ran a command at a table, and the words that would run them: typed
+anywhere, it must only ever be chat or nothing."""
 
 
 class Waiter:

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import engine
+import pytest
 
+import engine
 from tui.address import Address
+from tui.app import create_app
 from tui.backend import Backend, Ticket
 from tui.messages import Connected, ConnectionStatusChanged, LobbyChanged, StateChanged
 from tui.screens.play import PlayScreen
@@ -77,3 +79,24 @@ async def skip_claim_offer(pilot) -> None:
     if isinstance(pilot.app.screen, ActionPicker):
         await pilot.press("escape")
         await pilot.pause()
+
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+"""The two terminal sizes every screen's snapshots are taken at."""
+
+
+def offline_app(name: str | None = "Ada"):
+    return create_app(offline_backend(), player_name=name)
+
+
+def table_run(game: engine.Game | None, seat: int | None, *keys: str, lobby_message=None):
+    """A snapshot's `run_before`: open the table at `seat`, then press `keys`."""
+
+    async def run_before(pilot):
+        await open_table(pilot.app, game, seat, lobby_message)
+        await pilot.pause()
+        for key in keys:
+            await pilot.press(key)
+        await pilot.pause()
+
+    return run_before
