@@ -5,7 +5,7 @@ events only this seat may see, and "You won" or "You lost" at the end."""
 from __future__ import annotations
 
 import pytest
-from support.offline import finished_game, lobby, offline_backend, open_table
+from support.offline import finished_game, lobby, offline_app, offline_backend, open_table
 from support.positions import (
     MACHINATIONS_NAMES,
     arranged_game,
@@ -23,6 +23,7 @@ from support.screen_text import screen_text
 import engine
 from tui.app import create_app
 from tui.games.timebomb.dialogs import CutScreen
+from tui.messages import StateChanged
 from tui.screens.end import EndScreen
 from tui.screens.host_table import HostTableScreen
 from tui.widgets.event_log import HIDDEN, EventLog
@@ -340,3 +341,23 @@ async def test_the_log_wraps_again_after_a_resize():
         await pilot.pause()
         await pilot.pause()
         assert len(log.lines) == narrow
+
+
+async def test_the_game_keys_work_when_the_table_opened_before_its_first_state():
+    """The game's keys (Ctrl+K, cutting) are the board's and work only while the focus is in
+    it. A table opens in its waiting room, before any board: Textual used to focus the first
+    focusable widget then, the log, and the board never took the keyboard, so every game key
+    did nothing until a click (seen under load as a dead Ctrl+K)."""
+    from textual.widgets import OptionList
+
+    game = cutter_game()
+    application = offline_app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        table = await open_table(application, None, game.cutter, lobby(phase="waiting"))
+        await pilot.pause()
+        assert table.focused is None
+        table.post_message(StateChanged(game.view(game.cutter), game.legal_actions(game.cutter),
+                                        game.cutter))
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(table.focused, OptionList) and table.board in table.focused.ancestors

@@ -179,26 +179,26 @@ async def test_names_with_markup_are_drawn_as_text_on_every_screen_of_a_table():
         assert MARKUP_NAME in screen_text(application)
 
 
-async def test_a_claim_dialog_open_when_the_game_ends_closes_and_says_why():
+async def test_a_claim_dialog_open_when_the_game_ends_closes_and_says_why(waiter):
     """The issue's claim dialog that outlived its game: it closes when the state moves on."""
     from tui.screens.action_picker import ActionPicker
 
     game = seeded_game(0)
     seat = next(s for s in range(5) if s != game.cutter)
     application = app()
-    async with application.run_test(size=(80, 24)) as pilot:
+    async with application.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
         screen = await open_table(application, game, seat)
         await skip_claim_offer(pilot)
         await pilot.press("ctrl+k")
-        await pilot.pause()
-        assert isinstance(application.screen, ActionPicker)
+        await waiter.until(pilot, lambda: isinstance(application.screen, ActionPicker), "claims")
         over = finished_game()
         screen.post_message(StateChanged(over.view(seat), over.legal_actions(seat), seat))
-        for _ in range(4):
-            await pilot.pause()
+        # The word is a notification: the app takes it in a message of its own, after the
+        # dialog has closed, so wait for it rather than for a number of pauses.
+        await waiter.until(pilot, lambda: any(
+            "The dialog closed: the game is over." in n.message
+            for n in application._notifications), "the closing word")
         assert not isinstance(application.screen, ActionPicker)
-        assert any("The dialog closed: the game is over." in n.message
-                   for n in application._notifications)
 
 
 async def test_a_cut_dialog_closes_when_a_new_round_begins_under_it():

@@ -49,6 +49,13 @@ KEPT_CHAT = 50
 
 
 class PlayScreen(Screen):
+    # The game's keys (Ctrl+K, cutting...) are the board's: they work only while the focus is
+    # in it. Textual focuses the first focusable widget when a screen shows with nothing
+    # focused: the log, before the board exists. Then `render_state` saw a focus and left it,
+    # and only the board's after-refresh focus could take it back, which a loaded machine
+    # could miss (a dialog in between): every game key was dead until a click.
+    AUTO_FOCUS = "GameBoard OptionList"
+
     # Letters never run a command here: a sentence typed without pressing anything first
     # goes to the chat (`on_key`). Commands are on keys no sentence types.
     BINDINGS = [
