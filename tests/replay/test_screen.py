@@ -6,6 +6,7 @@ table's own connection."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import random
 
@@ -22,6 +23,7 @@ from netplay.limits import HostLimits
 from netplay.protocol import PlayAgain
 from netplay.game_record import GameRecord, Move, Player, Said
 from tui.address import Address
+from tui.app import create_app
 from tui.backend import Backend, Ticket
 from tui.screens.end import EndScreen
 from tui.screens.play import PlayScreen
@@ -153,10 +155,11 @@ async def test_the_replay_plays_at_a_steady_pace(tmp_path, monkeypatch):
         assert screen.playing is None  # it stops there
 
 
-async def test_the_end_screen_replays_the_game_over_the_tables_connection(tmp_path,
-                                                                         monkeypatch):
-    """A spectator watches a game to its end, presses Ctrl+W, and steps through it: the host
-    lets that connection, and no other, watch it again."""
+@contextlib.asynccontextmanager
+async def watched_to_its_end(tmp_path, monkeypatch):
+    """Fan's app watches a 4-player Time Bomb game on a loopback host, Ann and three bots,
+    until its end screen: yields the host, the table's id, the app, its pilot, Fan's play
+    screen and Ann's connection (closed on the way out)."""
     monkeypatch.setenv("GASLIGHT_CONFIG_DIR", str(tmp_path / "config"))
     host = Host(data_dir=tmp_path / "host", limits=HostLimits(bot_delay=0.002))
     await host.start()
@@ -166,8 +169,6 @@ async def test_the_end_screen_replays_the_game_over_the_tables_connection(tmp_pa
         backend = Backend(interfaces=["127.0.0.1"], data_dir=tmp_path / "data",
                           discover=False)
         backend.remember_code(Address("127.0.0.1", host.address[1]), host.table_code)
-        from tui.app import create_app
-
         app = create_app(backend, player_name="Fan")
         async with app.run_test(size=(80, 24)) as pilot:
             ticket = Ticket(Address("127.0.0.1", host.address[1]), table_id, spectate=True)
@@ -176,55 +177,66 @@ async def test_the_end_screen_replays_the_game_over_the_tables_connection(tmp_pa
             await until(pilot, lambda: table.connection is not None, "watching")
             ann = await Connection.connect("127.0.0.1", host.address[1], name="Ann",
                                            table=table_id, code=host.table_code)
-            await asyncio.wait_for(play_seat(ann, [], 1), 30)
-            await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
-            watch = app.active_bindings["ctrl+w"]
-            assert watch.enabled and watch.binding.description == "Watch again"
-            await pilot.press("ctrl+w")
-            await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
-            replay = app.screen
-            assert replay.source.send is not None  # the table's own connection
-            await until(pilot, lambda: shown(replay, 0, "spectator"), "the deal")
-            await pilot.press("end")
-            steps = len(host.tables[table_id].game.history)
-            await until(pilot, lambda: shown(replay, steps, "spectator"), "the end")
-            await pilot.press("escape")
-            await until(pilot, lambda: isinstance(app.screen, EndScreen), "back at the end")
-            assert table.replay_screen is None
-            first_end = app.screen
-            assert "This evening: 1 game" in screen_text(app)
-            # The table plays again: the next end screen keeps the evening's record, and its
-            # list opens the first game's replay.
-            await ann.send(PlayAgain())
-            await asyncio.wait_for(play_seat(ann, [], 2), 30)
-            await until(pilot, lambda: isinstance(app.screen, EndScreen)
-                        and app.screen is not first_end, "the second end screen")
-            end = app.screen
-            await until(pilot, lambda: len(end.evening) == 2, "two games tonight")
-            tonight = host.tables[table_id].evening
-            await pilot.pause(0.1)
-            text = screen_text(app)
-            assert "This evening: 2 games" in text
-            from tui.games.timebomb.model import team_label
-
-            for team in {game["team"] for game in tonight if game["team"]}:
-                assert f"{team_label(team)} " in text and f" {team} " not in text
-            games = end.query_one("#evening-games")
-            assert [str(games.get_option_at_index(i).prompt).split(" (")[0]
-                    for i in range(games.option_count)] == \
-                [f"{n}. {game['result']}" for n, game in enumerate(tonight, 1)]
-            games.focus()
-            games.highlighted = 0
-            await pilot.press("enter")
-            await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "game 1's replay")
-            await until(pilot, lambda: app.screen.drawn == (0, "spectator"), "its deal")
-            assert app.screen.game == f"{table_id}-1"
-            await pilot.press("escape")
-            await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen again")
-            assert app.screen is not end and table.replay_screen is None
-            await ann.close()
+            try:
+                await asyncio.wait_for(play_seat(ann, [], 1), 30)
+                await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
+                yield host, table_id, app, pilot, table, ann
+            finally:
+                await ann.close()
     finally:
         await host.stop()
+
+
+async def test_the_end_screen_replays_the_game_over_the_tables_connection(tmp_path,
+                                                                         monkeypatch):
+    """A spectator watches a game to its end, presses Ctrl+W, and steps through it: the host
+    lets that connection, and no other, watch it again."""
+    async with watched_to_its_end(tmp_path, monkeypatch) as (host, table_id, app, pilot, table,
+                                                              ann):
+        watch = app.active_bindings["ctrl+w"]
+        assert watch.enabled and watch.binding.description == "Watch again"
+        await pilot.press("ctrl+w")
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+        replay = app.screen
+        assert replay.source.send is not None  # the table's own connection
+        await until(pilot, lambda: shown(replay, 0, "spectator"), "the deal")
+        await pilot.press("end")
+        steps = len(host.tables[table_id].game.history)
+        await until(pilot, lambda: shown(replay, steps, "spectator"), "the end")
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, EndScreen), "back at the end")
+        assert table.replay_screen is None
+        first_end = app.screen
+        assert "This evening: 1 game" in screen_text(app)
+        # The table plays again: the next end screen keeps the evening's record, and its
+        # list opens the first game's replay.
+        await ann.send(PlayAgain())
+        await asyncio.wait_for(play_seat(ann, [], 2), 30)
+        await until(pilot, lambda: isinstance(app.screen, EndScreen)
+                    and app.screen is not first_end, "the second end screen")
+        end = app.screen
+        await until(pilot, lambda: len(end.evening) == 2, "two games tonight")
+        tonight = host.tables[table_id].evening
+        await pilot.pause(0.1)
+        text = screen_text(app)
+        assert "This evening: 2 games" in text
+        from tui.games.timebomb.model import team_label
+
+        for team in {game["team"] for game in tonight if game["team"]}:
+            assert f"{team_label(team)} " in text and f" {team} " not in text
+        games = end.query_one("#evening-games")
+        assert [str(games.get_option_at_index(i).prompt).split(" (")[0]
+                for i in range(games.option_count)] == \
+            [f"{n}. {game['result']}" for n, game in enumerate(tonight, 1)]
+        games.focus()
+        games.highlighted = 0
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "game 1's replay")
+        await until(pilot, lambda: app.screen.drawn == (0, "spectator"), "its deal")
+        assert app.screen.game == f"{table_id}-1"
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen again")
+        assert app.screen is not end and table.replay_screen is None
 
 
 @pytest.mark.parametrize("seated", [True, False])
@@ -254,58 +266,36 @@ async def test_no_outdated_end_screen_waits_under_a_replay(tmp_path, monkeypatch
     """The end screen goes while its game's replay is open: closing the replay shows the end
     screen again, built afresh, while the game is over; once the table has moved on to its
     next game, closing it shows that game, with no end screen left behind."""
-    monkeypatch.setenv("GASLIGHT_CONFIG_DIR", str(tmp_path / "config"))
-    host = Host(data_dir=tmp_path / "host", limits=HostLimits(bot_delay=0.002))
-    await host.start()
-    try:
-        table_id = host.create_table("timebomb", 4, {}, bots=3, seed=8)
-        host.seed_bots(table_id, 8)
-        backend = Backend(interfaces=["127.0.0.1"], data_dir=tmp_path / "data",
-                          discover=False)
-        backend.remember_code(Address("127.0.0.1", host.address[1]), host.table_code)
-        from tui.app import create_app
+    async with watched_to_its_end(tmp_path, monkeypatch) as (host, table_id, app, pilot, table,
+                                                              ann):
+        first_end = app.screen
 
-        app = create_app(backend, player_name="Fan")
-        async with app.run_test(size=(80, 24)) as pilot:
-            ticket = Ticket(Address("127.0.0.1", host.address[1]), table_id, spectate=True)
-            table = PlayScreen(backend, ticket, "Fan")
-            app.push_screen(table)
-            await until(pilot, lambda: table.connection is not None, "watching")
-            ann = await Connection.connect("127.0.0.1", host.address[1], name="Ann",
-                                           table=table_id, code=host.table_code)
-            await asyncio.wait_for(play_seat(ann, [], 1), 30)
-            await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
-            first_end = app.screen
+        def end_screens() -> list:
+            return [s for s in app.screen_stack if isinstance(s, EndScreen)]
 
-            def end_screens() -> list:
-                return [s for s in app.screen_stack if isinstance(s, EndScreen)]
+        await pilot.press("ctrl+w")
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+        assert end_screens() == []
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end again")
+        assert app.screen is not first_end and end_screens() == [app.screen]
+        assert table.end_screen is app.screen
 
-            await pilot.press("ctrl+w")
-            await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
-            assert end_screens() == []
-            await pilot.press("escape")
-            await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end again")
-            assert app.screen is not first_end and end_screens() == [app.screen]
-            assert table.end_screen is app.screen
-
-            first_game_ends = [first_end, app.screen]
-            await pilot.press("ctrl+w")
-            await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
-            replay = app.screen
-            await ann.send(PlayAgain())  # the bots agree at once: the next game begins
-            await until(pilot, lambda: table.view is not None
-                        and table.view["outcome"] is None, "the next game")
-            assert app.screen is replay and end_screens() == []
-            await pilot.press("escape")
-            await until(pilot, lambda: not isinstance(app.screen, ReplayScreen), "the table")
-            # The table as it is now: its next game, or (the bots may have ended it by now,
-            # Ann's seat aside) that game's own end screen; never the first game's.
-            assert not set(first_game_ends) & set(end_screens())
-            if table.view["outcome"] is None:
-                assert app.screen is table and end_screens() == []
-                assert table.board.view is table.view and "game over" not in screen_text(app)
-            else:
-                assert end_screens() == [app.screen] and app.screen is table.end_screen
-            await ann.close()
-    finally:
-        await host.stop()
+        first_game_ends = [first_end, app.screen]
+        await pilot.press("ctrl+w")
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+        replay = app.screen
+        await ann.send(PlayAgain())  # the bots agree at once: the next game begins
+        await until(pilot, lambda: table.view is not None
+                    and table.view["outcome"] is None, "the next game")
+        assert app.screen is replay and end_screens() == []
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(app.screen, ReplayScreen), "the table")
+        # The table as it is now: its next game, or (the bots may have ended it by now,
+        # Ann's seat aside) that game's own end screen; never the first game's.
+        assert not set(first_game_ends) & set(end_screens())
+        if table.view["outcome"] is None:
+            assert app.screen is table and end_screens() == []
+            assert table.board.view is table.view and "game over" not in screen_text(app)
+        else:
+            assert end_screens() == [app.screen] and app.screen is table.end_screen
