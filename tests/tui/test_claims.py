@@ -165,6 +165,32 @@ async def test_a_letter_typed_at_the_offer_goes_to_the_chat_and_claims_nothing()
         assert application.screen is screen
 
 
+async def test_a_sentence_typed_in_one_burst_at_the_offer_is_chat_and_put_off_once():
+    """A terminal delivers a fast typist's keys together: every key after the first reaches
+    the offer before it is gone. They are the rest of the sentence, and the player is told
+    once that the claim is put off, not once a key."""
+    from textual import events
+    from textual.keys import _character_to_key
+
+    game = seeded_game(0)
+    seat = not_the_cutter(game)
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(application, game, seat)
+        await pilot.pause()
+        assert offered(application)
+        sent = recording(screen)
+        burst = "hello all, shall we start"
+        for character in burst:
+            application.post_message(events.Key(_character_to_key(character), character))
+        application.post_message(events.Key("enter", "\r"))
+        await pilot.pause()
+        await pilot.pause()
+        assert sent == [Chat(burst)]
+        put_off = [n for n in application._notifications if "Claim put off" in n.message]
+        assert len(put_off) == 1
+
+
 async def test_no_offer_while_the_player_is_mid_sentence_then_one_when_they_are_done():
     game = seeded_game(4)
     seat = not_the_cutter(seeded_game(5))

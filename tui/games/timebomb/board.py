@@ -324,8 +324,14 @@ class TimeBombBoard(GameBoard):
             question = f"Round {model.round} is dealt. " + question
         hand = model.hand
 
+        told = False
+
         def typed(text: str) -> None:
-            self.notify("Claim put off: Ctrl+K claims when you are ready.", timeout=4)
+            # Every key of a sentence typed in one burst comes here: say it once.
+            nonlocal told
+            if not told:
+                told = True
+                self.notify("Claim put off: Ctrl+K claims when you are ready.", timeout=4)
             self.post_message(self.Typed(text))
 
         self.open_dialog(
