@@ -7,13 +7,19 @@ clients at that table has received its view, p50 and p99, at 5 and at 10 players
 The host runs in its own process on 127.0.0.1 (its store on the real disk, fsynced, as in play);
 the N players are lean protocol clients in this process (see `Player`), playing the game's
 random bot from their own views, one action in flight at a time. A sample ends when the last
-byte of the `state` that action caused has reached every player's socket: a player decrypts
-and decodes its bytes after they are stamped, since in play each player does that on its own
-machine, at the same time as the others, not one after another as one process here would. What
-that adds to a player's own view is printed apart (`decrypt us`; `decode us` is in frames.py).
+byte of the `state` that action caused has reached every player's socket, as the kernel
+stamps it (SO_TIMESTAMPNS). When this process got round to reading it is printed apart: with
+the N players in one process on a machine the host shares, that later time also holds each
+player's wait for the others and for a core, which a player on its own machine does not have.
+A player decrypts and decodes its bytes after they are stamped, for the same reason; what that
+adds to a player's own view is printed apart too (`decrypt us`; `decode us` is in frames.py).
 Each run is a fresh table; a finished game is followed by `play_again`.
 The figures are the medians of the runs' p50 and p99. When no game seats N players, the
 largest table on offer stands in, and the output says so.
+
+No view leaves the host before its action is durable, so every sample holds one fdatasync of
+the store's disk: the output first gives that disk's own fdatasync times, taken just before,
+as the floor under the figures.
 
 Every connection is TLS 1.3, as in play. With `--transport both` (the default) each size is
 measured again against a host with no TLS (a switch of this benchmark's host only: no Gaslight
@@ -29,11 +35,16 @@ import contextlib
 import gc
 import os
 import random
+import socket
 import ssl
+import struct
+import tempfile
 import time
+from typing import Final
 
 # harness first: it keeps scripts in this folder from shadowing the engine package.
-from harness import HostProcess, machine_note, median, percentile, process_cpu_seconds
+from harness import (HostProcess, machine_note, median, percentile, process_cpu_seconds,
+                     spread)
 
 import engine  # noqa: E402
 from netplay.frames import HEADER_SIZE, decode_body, encode, message
@@ -58,28 +69,47 @@ def game_for(players: int, wanted: str | None) -> tuple[str, int]:
     return biggest, engine.GAMES[biggest].max_players
 
 
-class Player(asyncio.Protocol):
-    """A lean client for one seat. It stamps the bytes it receives with the moment they reach
-    its socket, and decrypts and decodes them only when asked: with N players in one process,
-    doing that as bytes arrive would queue each player behind the others' TLS and msgpack
-    work, which real players, each on their own machine, never do. What a real client then
-    adds for itself is measured apart: `decrypt us` here, `decode us` from frames.py."""
+SO_TIMESTAMPNS: Final = getattr(socket, "SO_TIMESTAMPNS", 35)
+"""Linux's option (35; Python 3.11 does not name it) by which the kernel stamps each segment
+as it reaches a socket, in CLOCK_REALTIME nanoseconds; a TCP read reports its last segment's."""
+STAMP_SPACE: Final = socket.CMSG_SPACE(16)
+"""Room for the stamp, a struct timespec."""
 
-    def __init__(self, tls: bool) -> None:
+
+def kernel_stamps(sock: socket.socket) -> bool:
+    """Ask the kernel to stamp what reaches `sock`; whether it will."""
+    with contextlib.suppress(OSError):
+        sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+        return True
+    return False
+
+
+class Player:
+    """A lean client for one seat, on a bare socket. Each read carries two times: when its
+    last byte reached the socket (stamped by the kernel) and when this process read it. The
+    first ends a sample: with N players in one process, the second also holds each player's
+    wait for the others' turns on this process's core, which real players, each on their own
+    machine, never have; it is printed apart, as what this harness adds. Bytes are decrypted
+    and decoded only when asked, for the same reason; what a real client then adds for itself
+    is measured apart (`decrypt us` here, `decode us` from frames.py)."""
+
+    def __init__(self, sock: socket.socket, tls: bool) -> None:
+        self.sock = sock
         self.seat: int | None = None
-        self.transport: asyncio.Transport | None = None
         self.tls: ssl.SSLObject | None = None
         self._incoming = ssl.MemoryBIO()
         self._outgoing = ssl.MemoryBIO()
         if tls:
             self.tls = client_context().wrap_bio(self._incoming, self._outgoing,
                                                  server_hostname="gaslight")
-        self.received: collections.deque[tuple[float, bytes]] = collections.deque()
-        """Bytes as they came off the socket, each chunk with when."""
+        self.received: collections.deque[tuple[int, int, bytes]] = collections.deque()
+        """Bytes as they came off the socket, each read with when its last byte reached the
+        socket and when it was read (time.time_ns())."""
         self.plain = bytearray()
-        self.plain_arrived = 0.0
-        """When the last byte now in `plain` reached the socket."""
+        self.plain_times = (0, 0)
+        """When the last byte now in `plain` reached the socket, and when it was read."""
         self._more = asyncio.Event()
+        self._closed: ConnectionError | None = None
         self.decrypting: list[float] = []
         """Seconds each read's bytes took to decrypt."""
 
@@ -88,7 +118,13 @@ class Player(asyncio.Protocol):
         """A seat at `table`; over TLS unless the host is the plaintext baseline. A table that
         is not private needs no pairing: the player trusts the host it started."""
         loop = asyncio.get_running_loop()
-        _, player = await loop.create_connection(lambda: cls(tls), "127.0.0.1", port)
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setblocking(False)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        kernel_stamps(sock)  # else a read's time stands in, and `measure` says so
+        player = cls(sock, tls)
+        await loop.sock_connect(sock, ("127.0.0.1", port))
+        loop.add_reader(sock.fileno(), player._readable)
         await player.handshake()
         await player.send(message("hello", name=name, table=table))
         welcome = await player.next_message()
@@ -101,58 +137,71 @@ class Player(asyncio.Protocol):
         while self.tls is not None:
             try:
                 self.tls.do_handshake()
-                self._flush()
+                await self._flush()
                 return
             except ssl.SSLWantReadError:
-                self._flush()
+                await self._flush()
                 await self._wait_for_bytes()
                 while self.received:
-                    self._incoming.write(self.received.popleft()[1])
+                    self._incoming.write(self.received.popleft()[2])
 
-    def _flush(self) -> None:
-        assert self.transport is not None
+    async def _flush(self) -> None:
         pending = self._outgoing.read()
         if pending:
-            self.transport.write(pending)
+            await asyncio.get_running_loop().sock_sendall(self.sock, pending)
 
     async def _wait_for_bytes(self) -> None:
         while not self.received:
+            if self._closed is not None:
+                raise self._closed
             self._more.clear()
             await asyncio.wait_for(self._more.wait(), TIMEOUT)
 
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
-
-    def data_received(self, data: bytes) -> None:
-        self.received.append((time.perf_counter(), data))
+    def _readable(self) -> None:
+        read = time.time_ns()
+        while True:
+            try:
+                data, ancillary, _, _ = self.sock.recvmsg(65536, STAMP_SPACE)
+            except BlockingIOError:
+                break
+            if not data:
+                self._closed = ConnectionError("the host closed a benchmark player's connection")
+                asyncio.get_running_loop().remove_reader(self.sock.fileno())
+                break
+            reached = read
+            for level, kind, stamp in ancillary:
+                if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
+                    seconds, nanoseconds = struct.unpack("qq", stamp)
+                    reached = seconds * 1_000_000_000 + nanoseconds
+            self.received.append((reached, read, data))
         self._more.set()
 
     async def send(self, msg: dict) -> None:
-        assert self.transport is not None
         if self.tls is None:
-            self.transport.write(encode(msg))
+            await asyncio.get_running_loop().sock_sendall(self.sock, encode(msg))
         else:
             self.tls.write(encode(msg))
-            self._flush()
+            await self._flush()
 
     async def act(self, action: dict) -> None:
         await self.send(message("act", action=action))
 
     async def next_message(self) -> dict:
-        return (await self.timed_message())[1]
+        return (await self.timed_message())[2]
 
-    async def timed_message(self) -> tuple[float, dict]:
-        """The next message, and when the last of its bytes reached the socket."""
+    async def timed_message(self) -> tuple[int, int, dict]:
+        """The next message, when the last of its bytes reached the socket, and when they were
+        read (time.time_ns())."""
         while True:
             if len(self.plain) >= HEADER_SIZE:
                 length = int.from_bytes(self.plain[:HEADER_SIZE], "big")
                 if len(self.plain) >= HEADER_SIZE + length:
                     body = bytes(self.plain[HEADER_SIZE:HEADER_SIZE + length])
                     del self.plain[:HEADER_SIZE + length]
-                    return self.plain_arrived, decode_body(body)
+                    return *self.plain_times, decode_body(body)
             await self._wait_for_bytes()
-            self.plain_arrived, data = self.received.popleft()
+            reached, read, data = self.received.popleft()
+            self.plain_times = (reached, read)
             self.plain += self._decrypt(data)
 
     def _decrypt(self, data: bytes) -> bytes:
@@ -167,54 +216,59 @@ class Player(asyncio.Protocol):
         self.decrypting.append(time.perf_counter() - started)
         return bytes(plain)
 
-    async def next_state(self) -> tuple[float, dict]:
-        """The next `state` message and when its last byte arrived."""
+    async def next_state(self) -> tuple[int, int, dict]:
+        """The next `state` message, when its last byte reached the socket and when it was
+        read."""
         while True:
-            arrived, msg = await self.timed_message()
+            reached, read, msg = await self.timed_message()
             if msg["t"] == "state":
-                return arrived, msg
+                return reached, read, msg
             if msg["t"] == "error":
                 raise RuntimeError(f"the host refused a benchmark action: {msg['message']}")
 
     async def close(self) -> None:
-        if self.transport is None:
-            return
+        asyncio.get_running_loop().remove_reader(self.sock.fileno())
         if self.tls is not None:  # a close_notify, as a TLS client that leaves sends
             with contextlib.suppress(ssl.SSLError):
                 self.tls.unwrap()
-            self._flush()
-        self.transport.close()
+            with contextlib.suppress(OSError):
+                await self._flush()
+        self.sock.close()
 
 
 async def one_run(host: HostProcess, game_id: str, players: int, actions: int,
-                  rng: random.Random, decrypting: list[float] | None = None) -> list[float]:
-    """Seconds from each action sent to the last client holding its view; each read's
-    decryption time goes to `decrypting`."""
+                  rng: random.Random, decrypting: list[float] | None = None
+                  ) -> tuple[list[float], list[float]]:
+    """Seconds from each action sent until its view had reached the last client's socket, and
+    until this process had read the last of them; each read's decryption time goes to
+    `decrypting`."""
     table = await host.create_table(game_id, players)
     conns = [await Player.join(host.port, f"P{i}", table, not host.plaintext)
              for i in range(players)]
     bot = engine.GAMES[game_id].BOTS["random"]
     try:
         # The last seat taken starts the game: everyone gets its first state.
-        states = {c.seat: msg for c in conns for _, msg in [await c.next_state()]}
+        states = {c.seat: msg for c in conns for *_, msg in [await c.next_state()]}
         by_seat = {c.seat: c for c in conns}
-        samples: list[float] = []
-        while len(samples) < actions:
+        reached: list[float] = []
+        read: list[float] = []
+        while len(reached) < actions:
             view = next(iter(states.values()))["view"]
             if view["outcome"] is not None:
                 for conn in conns:  # a new game once everyone has asked
                     await conn.send(message("play_again"))
-                states = {c.seat: msg for c in conns for _, msg in [await c.next_state()]}
+                states = {c.seat: msg for c in conns for *_, msg in [await c.next_state()]}
                 continue
             seat = rng.choice(sorted(view["to_act"]))
             own = states[seat]
             action = bot(own["view"], unpack_legal(own["legal"]), rng)
-            sent = time.perf_counter()
+            sent = time.time_ns()
             await by_seat[seat].act(action)
             arrivals = await asyncio.gather(*(c.next_state() for c in conns))
-            samples.append(max(at for at, _ in arrivals) - sent)
-            states = {c.seat: msg for c, (_, msg) in zip(conns, arrivals)}
-        return samples
+            reached.append((max(at for at, _, _ in arrivals) - sent) / 1e9)
+            read.append((max(at for _, at, _ in arrivals) - sent) / 1e9)
+            states = {c.seat: msg for c, (*_, msg) in zip(conns, arrivals)}
+        return reached, read
     finally:
         for conn in conns:
             await conn.close()
@@ -231,16 +285,18 @@ async def measure(players: int, game: str | None, runs: int, actions: int, warmu
     async with HostProcess(data_parent=store_dir, plaintext=plaintext) as host:
         if warmup:
             await one_run(host, game_id, seated, warmup, rng)
-        p50s, p99s, decrypting = [], [], []
+        p50s, p99s, read_p50s, read_p99s, decrypting = [], [], [], [], []
         host_cpu, clients_cpu = host.cpu_seconds(), process_cpu_seconds(os.getpid())
         # This process stands in for N machines: its collector's pauses are not the host's.
         gc.collect()
         gc.disable()
         try:
             for _ in range(runs):
-                samples = await one_run(host, game_id, seated, actions, rng, decrypting)
-                p50s.append(percentile(samples, 0.50))
-                p99s.append(percentile(samples, 0.99))
+                reached, read = await one_run(host, game_id, seated, actions, rng, decrypting)
+                p50s.append(percentile(reached, 0.50))
+                p99s.append(percentile(reached, 0.99))
+                read_p50s.append(percentile(read, 0.50))
+                read_p99s.append(percentile(read, 0.99))
         finally:
             gc.enable()
         host_cpu = (host.cpu_seconds() - host_cpu) / (runs * actions)
@@ -248,10 +304,15 @@ async def measure(players: int, game: str | None, runs: int, actions: int, warmu
     transport = "plaintext (baseline)" if plaintext else "TLS 1.3"
     print(f"{game_id} at {seated} players{stand_in}, {transport}: {runs} runs x {actions} "
           "actions")
-    print(f"  action to last view, p50: {median(p50s) * 1000:.2f} ms "
-          f"(runs {min(p50s) * 1000:.2f}-{max(p50s) * 1000:.2f})")
-    print(f"  action to last view, p99: {median(p99s) * 1000:.2f} ms "
-          f"(runs {min(p99s) * 1000:.2f}-{max(p99s) * 1000:.2f})")
+    with socket.socket() as probe:
+        stamped = kernel_stamps(probe)
+    if not stamped:
+        print("  (this kernel does not stamp arrivals: each view's time is when it was read)")
+    print(f"  action to last view, p50: {spread(p50s, 1000, ' ms')}")
+    print(f"  action to last view, p99: {spread(p99s, 1000, ' ms')}")
+    print(f"  ... read by this process, p50: {spread(read_p50s, 1000, ' ms')}, "
+          f"p99: {spread(read_p99s, 1000, ' ms')} (the harness: {seated} players share one "
+          "process)")
     # CPU time per action suffers far less than wall time when other work shares the cores.
     print(f"  CPU per action: host {host_cpu * 1000:.2f} ms, all {seated} players "
           f"{clients_cpu * 1000:.2f} ms (connecting and seating included)")
@@ -261,6 +322,26 @@ async def measure(players: int, game: str | None, runs: int, actions: int, warmu
               f"p99 {percentile(decrypting, 0.99) * 1e6:.0f} us (each player on its own machine "
               "adds this to its own view, as it adds decode us from frames.py)")
     return median(p99s)
+
+
+def disk_syncs(where: str | None, append: bool, syncs: int = 200) -> list[float]:
+    """Seconds each of `syncs` fdatasyncs of a 4 KiB write takes in `where` (the system's
+    temporary directory by default): what one durable commit of the store there costs at
+    least. A store's log grows by appending until its first checkpoint (`append`), then
+    overwrites blocks already on disk, which needs no change to the file's size."""
+    with tempfile.NamedTemporaryFile(dir=where) as probe:
+        probe.write(bytes(16 * 4096))
+        probe.flush()
+        os.fsync(probe.fileno())
+        times = []
+        for i in range(syncs):
+            offset = (16 + i if append else i % 16) * 4096
+            os.pwrite(probe.fileno(), os.urandom(4096), offset)
+            started = time.perf_counter()
+            os.fdatasync(probe.fileno())
+            times.append(time.perf_counter() - started)
+            time.sleep(0.001)  # about the pace of the benchmark's commits
+    return times
 
 
 def main() -> None:
@@ -281,6 +362,12 @@ def main() -> None:
     args = parser.parse_args()
     where = args.store_dir or "a temporary directory on disk"
     print(f"action to screen on 127.0.0.1, store in {where} ({machine_note()})")
+    syncs = {how: disk_syncs(args.store_dir, how == "appending") for how in ("overwriting",
+                                                                             "appending")}
+    print("the store's disk, one 4 KiB write and fdatasync (each action waits for one): "
+          + ", ".join(f"{how} p50 {percentile(times, 0.50) * 1000:.2f} ms, "
+                      f"p99 {percentile(times, 0.99) * 1000:.2f} ms"
+                      for how, times in syncs.items()))
     plain = {"tls": [False], "plain": [True], "both": [False, True]}[args.transport]
     for players in args.players:
         p99 = {plaintext: asyncio.run(measure(players, args.game, args.runs, args.actions,
