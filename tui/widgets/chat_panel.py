@@ -12,6 +12,8 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input, RichLog
 
+from tui.widgets.following_log import FollowingLog
+
 MAX_CHAT = 400
 
 ChatLine = tuple[str, str, str]
@@ -57,7 +59,7 @@ class ChatPanel(Vertical):
         self.spectator = spectator
 
     def compose(self) -> ComposeResult:
-        yield RichLog(wrap=True, markup=False, highlight=False, min_width=1, id="chat-log")
+        yield FollowingLog(wrap=True, markup=False, highlight=False, min_width=1, id="chat-log")
         # Typing a letter anywhere focuses this box with the letter in it: selecting what it
         # held on focus would let the next letter replace both.
         yield Input(placeholder=self.placeholder(), id="chat-input", max_length=MAX_CHAT,

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from textual.widgets import RichLog
-
 from tui.models.seats import event_text, name_of
+from tui.widgets.following_log import FollowingLog
 
 HIDDEN = "(hidden: Ctrl+E shows it)"
 
 
-class EventLog(RichLog):
+class EventLog(FollowingLog):
     DEFAULT_CSS = """
     EventLog { border: round $secondary; border-title-align: left; height: 1fr;
                scrollbar-size-vertical: 1; }
