@@ -25,6 +25,12 @@ class EventLog(FollowingLog):
         self.entries: list[dict[str, Any] | str] = []
         """What the log holds, in order: events, and the client's own notes as strings. A
         RichLog wraps lines as it writes them, so a resize writes them all again."""
+        self.starts: list[int | None] = []
+        """Where each entry's lines start in the log: a step back in a replay drops the
+        lines of the events it undoes instead of writing all the others again. None: written
+        before the log knew its width (RichLog wrote it later)."""
+        self.event_entries: list[int] = []
+        """The entry each shown event's lines start at (its game lines before it included)."""
         self.written_width = 0
 
     def show_events(
@@ -34,29 +40,48 @@ class EventLog(FollowingLog):
         hide_private: bool = False,
         before: Mapping[int, Sequence[str]] | None = None,
     ) -> None:
-        """Append the events not shown yet; start over when a new game replaced the old, or
-        when the player hid or showed their secrets (the events only they may see). `before`
-        holds the game's own lines to write before the event at an index (a round's summary
-        before the next deal)."""
+        """Append the events not shown yet; drop the last ones when `events` holds fewer of the
+        same (a replay's step back); start over when a new game replaced the old, or when the
+        player hid or showed their secrets (the events only they may see). `before` holds the
+        game's own lines to write before the event at an index (a round's summary before the
+        next deal)."""
         self.names = names
-        if len(events) < len(self.shown) or events[: len(self.shown)] != self.shown:
-            self.shown, self.entries = [], []
+        if len(events) < len(self.shown) and events == self.shown[: len(events)]:
+            self.drop_from(self.event_entries[len(events)])
+            del self.event_entries[len(events):]
+            self.shown = self.shown[: len(events)]
+        elif events[: len(self.shown)] != self.shown:
+            self.shown, self.entries, self.starts, self.event_entries = [], [], [], []
             self.rewrite()
         if hide_private != self.hide_private:
             self.hide_private = hide_private
             self.rewrite()
         for index in range(len(self.shown), len(events)):
+            self.event_entries.append(len(self.entries))
             for line in (before or {}).get(index, ()):
-                self.entries.append(line)
-                self.write(line)
-            self.entries.append(events[index])
-            self.write(self.line(events[index]))
+                self.add(line)
+            self.add(events[index])
         self.shown = list(events)
 
     def note(self, text: str) -> None:
         """A line from the client itself (connection lost, an error), not from the game."""
-        self.entries.append("» " + text)
-        self.write(self.entries[-1])
+        self.add("» " + text)
+
+    def add(self, entry: dict[str, Any] | str) -> None:
+        self.entries.append(entry)
+        self.starts.append(len(self.lines) if self.writes_now else None)
+        self.write(self.line(entry))
+
+    def drop_from(self, entry: int) -> None:
+        """Take entries `entry` on (and their lines) out of the log."""
+        if entry >= len(self.entries):
+            return
+        start = self.starts[entry]
+        del self.entries[entry:], self.starts[entry:]
+        if start is None:
+            self.rewrite()
+        else:
+            self.truncate(start)
 
     def line(self, entry: dict[str, Any] | str) -> str:
         if isinstance(entry, str):
@@ -72,8 +97,9 @@ class EventLog(FollowingLog):
     def rewrite(self) -> None:
         self.clear()
         self.written_width = self.scrollable_content_region.width
-        for entry in self.entries:
-            self.write(self.line(entry))
+        entries, self.entries, self.starts = self.entries, [], []
+        for entry in entries:
+            self.add(entry)
 
     def on_resize(self) -> None:
         if self.entries and self.scrollable_content_region.width != self.written_width:
