@@ -22,7 +22,7 @@ from textual.widgets import Static
 
 from engine.core import REFEREE
 from tui.models.seats import SeatInfo
-from tui.widgets.changed import update_changed
+from tui.widgets.changed import retitle, update_changed
 
 
 class GameBoard(Widget):
@@ -276,11 +276,11 @@ class GameBoard(Widget):
         will and will not see); through the referee's eyes, what `everything()` draws; while
         `h` hides it, `hidden`; else what `shown()` draws, built only then."""
         if self.seat is None:
-            panel.border_title = "Everything revealed" if self.sees_everything else "Spectating"
+            retitle(panel, "Everything revealed" if self.sees_everything else "Spectating")
             panel.set_class(False, "-hidden")
             update_changed(panel, everything() if self.sees_everything else watching)
             return
-        panel.border_title = "You"
+        retitle(panel, "You")
         panel.set_class(self.secret_hidden, "-hidden")
         update_changed(panel, hidden if self.secret_hidden else shown())
 

@@ -18,6 +18,8 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
+from tui.widgets.option_rows import replace_prompts
+
 
 def fit_cells(text: str, width: int) -> str:
     """`text` in exactly `width` terminal cells: padded, or cut with an ellipsis. Cells, not
@@ -85,11 +87,15 @@ class PlayerList(OptionList):
         if entries == self.entries:
             return
         highlighted = self.highlighted_seat
+        same_rows = [e.seat for e in entries] == [e.seat for e in self.entries]
         self.entries = entries
-        self.clear_options()
-        self.add_options(
-            [Option(e.text, id=str(e.seat), disabled=not e.pickable) for e in entries]
-        )
+        if same_rows:  # most states: some rows' text changes, the seats stay
+            replace_prompts(self, [e.text for e in entries], [not e.pickable for e in entries])
+        else:
+            self.clear_options()
+            self.add_options(
+                [Option(e.text, id=str(e.seat), disabled=not e.pickable) for e in entries]
+            )
         pickable = [i for i, e in enumerate(entries) if e.pickable]
         if highlighted is not None and any(
             e.seat == highlighted and e.pickable for e in entries

@@ -26,6 +26,8 @@ from engine.holmes.catalogue import (
     UNCLAIMED_RESERVED_PENALTY,
 )
 from tui.games.holmes.model import AreaModel, HolmesModel, build_model, clue_word
+from tui.widgets.changed import retitle, update_changed
+from tui.widgets.option_rows import replace_prompts
 from tui.widgets.game_board import GameBoard
 
 
@@ -77,9 +79,13 @@ class CharacterList(OptionList):
         if rows == self.rows:
             return
         highlighted = self.highlighted
+        same_rows = [character for character, _ in rows] == [c for c, _ in self.rows]
         self.rows = rows
-        self.clear_options()
-        self.add_options([Option(text, id=character) for character, text in rows])
+        if same_rows:  # most states: some rows' text changes, the characters stay
+            replace_prompts(self, [text for _, text in rows])
+        else:
+            self.clear_options()
+            self.add_options([Option(text, id=character) for character, text in rows])
         if rows:
             self.highlighted = min(highlighted or 0, len(rows) - 1)
 
@@ -175,7 +181,7 @@ class HolmesBoard(GameBoard):
                                                    for day, names in arrived))
         if model.villains:
             text.append(" · villains: " + ", ".join(model.villains), style="bold")
-        track.update(text)
+        update_changed(track, text)
 
     def refresh_characters(self, model: HolmesModel) -> None:
         wide = self.has_class("-wide")
@@ -190,8 +196,7 @@ class HolmesBoard(GameBoard):
             rows.append((row.id, text))
         characters = self.query_one(CharacterList)
         characters.set_rows(rows)
-        characters.border_title = "Characters"
-        characters.border_subtitle = "▲ standing ▬ lying"
+        retitle(characters, "Characters", subtitle="▲ standing ▬ lying")
 
     def refresh_line(self, model: HolmesModel) -> None:
         text = Text()
@@ -202,7 +207,8 @@ class HolmesBoard(GameBoard):
         text.append(f"characters left {model.character_deck_count}")
         if model.reserve_card:
             text.append(f"\nreserve card: {model.reserve_card}")
-        self.query_one("#ho-line", Static).update(text)
+        # On a short screen the line fills the rows left: its text never changes its size.
+        update_changed(self.query_one("#ho-line", Static), text, layout=not self.composed_short)
 
     def refresh_areas(self, model: HolmesModel) -> None:
         # Your own area first, where the eye starts (beside the characters, or on a short
@@ -211,21 +217,21 @@ class HolmesBoard(GameBoard):
         second = next(a for a in model.areas if a is not first)
         for box_id, area in (("#ho-area-a", first), ("#ho-area-b", second)):
             box = self.query_one(box_id, Static)
-            box.border_title = escape(area.name) + (" (you)" if area.you else "")
-            box.border_subtitle = area.side
+            retitle(box, escape(area.name) + (" (you)" if area.you else ""), subtitle=area.side)
             box.set_class(area.you, "-you")
-            box.update(area_text(area, self.secret_hidden and area.you,
-                                 compact=self.composed_short))
+            update_changed(box, area_text(area, self.secret_hidden and area.you,
+                                          compact=self.composed_short))
 
     def refresh_prompt(self, model: HolmesModel) -> None:
         prompt = self.query_one("#ho-prompt", Static)
         prompt.set_class(model.your_turn, "-your-turn")
         if model.over:
-            prompt.update(Text(model.outcome_text))
+            text = Text(model.outcome_text)
         elif model.your_turn:
-            prompt.update(Text(f"Your turn: {model.prompt} · Enter or Ctrl+K to choose"))
+            text = Text(f"Your turn: {model.prompt} · Enter or Ctrl+K to choose")
         else:
-            prompt.update(Text(f"Waiting for {model.waiting_for or 'the table'}: {model.prompt}"))
+            text = Text(f"Waiting for {model.waiting_for or 'the table'}: {model.prompt}")
+        update_changed(prompt, text)
 
     # -- acting -----------------------------------------------------------------------------
 

@@ -29,7 +29,7 @@ from tui.games.machinations.model import (
     role_with_team,
     team_word,
 )
-from tui.widgets.changed import update_changed
+from tui.widgets.changed import retitle, update_changed
 from tui.widgets.game_board import GameBoard
 from tui.widgets.player_list import PlayerEntry, PlayerList, fit_cells, name_cell
 
@@ -130,7 +130,7 @@ class MachinationsBoard(GameBoard):
             title = "Players · pick who you name, Enter"
         else:
             title = "Players"
-        box.border_title = title
+        retitle(box, title)
         box.set_class(model.your_turn, "-your-turn")
         pickable = model.pickable_for_crew(self.crew) if model.crews else frozenset(model.targets)
         self.query_one(PlayerList).set_entries(

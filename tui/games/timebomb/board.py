@@ -27,7 +27,7 @@ from tui.games.timebomb.model import (
     wire_symbol,
     wire_word,
 )
-from tui.widgets.changed import update_changed
+from tui.widgets.changed import retitle, update_changed
 from tui.widgets.game_board import GameBoard
 from tui.widgets.player_list import PlayerEntry, PlayerList, name_cell
 
@@ -145,7 +145,7 @@ class TimeBombBoard(GameBoard):
         update_changed(head, f"  {'Player':<{width}}  {wires:<{16 if wide else 6}}revealed  claim")
         players = self.query_one(PlayerList)
         box = self.query_one("#tb-players-box")
-        box.border_title = "Players · your cut: pick one" if model.your_turn else "Players"
+        retitle(box, "Players · your cut: pick one" if model.your_turn else "Players")
         box.set_class(model.your_turn, "-your-turn")
         players.set_entries(
             PlayerEntry(row.seat, self.row_text(row, width, wide), row.target)
@@ -207,7 +207,8 @@ class TimeBombBoard(GameBoard):
                 f"{names.get(wire['target'], '?')}: {wire_symbol(wire['wire'])} {wire_word(wire['wire'])}"
             )
         self.append_history(text, model)
-        update_changed(self.query_one("#tb-revealed", Static), text)
+        # The panel fills the rows left (1fr): its text never changes its size.
+        update_changed(self.query_one("#tb-revealed", Static), text, layout=False)
 
     @staticmethod
     def this_round(model: TimeBombModel) -> list:
@@ -234,8 +235,8 @@ class TimeBombBoard(GameBoard):
     def append_history(self, text: Text, model: TimeBombModel) -> None:
         for line in model.history:
             text.append(("\n" if text.plain else "") + line)
-        self.query_one("#tb-revealed").border_title = (
-            "Revealed wires · past claims" if model.history else "Revealed wires")
+        retitle(self.query_one("#tb-revealed"),
+                "Revealed wires · past claims" if model.history else "Revealed wires")
 
     def binding_state(self) -> tuple:
         model = self.model

@@ -28,7 +28,7 @@ from tui.games.timebomb_evolution.model import (
     describe_decision,
 )
 from tui.games.timebomb.board import TimeBombBoard
-from tui.widgets.changed import update_changed
+from tui.widgets.changed import retitle, update_changed
 from tui.games.timebomb.model import build_ending
 
 WAITING = {
@@ -105,7 +105,7 @@ class EvolutionBoard(TimeBombBoard):
             return
         board = self.query_one("#ev-board", Static)
         board.set_class(bool(model.decisions), "-your-turn")
-        board.border_title = "Bombs · Variante" if model.variante else "Bombs"
+        retitle(board, "Bombs · Variante" if model.variante else "Bombs")
         update_changed(board, self.board_text(model, board.content_size.width or 44))
 
     def on_resize(self) -> None:
@@ -174,7 +174,8 @@ class EvolutionBoard(TimeBombBoard):
         if not text and not model.over:
             text.append("No wire cut this round." if model.history else "No wire cut yet.")
         self.append_history(text, model)
-        update_changed(self.query_one("#tb-revealed", Static), text)
+        # The panel fills the rows left (1fr, as Time Bomb's): its text never changes its size.
+        update_changed(self.query_one("#tb-revealed", Static), text, layout=False)
 
     def binding_state(self) -> tuple:
         model = self.model
