@@ -75,3 +75,12 @@ def test_random_sim_plays_every_combination_of_a_game():
     out = run("random_sim.py", "--seeds", "1", "--game", "timebomb")
     assert re.search(r"^timebomb +4 +first_player=random-claims=True +1 games", out, re.M)
     assert out.splitlines()[-1].startswith("26 combinations, 1 seeds each, every invariant held")
+
+
+@pytest.mark.xdist_group("benchmarks")
+def test_replay_times_each_step_to_its_whole_frame():
+    out = run("replay.py", "--seeds", "1", "--steps", "2", "--games", "timebomb")
+    for eyes in ("0", "all"):
+        assert re.search(rf"^timebomb +8 players, +\d+ steps, eyes +{eyes}: median +\d+\.\d ms, "
+                         rf"p95 +\d+\.\d ms, max +\d+\.\d ms, \d+\.\d layouts and \d\.\d paints a "
+                         rf"step \(4 steps\) (ok|MISSED)$", out, re.M), out
