@@ -35,6 +35,17 @@ class Waiter:
             raise AssertionError(f"timed out waiting for {what}") from None
 
 
+def post_burst(app, text: str) -> None:
+    """`text` and Enter as a terminal delivers a fast typist's keys: all posted together,
+    before the app has handled the first (`pilot.press` waits after each key)."""
+    from textual import events
+    from textual.keys import _character_to_key
+
+    for character in text:
+        app.post_message(events.Key(_character_to_key(character), character))
+    app.post_message(events.Key("enter", "\r"))
+
+
 def second_waiter() -> Waiter:
     """A waiter for a second app in the same test: each app wakes only its own waiter."""
     return Waiter()

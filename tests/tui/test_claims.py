@@ -5,6 +5,7 @@ rounds' claims stay on the board beside the wires cut from their player."""
 
 from __future__ import annotations
 
+from support.flows import post_burst
 from support.offline import (
     lobby,
     offline_backend,
@@ -151,27 +152,27 @@ async def test_a_new_deal_closes_the_last_rounds_offer_and_offers_again():
 
 
 async def test_a_letter_typed_at_the_offer_goes_to_the_chat_and_claims_nothing():
-    game = seeded_game(0)
-    seat = not_the_cutter(game)
-    application = app()
-    async with application.run_test(size=(80, 24)) as pilot:
-        screen = await open_table(application, game, seat)
-        await pilot.pause()
-        assert offered(application)
-        sent = recording(screen)
-        await pilot.press(*"hi all", "enter")
-        await pilot.pause()
-        assert sent == [Chat("hi all")]
-        assert application.screen is screen
+    sent, application = await typed_at_the_offer(lambda pilot: pilot.press(*"hi all", "enter"))
+    assert sent == [Chat("hi all")]
 
 
 async def test_a_sentence_typed_in_one_burst_at_the_offer_is_chat_and_put_off_once():
-    """A terminal delivers a fast typist's keys together: every key after the first reaches
-    the offer before it is gone. They are the rest of the sentence, and the player is told
-    once that the claim is put off, not once a key."""
-    from textual import events
-    from textual.keys import _character_to_key
+    """Every key of a burst after the first reaches the offer before it is gone: they are the
+    rest of the sentence, and the player is told once that the claim is put off."""
+    burst = "hello all, shall we start"
 
+    async def type_burst(pilot) -> None:
+        post_burst(pilot.app, burst)
+
+    sent, application = await typed_at_the_offer(type_burst)
+    assert sent == [Chat(burst)]
+    put_off = [n for n in application._notifications if "Claim put off" in n.message]
+    assert len(put_off) == 1
+
+
+async def typed_at_the_offer(typing):
+    """Open a table at its claim offer, run `typing(pilot)` and return what the screen sent
+    the host and the app; the table is on screen again afterwards."""
     game = seeded_game(0)
     seat = not_the_cutter(game)
     application = app()
@@ -180,15 +181,11 @@ async def test_a_sentence_typed_in_one_burst_at_the_offer_is_chat_and_put_off_on
         await pilot.pause()
         assert offered(application)
         sent = recording(screen)
-        burst = "hello all, shall we start"
-        for character in burst:
-            application.post_message(events.Key(_character_to_key(character), character))
-        application.post_message(events.Key("enter", "\r"))
+        await typing(pilot)
         await pilot.pause()
         await pilot.pause()
-        assert sent == [Chat(burst)]
-        put_off = [n for n in application._notifications if "Claim put off" in n.message]
-        assert len(put_off) == 1
+        assert application.screen is screen
+    return sent, application
 
 
 async def test_no_offer_while_the_player_is_mid_sentence_then_one_when_they_are_done():

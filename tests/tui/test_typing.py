@@ -4,7 +4,7 @@ whole, and asks the host for nothing else, on the waiting room, the table and th
 from __future__ import annotations
 
 import pytest
-from support.flows import SENTENCE, play_screen
+from support.flows import SENTENCE, play_screen, post_burst
 from support.offline import (
     finished_game,
     lobby,
@@ -172,9 +172,6 @@ async def test_a_sentence_in_a_hosted_waiting_room_starts_nothing(app_factory, w
 async def test_a_sentence_typed_in_one_burst_reaches_the_chat_whole():
     """A terminal delivers a fast typist's keys together, before the chat box has the focus:
     a `?` or a digit inside the sentence is text too, on the table and the end screen."""
-    from textual import events
-    from textual.keys import _character_to_key
-
     burst = "gg, 2 more? yes"
     for game in (seeded_game(0), finished_game()):
         application = app()
@@ -184,9 +181,7 @@ async def test_a_sentence_typed_in_one_burst_reaches_the_chat_whole():
             while game.outcome is not None and not isinstance(application.screen, EndScreen):
                 await pilot.pause()
             sent = recording(screen)
-            for character in burst:
-                application.post_message(events.Key(_character_to_key(character), character))
-            application.post_message(events.Key("enter", "\r"))
+            post_burst(application, burst)
             await pilot.pause()
             await pilot.pause()
             assert sent == [Chat(burst)]
