@@ -42,7 +42,7 @@ async def main() -> None:
     from tui.screens.end import EndScreen
     from tui.screens.play import PlayScreen
     from tui.games.timebomb.dialogs import CutScreen
-    from tui.screens.action_picker import ActionPicker
+    from tui.widgets.action_picker import ActionPicker
 
     data = Path(tempfile.mkdtemp(prefix="gaslight-shots-data-"))
     # Quick play remembers its choices in the config: start from none, like a new player.
@@ -139,7 +139,7 @@ async def main() -> None:
 async def holmes_shots(backend) -> None:
     """Holmes against the smart bot, every choice the first one offered, until Day 2."""
     from tui.app import create_app
-    from tui.screens.action_picker import ActionPicker
+    from tui.widgets.action_picker import ActionPicker
     from tui.screens.play import PlayScreen
 
     app = create_app(backend(port=HOST_PORT + 2), player_name="Ada")
@@ -179,7 +179,7 @@ async def holmes_shots(backend) -> None:
 async def evolution_screenshot(backend) -> None:
     """Time Bomb Évolution with the Variante against bots, from a seat, once a Defusing wire
     lies on a colour or a Number card has been drawn: the bombs board at work."""
-    from tui.screens.action_picker import ActionPicker
+    from tui.widgets.action_picker import ActionPicker
     from tui.screens.play import PlayScreen
     from tui.games.timebomb.dialogs import CutScreen
 

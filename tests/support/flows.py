@@ -58,7 +58,7 @@ def play_screen(app) -> PlayScreen | None:
 
 def claim_offer(app) -> bool:
     """The claim offered after each deal of Time Bomb and Évolution is the screen on top."""
-    from tui.screens.action_picker import ActionPicker
+    from tui.widgets.action_picker import ActionPicker
 
     screen = app.screen
     return isinstance(screen, ActionPicker) and " is dealt. " in screen.question

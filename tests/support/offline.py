@@ -73,7 +73,7 @@ def offline_backend() -> Backend:
 
 async def skip_claim_offer(pilot) -> None:
     """Esc on the claim offer a fresh deal opens, as a player who claims nothing would."""
-    from tui.screens.action_picker import ActionPicker
+    from tui.widgets.action_picker import ActionPicker
 
     await pilot.pause()
     if isinstance(pilot.app.screen, ActionPicker):

@@ -23,7 +23,7 @@ from tui.games.timebomb.model import build_model as build_timebomb_model
 from tui.games.timebomb_evolution.model import build_model as build_evolution_model
 from tui.messages import LobbyChanged, StateChanged
 from tui.models.seats import seat_infos
-from tui.screens.action_picker import ActionPicker
+from tui.widgets.action_picker import ActionPicker
 
 EVOLUTION = "timebomb-evolution"
 

@@ -7,7 +7,7 @@ from support.screen_text import screen_text
 
 from netplay.pairing import show_code
 from tui.games.timebomb.dialogs import CutScreen
-from tui.screens.action_picker import ActionPicker
+from tui.widgets.action_picker import ActionPicker
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.end import EndScreen
 from tui.screens.pairing import PairingScreen

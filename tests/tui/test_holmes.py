@@ -13,7 +13,7 @@ from support.screen_text import screen_text
 
 import engine
 from tui.games.holmes.model import build_model, describe_action
-from tui.screens.action_picker import ActionPicker
+from tui.widgets.action_picker import ActionPicker
 from tui.screens.end import EndScreen
 
 # -- the model ----------------------------------------------------------------------------------

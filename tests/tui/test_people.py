@@ -181,7 +181,7 @@ async def test_names_with_markup_are_drawn_as_text_on_every_screen_of_a_table():
 
 async def test_a_claim_dialog_open_when_the_game_ends_closes_and_says_why(waiter):
     """The issue's claim dialog that outlived its game: it closes when the state moves on."""
-    from tui.screens.action_picker import ActionPicker
+    from tui.widgets.action_picker import ActionPicker
 
     game = seeded_game(0)
     seat = next(s for s in range(5) if s != game.cutter)

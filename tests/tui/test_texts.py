@@ -22,7 +22,7 @@ from tui.games.holmes.board import area_text
 from tui.games.holmes.model import build_model as build_holmes_model
 from tui.games.machinations.model import build_model as build_machinations_model
 from tui.games.machinations.model import ending_lines
-from tui.screens.action_picker import ActionPicker
+from tui.widgets.action_picker import ActionPicker
 from tui.screens.end import EndScreen
 from tui.screens.rules import RulesScreen
 

@@ -19,7 +19,7 @@ from tui.games.timebomb_evolution.model import (
     describe_decision,
 )
 from tui.models.seats import seat_infos
-from tui.screens.action_picker import ActionPicker
+from tui.widgets.action_picker import ActionPicker
 from tui.screens.end import EndScreen
 
 

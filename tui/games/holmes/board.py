@@ -257,7 +257,7 @@ class HolmesBoard(GameBoard):
         self.action_choose(moves or None)
 
     def action_choose(self, only: Sequence | None = None) -> None:
-        from tui.screens.action_picker import ActionPicker
+        from tui.widgets.action_picker import ActionPicker
 
         model = self.model
         if model is None or not model.choices:

@@ -310,7 +310,7 @@ class TimeBombBoard(GameBoard):
         self.action_claim(offer=True)
 
     def action_claim(self, offer: bool = False) -> None:
-        from tui.screens.action_picker import ActionPicker
+        from tui.widgets.action_picker import ActionPicker
 
         model = self.model
         if model is None or not model.claims:

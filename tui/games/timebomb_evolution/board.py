@@ -197,7 +197,7 @@ class EvolutionBoard(TimeBombBoard):
         return super().check_action(action, parameters)
 
     def action_decide(self) -> None:
-        from tui.screens.action_picker import ActionPicker
+        from tui.widgets.action_picker import ActionPicker
 
         model = self.model
         if model is None or not model.decisions or self.deciding:
