@@ -124,3 +124,36 @@ def test_the_app_loads_no_game():
     out = subprocess.run([sys.executable, "-c", APP_RUN], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip().splitlines()[-1] == "loaded: []", out.stdout
+
+
+def imported_modules(path) -> set[str]:
+    """Every module a source file imports, inner imports included, read from its syntax."""
+    import ast
+
+    tree = ast.parse(path.read_text(), str(path))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.add(node.module)
+    return found
+
+
+@pytest.mark.parametrize("package, forbidden", [
+    ("games", ("tui.screens",)),
+    ("widgets", ("tui.screens", "tui.games")),
+])
+def test_games_and_widgets_never_import_the_screens(package, forbidden):
+    """The screens build on the games' boards and the shared widgets (dialogs included), never
+    the other way: no import cycle, at the top of a module or inside a function."""
+    from pathlib import Path
+
+    root = Path(tui.games.__file__).parent.parent / package
+    wrong = {
+        f"{path.relative_to(root.parent)} imports {module}"
+        for path in root.rglob("*.py")
+        for module in imported_modules(path)
+        if module.startswith(forbidden)
+    }
+    assert not wrong

@@ -26,6 +26,7 @@ from engine.holmes.catalogue import (
     UNCLAIMED_RESERVED_PENALTY,
 )
 from tui.games.holmes.model import AreaModel, HolmesModel, build_model, clue_word
+from tui.widgets.action_picker import ActionPicker
 from tui.widgets.changed import retitle, update_changed
 from tui.widgets.option_rows import replace_prompts
 from tui.widgets.game_board import GameBoard
@@ -257,8 +258,6 @@ class HolmesBoard(GameBoard):
         self.action_choose(moves or None)
 
     def action_choose(self, only: Sequence | None = None) -> None:
-        from tui.widgets.action_picker import ActionPicker
-
         model = self.model
         if model is None or not model.choices:
             return

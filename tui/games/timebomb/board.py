@@ -27,6 +27,7 @@ from tui.games.timebomb.model import (
     wire_symbol,
     wire_word,
 )
+from tui.widgets.action_picker import ActionPicker
 from tui.widgets.changed import retitle, update_changed
 from tui.widgets.game_board import GameBoard
 from tui.widgets.player_list import PlayerEntry, PlayerList, name_cell
@@ -310,8 +311,6 @@ class TimeBombBoard(GameBoard):
         self.action_claim(offer=True)
 
     def action_claim(self, offer: bool = False) -> None:
-        from tui.widgets.action_picker import ActionPicker
-
         model = self.model
         if model is None or not model.claims:
             return

@@ -28,6 +28,7 @@ from tui.games.timebomb_evolution.model import (
     describe_decision,
 )
 from tui.games.timebomb.board import TimeBombBoard
+from tui.widgets.action_picker import ActionPicker
 from tui.widgets.changed import retitle, update_changed
 from tui.games.timebomb.model import build_ending
 
@@ -197,8 +198,6 @@ class EvolutionBoard(TimeBombBoard):
         return super().check_action(action, parameters)
 
     def action_decide(self) -> None:
-        from tui.widgets.action_picker import ActionPicker
-
         model = self.model
         if model is None or not model.decisions or self.deciding:
             return
