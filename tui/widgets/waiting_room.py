@@ -44,7 +44,7 @@ class WaitingRoom(Static):
             text.append("\n")
         text.append("\n")
         if share:
-            text.append("Other players find this table in their lobby,\nor join it by address: ")
+            text.append("Other players find this table in their lobby, or join it by address: ")
             text.append(share, style="bold")
             if code:
                 text.append("\nThe first time they join this table, they type its code: ")
