@@ -73,6 +73,37 @@ def without_events(view: dict) -> dict:
     return {k: v for k, v in view.items() if k not in ("events", "events_from")}
 
 
+async def test_a_step_is_on_the_screen_once_the_screen_says_it_is_drawn(tmp_path, monkeypatch):
+    """The tests and the benchmark wait for `drawn`, then read the screen: at the moment it
+    names a step, the screen's last frame shows that step (it did not, under load, when it was
+    set before the frame was laid out)."""
+    monkeypatch.setenv("GASLIGHT_CONFIG_DIR", str(tmp_path / "config"))
+    record = bots_game("timebomb", 5, seed=4)
+    app = replay_app(Backend(interfaces=["127.0.0.1"], data_dir=tmp_path / "data",
+                             discover=False), record)
+    on_screen_when_drawn: list[tuple[tuple, str]] = []
+
+    def set_drawn(screen: ReplayScreen, drawn) -> None:
+        screen.__dict__["drawn"] = drawn
+        if drawn is not None:
+            on_screen_when_drawn.append((drawn, screen_text(app)))
+
+    monkeypatch.setattr(ReplayScreen, "drawn",
+                        property(lambda screen: screen.__dict__.get("drawn"), set_drawn),
+                        raising=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+        screen = app.screen
+        await until(pilot, lambda: shown(screen, 0, "spectator"), "the deal")
+        await pilot.press("right", "right")
+        await until(pilot, lambda: shown(screen, 2, "spectator"), "two steps on")
+    steps = len(record.moves)
+    assert [drawn for drawn, _ in on_screen_when_drawn] == [
+        (0, "spectator"), (1, "spectator"), (2, "spectator")]
+    for (step, _), text in on_screen_when_drawn:
+        assert f"{step}/{steps}" in text
+
+
 @pytest.mark.parametrize("kind, players", [("timebomb", 5), ("timebomb-evolution", 4),
                                            ("machinations", 5), ("holmes", 2)])
 async def test_a_replay_file_steps_by_action_and_round_through_any_eyes(tmp_path, kind,

@@ -134,7 +134,7 @@ class ReplayScreen(PlayScreen, inherit_bindings=False):
         self.chat_shown: list[dict] | None = None
         self.title_shown = ""
         self.drawn: tuple[int, int | str] | None = None
-        """The step and eyes on screen, once drawn whole."""
+        """The step and eyes on screen, set once the frame that shows them is painted."""
         self.playing: Any = None
         self.entries: list[dict] = []
         """The record's parts received so far, while saving it."""
@@ -258,9 +258,14 @@ class ReplayScreen(PlayScreen, inherit_bindings=False):
         self.view, self.legal = shown.view, []
         await self.render_state()
         self.show_chat(shown.chat)
-        self.drawn = (shown.step, eyes)
+        # Only once the frame that shows it is laid out and painted: whoever waits on `drawn`
+        # (tests, the benchmark) then reads the screen.
+        self.call_after_refresh(self.now_drawn, (shown.step, eyes))
         if self.playing is not None and self.step >= self.steps:
             self.stop_playing()
+
+    def now_drawn(self, drawn: tuple[int, int | str]) -> None:
+        self.drawn = drawn
 
     def lobby_then(self) -> dict[str, Any]:
         """The table as it stood at this step: who sat where, and who a bot covered."""
