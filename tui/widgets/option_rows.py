@@ -12,6 +12,7 @@ from typing import Sequence
 
 from textual.visual import VisualType
 from textual.widgets import OptionList
+from textual.widgets.option_list import Option
 
 
 def replace_prompts(options: OptionList, prompts: Sequence[VisualType],
@@ -33,3 +34,14 @@ def replace_prompts(options: OptionList, prompts: Sequence[VisualType],
     if changed:
         options._line_cache.clear()  # a row's height may have changed with its prompt
         options.refresh()
+
+
+def show_options(options: OptionList, rows: Sequence[Option]) -> None:
+    """Make the list show `rows`: when they are the same rows as now (the same ids in the same
+    order, most states) only the changed prompts are drawn again, else the list is rebuilt."""
+    ids = [options.get_option_at_index(i).id for i in range(options.option_count)]
+    if [row.id for row in rows] == ids:
+        replace_prompts(options, [row.prompt for row in rows], [row.disabled for row in rows])
+    else:
+        options.clear_options()
+        options.add_options(rows)

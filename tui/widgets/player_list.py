@@ -18,7 +18,7 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from tui.widgets.option_rows import replace_prompts
+from tui.widgets.option_rows import show_options
 
 
 def fit_cells(text: str, width: int) -> str:
@@ -87,15 +87,9 @@ class PlayerList(OptionList):
         if entries == self.entries:
             return
         highlighted = self.highlighted_seat
-        same_rows = [e.seat for e in entries] == [e.seat for e in self.entries]
         self.entries = entries
-        if same_rows:  # most states: some rows' text changes, the seats stay
-            replace_prompts(self, [e.text for e in entries], [not e.pickable for e in entries])
-        else:
-            self.clear_options()
-            self.add_options(
-                [Option(e.text, id=str(e.seat), disabled=not e.pickable) for e in entries]
-            )
+        show_options(
+            self, [Option(e.text, id=str(e.seat), disabled=not e.pickable) for e in entries])
         pickable = [i for i, e in enumerate(entries) if e.pickable]
         if highlighted is not None and any(
             e.seat == highlighted and e.pickable for e in entries

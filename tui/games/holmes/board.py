@@ -28,7 +28,7 @@ from engine.holmes.catalogue import (
 from tui.games.holmes.model import AreaModel, HolmesModel, build_model, clue_word
 from tui.widgets.action_picker import ActionPicker
 from tui.widgets.changed import retitle, update_changed
-from tui.widgets.option_rows import replace_prompts
+from tui.widgets.option_rows import show_options
 from tui.widgets.game_board import GameBoard
 
 
@@ -80,13 +80,8 @@ class CharacterList(OptionList):
         if rows == self.rows:
             return
         highlighted = self.highlighted
-        same_rows = [character for character, _ in rows] == [c for c, _ in self.rows]
         self.rows = rows
-        if same_rows:  # most states: some rows' text changes, the characters stay
-            replace_prompts(self, [text for _, text in rows])
-        else:
-            self.clear_options()
-            self.add_options([Option(text, id=character) for character, text in rows])
+        show_options(self, [Option(text, id=character) for character, text in rows])
         if rows:
             self.highlighted = min(highlighted or 0, len(rows) - 1)
 
