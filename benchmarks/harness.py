@@ -41,7 +41,8 @@ async def within(seconds: float, awaitable: Any, what: str) -> Any:
     """`awaitable`'s result, or, past `seconds`, every task's stack on stderr and an error:
     a benchmark that hangs says where instead of waiting for ever."""
     try:
-        return await asyncio.wait_for(awaitable, seconds)
+        async with asyncio.timeout(seconds):
+            return await awaitable
     except asyncio.TimeoutError:
         for task in asyncio.all_tasks():
             task.print_stack(limit=8, file=sys.stderr)
@@ -135,9 +136,11 @@ class HostProcess:
         if process is None:
             return
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.request("stop"), 10)
+            async with asyncio.timeout(10):
+                await self.request("stop")
         try:
-            await asyncio.wait_for(process.wait(), 10)
+            async with asyncio.timeout(10):
+                await process.wait()
         except asyncio.TimeoutError:
             process.kill()
             await process.wait()
@@ -158,7 +161,8 @@ class HostProcess:
             self._process.stdin.write(json.dumps({"command": command, **fields}).encode() + b"\n")
             await self._process.stdin.drain()
             try:
-                return await asyncio.wait_for(self._reply(), REPLY_TIMEOUT)
+                async with asyncio.timeout(REPLY_TIMEOUT):
+                    return await self._reply()
             except asyncio.TimeoutError:
                 raise RuntimeError(f"the benchmark host did not answer {command!r} within "
                                    f"{REPLY_TIMEOUT:g} s") from None

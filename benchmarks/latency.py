@@ -155,7 +155,8 @@ class Player:
             if self._closed is not None:
                 raise self._closed
             self._more.clear()
-            await asyncio.wait_for(self._more.wait(), TIMEOUT)
+            async with asyncio.timeout(TIMEOUT):
+                await self._more.wait()
 
     def _readable(self) -> None:
         read = time.time_ns()

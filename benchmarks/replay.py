@@ -202,27 +202,31 @@ async def run(record: GameRecord, steps: int, data: Path,
             await asyncio.sleep(0.05)
             await pilot.pause()
 
-        await asyncio.wait_for(drawn(0, "spectator"), 30)
+        async with asyncio.timeout(30):
+            await drawn(0, "spectator")
         watch.count_layouts(app.screen)
         app.screen.refresh()  # a whole frame, to start the terminal from
         await settle()
         for eyes, key in EYES:
             await pilot.press(key)
-            await asyncio.wait_for(drawn(0, eyes), 30)
+            async with asyncio.timeout(30):
+                await drawn(0, eyes)
             await settle()
             count = min(steps, len(record.moves))
             for index, step in enumerate([*range(1, count + 1), *range(count - 1, -1, -1)]):
                 press = "right" if index < count else "left"
                 if expected is None:
                     app._driver.send_message(key_event(press))
-                    await asyncio.wait_for(drawn(step, eyes), 30)
+                    async with asyncio.timeout(30):
+                        await drawn(step, eyes)
                     await settle()
                     frames[(eyes, index)] = watch.terminal.frame()
                     continue
                 watch.start(expected[(eyes, index)])
                 app._driver.send_message(key_event(press))
                 try:
-                    spent = await asyncio.wait_for(watch.done, 30)
+                    async with asyncio.timeout(30):
+                        spent = await watch.done
                 except TimeoutError:
                     shown = frame_text(watch.terminal.frame())
                     wanted = frame_text(expected[(eyes, index)])

@@ -66,9 +66,10 @@ async def bot_client(port: int, table_id: str, source: str, name: str, deadline:
                      think: float, rng: random.Random, tally: dict) -> None:
     """Sit at the table and play until a game ends after the deadline, asking for a new game
     after each one. Every error frame and every lost link is counted."""
-    reader, writer = await asyncio.wait_for(asyncio.open_connection(
-        "127.0.0.1", port, local_addr=(source, 0), ssl=client_context(),
-        server_hostname="gaslight"), 10)
+    async with asyncio.timeout(10):
+        reader, writer = await asyncio.open_connection(
+            "127.0.0.1", port, local_addr=(source, 0), ssl=client_context(),
+            server_hostname="gaslight")
     await send(writer, {"t": "hello", "name": name, "table": table_id})
 
     async def heartbeat():

@@ -206,7 +206,8 @@ class Connection:
 
     async def next_message(self, timeout: float | None = None) -> Received:
         """The next message; raises ConnectionError once closed, TimeoutError on timeout."""
-        msg = await asyncio.wait_for(self._inbox.get(), timeout)
+        async with asyncio.timeout(timeout):
+            msg = await self._inbox.get()
         if msg is None:
             self._inbox.put_nowait(None)
             raise ConnectionError(f"connection closed{': ' + self.refusal if self.refusal else ''}")
@@ -253,7 +254,8 @@ class Connection:
                 hello = Hello(self.name, pair=message)
             writer.write(encode(hello))
             await writer.drain()
-            first = await asyncio.wait_for(self._read(reader), CONNECT_TIMEOUT)
+            async with asyncio.timeout(CONNECT_TIMEOUT):
+                first = await self._read(reader)
             if pair is not None and not isinstance(first, Error):
                 if not isinstance(first, Pair):
                     # A host that skips the pairing it was asked for is not the host.
@@ -264,7 +266,8 @@ class Connection:
                 except PairingFailed as error:
                     raise WrongCode(f"{self.address}: {error}") from None
                 await writer.drain()
-                first = await asyncio.wait_for(self._read(reader), CONNECT_TIMEOUT)
+                async with asyncio.timeout(CONNECT_TIMEOUT):
+                    first = await self._read(reader)
         except BaseException:
             writer.close()
             raise

@@ -153,7 +153,8 @@ class Client:
         """Wait a little for the last frames (a fatal error, say) to go, then close."""
         self.close_after_flush()
         with contextlib.suppress(asyncio.TimeoutError, Exception):
-            await asyncio.wait_for(self.writer.wait_closed(), FLUSH_TIMEOUT)
+            async with asyncio.timeout(FLUSH_TIMEOUT):
+                await self.writer.wait_closed()
         self.writer.transport.abort()
 
 
@@ -292,7 +293,8 @@ class Connections:
         limits, reader, address = self.limits, client.reader, client.address
         try:
             try:
-                first = await asyncio.wait_for(read_message(reader), limits.handshake_timeout)
+                async with asyncio.timeout(limits.handshake_timeout):
+                    first = await read_message(reader)
             except asyncio.TimeoutError:
                 raise Rejection(f"no hello within {limits.handshake_timeout:g} seconds") from None
             client.last_heard = time.monotonic()

@@ -378,8 +378,8 @@ async def answers_at(host: str, port: int) -> bool | None:
     """Whether something accepts a TCP connection at host:port: True, None when it is
     refused (nobody listens there: a host that died), False when nothing came in time."""
     try:
-        _, writer = await asyncio.wait_for(asyncio.open_connection(host, port),
-                                           LIVENESS_TIMEOUT)
+        async with asyncio.timeout(LIVENESS_TIMEOUT):
+            _, writer = await asyncio.open_connection(host, port)
     except asyncio.TimeoutError:
         return False
     except OSError:
@@ -396,7 +396,8 @@ async def discover(interfaces: list[str] | None = None, timeout: float = 2.0,
     `gaslight tables`."""
     async with TableBrowser(interfaces) as browser:
         with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for((stop or asyncio.Event()).wait(), timeout)
+            async with asyncio.timeout(timeout):
+                await (stop or asyncio.Event()).wait()
         return sorted(browser.tables.values(), key=lambda t: (t.name, t.id))
 
 
@@ -414,7 +415,8 @@ def locator(interfaces: list[str] | None = None, timeout: float = 3.0):
                     await browser.__anext__()
 
             try:
-                return await asyncio.wait_for(find(), timeout)
+                async with asyncio.timeout(timeout):
+                    return await find()
             except asyncio.TimeoutError:
                 return None
 

@@ -152,7 +152,8 @@ class Host:
                        if d is not None)
             self._clock_changed.clear()
             with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._clock_changed.wait(), max(wake - now, 0))
+                async with asyncio.timeout(max(wake - now, 0)):
+                    await self._clock_changed.wait()
             now = time.monotonic()
             self.connections.drop_silent(now)
             for table in self.tables.run_out_turn_timers(now):

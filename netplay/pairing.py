@@ -138,7 +138,8 @@ class HostPairing:
             raise ProtocolError(f"a malformed SPAKE2 message: {error}") from None
         send(Pair(answer, mac(key, HOST_LABEL, self.fingerprint)))
         try:
-            reply = parse_client_message(await asyncio.wait_for(receive(), self.timeout))
+            async with asyncio.timeout(self.timeout):
+                reply = parse_client_message(await receive())
         except asyncio.TimeoutError:
             raise Rejection(f"no 'paired' within {self.timeout:g} seconds") from None
         if not isinstance(reply, Paired):

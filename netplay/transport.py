@@ -125,9 +125,10 @@ def peer_fingerprint(writer: asyncio.StreamWriter) -> str:
 async def open_tls(host: str, port: int, timeout: float) -> tuple[
         asyncio.StreamReader, asyncio.StreamWriter]:
     """A TLS connection to a host; `timeout` bounds the TCP connect and the handshake."""
-    return await asyncio.wait_for(asyncio.open_connection(
-        host, port, ssl=client_context(), server_hostname="gaslight",
-        ssl_handshake_timeout=timeout, limit=STREAM_LIMIT), timeout)
+    async with asyncio.timeout(timeout):
+        return await asyncio.open_connection(
+            host, port, ssl=client_context(), server_hostname="gaslight",
+            ssl_handshake_timeout=timeout, limit=STREAM_LIMIT)
 
 
 def could_be_tls(first: bytes) -> bool:
@@ -153,7 +154,8 @@ class Door:
         """Streams over TLS for a freshly accepted socket, or None after refusing it (it is
         closed then). Raises ConnectionError or OSError for a handshake that fails or stalls."""
         loop = asyncio.get_running_loop()
-        first = await asyncio.wait_for(self._peek(sock), self.timeout)
+        async with asyncio.timeout(self.timeout):
+            first = await self._peek(sock)
         if not could_be_tls(first):
             if first:
                 log.info("refused a connection that does not speak TLS (protocol 1 or 2?)")
@@ -161,7 +163,8 @@ class Door:
                     sock.send(encode(Error(PLAIN_REFUSAL, fatal=True)))
             sock.close()
             return None
-        await asyncio.wait_for(self._slots.acquire(), self.timeout)
+        async with asyncio.timeout(self.timeout):
+            await self._slots.acquire()
         self.in_flight += 1
         try:
             reader = asyncio.StreamReader(limit=STREAM_LIMIT)

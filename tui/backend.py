@@ -271,9 +271,10 @@ class Backend:
             await self.discard_store(seat.store)
             return True
         try:
-            connection = await asyncio.wait_for(Connection.connect(
-                listing.address.host, listing.address.port, name=name, token=seat.token,
-                reconnect=False, **self.trust(listing.address)), LOOKUP_TIMEOUT)
+            async with asyncio.timeout(LOOKUP_TIMEOUT):
+                connection = await Connection.connect(
+                    listing.address.host, listing.address.port, name=name, token=seat.token,
+                    reconnect=False, **self.trust(listing.address))
         except Exception:  # gone, or the seat with it: forgotten here all the same
             return False
         try:
@@ -354,9 +355,8 @@ class Backend:
     ) -> list[TableListing] | None:
         """The tables at `address` if the host there is the one with `host_id`; else None."""
         try:
-            tables, found = await asyncio.wait_for(
-                self.list_tables_of(address, name), LOOKUP_TIMEOUT
-            )
+            async with asyncio.timeout(LOOKUP_TIMEOUT):
+                tables, found = await self.list_tables_of(address, name)
         except (OSError, ConnectionError, asyncio.TimeoutError):
             return None
         return tables if found == host_id else None

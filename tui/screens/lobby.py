@@ -188,10 +188,9 @@ class LobbyScreen(Screen):
                 continue  # at a table: the lobby asks again when it is back in view
             for source, address in list(self.added.items()):
                 try:
-                    tables = await asyncio.wait_for(
-                        self.backend.list_tables(address, self.app.player_name or "guest"),
-                        LOOKUP_TIMEOUT,
-                    )
+                    async with asyncio.timeout(LOOKUP_TIMEOUT):
+                        tables = await self.backend.list_tables(
+                            address, self.app.player_name or "guest")
                 except Exception:
                     # Not answering twice in a row (a busy host may miss once): gone, tidy its
                     # rows away.

@@ -101,7 +101,8 @@ async def games_at(address: Address, tokens: list[str], name: str,
         return list(found.values())
 
     try:
-        return await asyncio.wait_for(ask(), ASK_TIMEOUT)
+        async with asyncio.timeout(ASK_TIMEOUT):
+            return await ask()
     except Exception:  # a host that is gone or refuses lists nothing
         return []
 
