@@ -100,6 +100,34 @@ async def test_the_status_bar_says_whose_turn_it_is(game_id, seat_of, mine, thei
             assert status_bar(application).strip().startswith(expected), status_bar(application)
 
 
+@pytest.mark.parametrize("game_id", list(POSITIONS))
+async def test_the_board_alone_holds_the_view_its_legal_actions_and_its_seat(game_id):
+    """The screen keeps no copy to drift from the board's (issue 26): a state's view and
+    legal actions go to the board, the screen reads them there, and the board reads whose
+    eyes the view is through from the view itself. The next state replaces them all."""
+    build, lobby_of = POSITIONS[game_id]
+    game = build()
+    seat = min(game.to_act())
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        table = await opened(application, pilot, game, seat, lobby_of(game))
+        board = table.board
+        assert not {"view", "legal"} & vars(table).keys() and "seat" not in vars(board)
+        assert table.view is board.view and board.view["viewer"] == board.seat == seat
+        assert board.legal == game.legal_actions(seat)
+        move = next(a for a in game.legal_actions(seat) if a["type"] not in game.FREE_ACTIONS)
+        game.apply(seat, move)
+        later, legal = game.view(seat), game.legal_actions(seat)
+        table.post_message(StateChanged(later, legal, seat))
+        await pilot.pause()
+        await pilot.pause()
+        assert table.view is later and board.view is later and board.legal is legal
+        assert not {"view", "legal"} & vars(table).keys() and "seat" not in vars(board)
+        waits = seat in later["to_act"]
+        assert board.your_turn is waits
+        assert table.query_one("#status-turn").has_class("-yours") is waits
+
+
 async def test_machinations_status_bar_says_your_vote():
     game = machinations_game(lambda g: g.phase == "vote" and 0 not in g.votes and g.heists)
     application = app()

@@ -37,7 +37,7 @@ async def test_three_keys_reach_each_games_first_move(app_factory, waiter, digit
             "my first move",
         )
         assert table.view["game"] == game_id and table.view["outcome"] is None
-        assert table.legal, "the player's first move is offered"
+        assert table.board.legal, "the player's first move is offered"
         host, hosted = hosted_table(app)
         assert not host.advertise and host.address[0] == "127.0.0.1"
         assert [s.bot is not None for s in hosted.seats].count(False) == 1

@@ -56,7 +56,7 @@ async def test_a_restarted_app_takes_its_seat_back(app_factory, waiter, tmp_path
         assert back.seat == seat and not back.spectator
         assert back.view["day"] == before["day"]
         assert back.view["events"][-1] == before["events"][-1]
-        assert back.legal, "it is still this player's move"
+        assert back.board.legal, "it is still this player's move"
 
 
 async def test_seats_at_tables_over_or_gone_are_forgotten(backend_factory, tmp_path):
@@ -109,8 +109,8 @@ async def test_a_finished_bot_game_left_is_tidied_away(app_factory, waiter, tmp_
         await waiter.until(pilot, lambda: table.view is not None, "the first state")
         while not isinstance(app.screen, EndScreen):
             before = table.view
-            if table.seat in before["to_act"] and table.legal:
-                table.send(Act(table.legal[0]))
+            if table.seat in before["to_act"] and table.board.legal:
+                table.send(Act(table.board.legal[0]))
             await waiter.until(
                 pilot,
                 lambda: isinstance(app.screen, EndScreen) or table.view is not before,

@@ -84,11 +84,12 @@ class PlayScreen(Screen):
         self.player_name = player_name
         self.connection: Any = None
         self.seat: int | None = None
+        """This player's seat at the table, from the host's welcome: the waiting room, the
+        host's keys and another game need it before any view. The board reads the seat of the
+        view it shows from that view."""
         self.spectator = ticket.spectate
         self.lobby: dict[str, Any] = {}
         self.seats: list[SeatInfo] = []
-        self.view: dict[str, Any] | None = None
-        self.legal: list[dict[str, Any]] = []
         self.status = "connecting"
         self.board: GameBoard | None = None
         self.end_screen: Any = None
@@ -222,8 +223,8 @@ class PlayScreen(Screen):
             bar.set_turn("")
             bar.set_game("waiting for players" + (" · you host" if self.is_host else ""))
             self.close_end_screen()
-        elif self.view is not None:
-            await self.render_state()
+        elif self.board is not None and self.board.view is not None:  # the seats may have changed
+            await self.render_state(self.board.view, self.board.legal)
         self.update_bindings()
 
     def tell_who_is_away(self, was_away: set[int]) -> None:
@@ -255,20 +256,24 @@ class PlayScreen(Screen):
             if seat not in covered:
                 log.note(f"{name} takes their seat back from the bot.")
 
+    @property
+    def view(self) -> dict[str, Any] | None:
+        """The view shown, as the board holds it: the screen keeps no copy of it."""
+        return None if self.board is None else self.board.view
+
     async def on_state_changed(self, event: StateChanged) -> None:
-        self.view, self.legal = event.view, event.legal
         if event.seat is not None:
             self.seat = event.seat
-        await self.render_state()
+        await self.render_state(event.view, event.legal)
 
-    async def render_state(self) -> None:
-        view = self.view
-        assert view is not None
+    async def render_state(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> None:
+        """Hand the board a view and its legal actions to keep and draw, then bring the
+        status bar, the log and the footer in line with it."""
         players = int(view.get("players", 0))
         if len(self.seats) != players:
             self.seats = seat_infos(self.lobby, players)
         board = await self.ensure_board(str(view.get("game")))
-        board.show(view, self.legal, None if self.spectator else self.seat, self.seats)
+        board.show(view, legal, self.seats)
         self.query_one(ContentSwitcher).current = "game"
         if self.focused is None:  # a dialog opened before the list had the keyboard
             self.focus_game()
@@ -503,9 +508,7 @@ class PlayScreen(Screen):
         assert self.view is not None and self.board is not None
         if self.replay_screen is not None:
             return
-        body = type(self.board).ending(
-            self.view, None if self.spectator else self.seat, self.seats
-        )
+        body = type(self.board).ending(self.view, self.board.seat, self.seats)
         self.end_screen = EndScreen(
             body, can_play_again=not self.spectator, you_won=self.board.you_won(),
             chat=self.chat_lines, send_chat=self.say, ask_again=self.action_play_again,

@@ -251,12 +251,9 @@ class ReplayScreen(PlayScreen, inherit_bindings=False):
         if shown.about is not None:
             self.about = shown.about
         eyes = self.shown_eyes = shown.eyes
-        self.spectator = not isinstance(eyes, int)
-        self.seat = eyes if isinstance(eyes, int) else None
         self.lobby = self.lobby_then()
         self.seats = seat_infos(self.lobby, int(self.about.get("players", 0)))
-        self.view, self.legal = shown.view, []
-        await self.render_state()
+        await self.render_state(shown.view, [])  # the board reads whose eyes from the view
         self.show_chat(shown.chat)
         # Only once the frame that shows it is laid out and painted: whoever waits on `drawn`
         # (tests, the benchmark) then reads the screen.

@@ -1,9 +1,10 @@
 """The base of every game's board, and the fallback for games without one yet.
 
-What every game shares lives here, once: the view the board was last given, whose turn it is
-(from the view's `to_act`), hiding your secrets from onlookers with `h`, and whether you won.
-A game's subclass builds `self.model` from the view and draws it in `redraw`; the model's
-`status_line` fills the rest of the status bar.
+What every game shares lives here, once: the view the board was last given and its legal
+actions (the play screen keeps no copy of either: it reads them here), whose eyes the view is
+through (its `viewer`), whether it is your turn, hiding your secrets from onlookers with Ctrl+E,
+and whether you won. A game's subclass builds `self.model` from the view and draws it in
+`redraw`; the model's `status_line` fills the rest of the status bar.
 """
 
 from __future__ import annotations
@@ -77,7 +78,6 @@ class GameBoard(Widget):
         super().__init__(**kwargs)
         self.view: dict[str, Any] | None = None
         self.legal: list[dict[str, Any]] = []
-        self.seat: int | None = None
         self.seats: Sequence[SeatInfo] = ()
         self.model: Any = None
         """What the game's `redraw` built from the view: its own model, with a `status_line`."""
@@ -90,13 +90,20 @@ class GameBoard(Widget):
         self,
         view: dict[str, Any],
         legal: list[dict[str, Any]],
-        seat: int | None,
         seats: Sequence[SeatInfo],
     ) -> None:
         """A new view from the host: keep it, then let the game draw it."""
-        self.view, self.legal, self.seat, self.seats = view, legal, seat, seats
+        self.view, self.legal, self.seats = view, legal, seats
         self.redraw()
         self.close_stale_dialog()
+
+    @property
+    def seat(self) -> int | None:
+        """The seat whose eyes the view is through; None for a spectator's or the referee's
+        (a replay's "everything"). Read from the view itself, so it can never disagree with
+        the view shown."""
+        viewer = (self.view or {}).get("viewer")
+        return viewer if isinstance(viewer, int) and viewer >= 0 else None
 
     def redraw(self) -> None:
         """Draw `self.view` for `self.seat`; called on every view and when secrets are hidden."""
@@ -274,7 +281,7 @@ class GameBoard(Widget):
                     everything: Callable[[], RenderableType]) -> None:
         """Fill the panel of what only this seat knows: for a spectator, `watching` (what they
         will and will not see); through the referee's eyes, what `everything()` draws; while
-        `h` hides it, `hidden`; else what `shown()` draws, built only then."""
+        Ctrl+E hides it, `hidden`; else what `shown()` draws, built only then."""
         if self.seat is None:
             retitle(panel, "Everything revealed" if self.sees_everything else "Spectating")
             panel.set_class(False, "-hidden")

@@ -280,8 +280,8 @@ class TimeBombBoard(GameBoard):
         self.open_dialog(CutScreen(row.name, row.face_down), chosen,
                          [{"type": "cut", "target": seat}])
 
-    def show(self, view, legal, seat, seats) -> None:
-        super().show(view, legal, seat, seats)
+    def show(self, view, legal, seats) -> None:
+        super().show(view, legal, seats)
         self.offer_due()
 
     def offer_due(self) -> None:
