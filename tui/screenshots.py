@@ -76,7 +76,7 @@ async def main() -> None:
         table = player.screen
 
         async def my_cut() -> None:
-            await settle(pilot, lambda: table.view["outcome"] or table.board.model.your_turn)
+            await settle(pilot, lambda: table.view["outcome"] or table.board.model.may_cut)
             if table.view["outcome"]:
                 return
             if isinstance(player.screen, ActionPicker):  # a deal's claim offer: the truth
@@ -92,7 +92,7 @@ async def main() -> None:
 
         while len(table.view["revealed"]) < 6 and not table.view["outcome"]:
             await my_cut()
-        await settle(pilot, lambda: table.view["outcome"] or table.board.model.your_turn)
+        await settle(pilot, lambda: table.view["outcome"] or table.board.model.may_cut)
         table.send(Chat("I hold nothing dangerous, honest."))
         await settle(pilot, lambda: "honest" in str(table.query_one("#chat-log").lines))
         await pilot.pause(0.3)
@@ -150,8 +150,7 @@ async def holmes_shots(backend) -> None:
         table = app.screen
 
         def my_turn() -> bool:
-            model = table.board.model
-            return bool(model and model.your_turn) and app.screen is table
+            return table.board.your_turn and app.screen is table
 
         while not (table.view["day"] >= 2 and my_turn()
                    and table.view["pending"]["kind"] == "move"):
@@ -205,7 +204,7 @@ async def evolution_screenshot(backend) -> None:
         while not shows_enough():
             await settle(pilot, lambda: shows_enough() or isinstance(app.screen, ActionPicker)
                          or (app.screen is table and table.board.model is not None
-                             and table.board.model.your_turn))
+                             and table.board.model.may_cut))
             if shows_enough():
                 break
             events = len(table.view["events"])
@@ -249,8 +248,7 @@ async def machinations_shot(backend, pilot_settle) -> None:
         table = app.screen
 
         def ready() -> bool:
-            model = table.board.model
-            return bool(table.view["outcome"] or (model is not None and model.your_turn))
+            return bool(table.view["outcome"] or table.board.your_turn)
 
         while True:
             await pilot_settle(pilot, ready)

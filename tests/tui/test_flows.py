@@ -25,7 +25,7 @@ async def test_play_against_bots_until_the_end_then_play_again(app_factory, wait
         table = await waiter.until(pilot, lambda: play_screen(app), "the play screen")
         await waiter.until(pilot, lambda: table.view is not None, "the first state")
         await waiter.until(
-            pilot, lambda: table.board.model.your_turn or table.view["outcome"], "my turn"
+            pilot, lambda: table.board.model.may_cut or table.view["outcome"], "my turn"
         )
         if claim_offer(app):  # bots this fast may have cut before the first deal was drawn
             await pilot.press("escape")
@@ -56,7 +56,7 @@ async def test_play_against_bots_until_the_end_then_play_again(app_factory, wait
             await waiter.until(
                 pilot,
                 lambda: isinstance(app.screen, EndScreen) or claim_offer(app)
-                or (table.board.model and table.board.model.your_turn and app.screen is table),
+                or (table.board.model and table.board.model.may_cut and app.screen is table),
                 "my turn, a claim offer or the end",
             )
             if isinstance(app.screen, EndScreen):
@@ -98,7 +98,7 @@ async def play_my_turns(pilot, waiter, app, table, until) -> None:
         if claim_offer(app):
             await pilot.press("escape")
             await pilot.pause()
-        elif model and model.your_turn and app.screen is table:
+        elif model and model.may_cut and app.screen is table:
             before = len(table.view["revealed"])
             await pilot.press("enter")
             await waiter.until(pilot, lambda: isinstance(app.screen, CutScreen), "the wire picker")
@@ -112,7 +112,7 @@ async def play_my_turns(pilot, waiter, app, table, until) -> None:
             await waiter.until(
                 pilot,
                 lambda: until() or claim_offer(app) or (table.board and table.board.model
-                                                        and table.board.model.your_turn),
+                                                        and table.board.model.may_cut),
                 "a turn",
             )
 

@@ -126,8 +126,7 @@ async def test_play_a_full_game_of_holmes_against_the_bot(app_factory, waiter):
             await waiter.until(
                 pilot,
                 lambda: isinstance(app.screen, EndScreen)
-                or (app.screen is table and table.board.model
-                    and table.board.model.your_turn),
+                or (app.screen is table and table.board.your_turn),
                 "my turn or the end",
             )
             if isinstance(app.screen, EndScreen):

@@ -64,7 +64,8 @@ def test_model_says_why_a_picked_crew_cannot_be_proposed():
 def test_model_of_a_spectator_holds_no_secret():
     game = proposing_at_0()
     model = build_model(game.view(engine.SPECTATOR), [], None, machinations_seats())
-    assert model.spectator and model.role is None and not model.your_turn
+    assert model.spectator and model.role is None
+    assert not (model.crews or model.cards or model.targets or model.can_vote)
     assert all(row.role is None and not row.known for row in model.players)
 
 
@@ -157,7 +158,7 @@ async def test_play_seven_players_against_bots_to_the_end(app_factory, waiter):
                 break
             await waiter.until(
                 pilot,
-                lambda: table.board.model.your_turn or table.view.get("outcome"),
+                lambda: table.board.your_turn or table.view.get("outcome"),
                 "my turn",
                 timeout=30,
             )

@@ -22,7 +22,7 @@ def test_the_cutter_may_pick_exactly_the_legal_targets():
     g = game()
     cutter = g.cutter
     model = build_model(g.view(cutter), g.legal_actions(cutter), cutter, SEATS)
-    assert model.your_turn
+    assert model.may_cut
     assert model.targets == [a["target"] for a in g.legal_actions(cutter) if a["type"] == "cut"]
     assert cutter not in model.targets
 
@@ -31,7 +31,7 @@ def test_someone_else_waiting_has_no_target_but_may_claim():
     g = game()
     other = (g.cutter + 1) % 5
     model = build_model(g.view(other), g.legal_actions(other), other, SEATS)
-    assert not model.your_turn and model.targets == []
+    assert not model.may_cut and model.targets == []
     assert model.claims and all(c["type"] == "claim" for c in model.claims)
     assert model.role in ("sherlock", "moriarty") and sum(model.hand.values()) == 5
 
@@ -40,7 +40,7 @@ def test_a_spectator_model_holds_no_role_and_no_hand():
     g = game()
     model = build_model(g.view(engine.SPECTATOR), [], None, SEATS)
     assert model.spectator and model.role is None and model.hand is None
-    assert not model.your_turn and not model.claims
+    assert not model.may_cut and not model.claims
 
 
 def test_revealed_wires_are_listed_under_their_holder():

@@ -157,7 +157,7 @@ async def test_play_the_variante_against_bots_to_the_end(app_factory, waiter):
                 lambda: isinstance(application.screen, EndScreen) or is_decision(application.screen)
                 or is_claim_offer(application.screen)
                 or (application.screen is table and table.board.model
-                    and table.board.model.your_turn),
+                    and table.board.model.may_cut),
                 "my turn, my decision or the end",
             )
             screen = application.screen

@@ -5,6 +5,11 @@ actions (the play screen keeps no copy of either: it reads them here), whose eye
 through (its `viewer`), whether it is your turn, hiding your secrets from onlookers with Ctrl+E,
 and whether you won. A game's subclass builds `self.model` from the view and draws it in
 `redraw`; the model's `status_line` fills the rest of the status bar.
+
+"Your turn" means one thing in every game and on every screen: the table waits on this seat
+(it is in the view's `to_act`). It is no promise that the player may act: a replay's step has
+no legal actions, and Time Bomb's claims are legal out of turn. What the player may do now is
+what `legal` holds, and each game names that after what it is (`may_cut`, `choices`...).
 """
 
 from __future__ import annotations
@@ -175,7 +180,8 @@ class GameBoard(Widget):
 
     @property
     def your_turn(self) -> bool:
-        """The game waits on this seat (claims and other free actions do not count)."""
+        """The table waits on this seat: it is in the view's `to_act` (claims and other free
+        actions do not count). The one meaning of "your turn", everywhere."""
         return (
             self.view is not None and not self.over and self.seat is not None
             and self.seat in self.view.get("to_act", ())

@@ -220,11 +220,12 @@ class HolmesBoard(GameBoard):
 
     def refresh_prompt(self, model: HolmesModel) -> None:
         prompt = self.query_one("#ho-prompt", Static)
-        prompt.set_class(model.your_turn, "-your-turn")
+        prompt.set_class(self.your_turn, "-your-turn")
         if model.over:
             text = Text(model.outcome_text)
-        elif model.your_turn:
-            text = Text(f"Your turn: {model.prompt} · Enter or Ctrl+K to choose")
+        elif self.your_turn:  # the keys only when there is a choice: not in a replay
+            text = Text(f"Your turn: {model.prompt}"
+                        + (" · Enter or Ctrl+K to choose" if model.choices else ""))
         else:
             text = Text(f"Waiting for {model.waiting_for or 'the table'}: {model.prompt}")
         update_changed(prompt, text)

@@ -101,12 +101,9 @@ class HolmesModel:
     waiting_for: str
     prompt: str
     choices: tuple[Choice, ...]
+    """The legal actions in words: what the viewer may choose now (nothing in a replay)."""
     over: bool
     outcome_text: str
-
-    @property
-    def your_turn(self) -> bool:
-        return bool(self.choices)
 
     def status_line(self) -> str:
         scores = " · ".join(f"{a.name} ~{a.estimate}" for a in self.areas)

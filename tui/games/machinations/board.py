@@ -131,7 +131,7 @@ class MachinationsBoard(GameBoard):
         else:
             title = "Players"
         retitle(box, title)
-        box.set_class(model.your_turn, "-your-turn")
+        box.set_class(self.your_turn, "-your-turn")
         pickable = model.pickable_for_crew(self.crew) if model.crews else frozenset(model.targets)
         self.query_one(PlayerList).set_entries(
             PlayerEntry(row.seat, self.row_text(row, name_width, sizes_width, wide),

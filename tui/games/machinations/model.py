@@ -69,10 +69,6 @@ class MachinationsModel:
     my_choice: str
     over: bool
 
-    @property
-    def your_turn(self) -> bool:
-        return bool(self.crews or self.cards or self.targets or self.can_vote)
-
     def status_line(self) -> str:
         cops, robbers = self.scores
         return (f"Cops {cops} · Robbers {robbers} · goal {self.threshold} · "

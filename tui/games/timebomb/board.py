@@ -146,8 +146,11 @@ class TimeBombBoard(GameBoard):
         update_changed(head, f"  {'Player':<{width}}  {wires:<{16 if wide else 6}}revealed  claim")
         players = self.query_one(PlayerList)
         box = self.query_one("#tb-players-box")
-        retitle(box, "Players · your cut: pick one" if model.your_turn else "Players")
-        box.set_class(model.your_turn, "-your-turn")
+        title = "Players"
+        if self.your_cut:  # "pick one" only when there is one to pick: not in a replay
+            title += " · your cut: pick one" if model.may_cut else " · your cut"
+        retitle(box, title)
+        box.set_class(self.your_cut, "-your-turn")
         players.set_entries(
             PlayerEntry(row.seat, self.row_text(row, width, wide), row.target)
             for row in model.players
@@ -243,13 +246,19 @@ class TimeBombBoard(GameBoard):
         model = self.model
         if model is None:
             return super().binding_state()
-        return super().binding_state() + (model.your_turn, bool(model.claims))
+        return super().binding_state() + (model.may_cut, bool(model.claims))
+
+    @property
+    def your_cut(self) -> bool:
+        """Your turn, and the table waits on your cut: a variant may wait on something else
+        at your turn (Évolution's decisions)."""
+        return self.your_turn
 
     def waiting_text(self, names: str) -> str:
         return f"✂ {names} cuts"
 
     def refusal(self, seat: int | None) -> str:
-        if seat is not None and seat == self.seat and self.your_turn:
+        if seat is not None and seat == self.seat and self.your_cut:
             return "You cannot cut your own wires: pick another player."
         return super().refusal(seat)
 

@@ -130,7 +130,6 @@ class TimeBombModel:
     revealed_counts: Mapping[str, int]
     revealed: tuple[Mapping[str, Any], ...]
     """Every revealed wire: round, cut, cutter, target (its holder) and wire kind."""
-    your_turn: bool
     claims: tuple[Mapping[str, Any], ...]
     """The claim actions legal now, to offer in the claim dialog."""
     over: bool
@@ -146,6 +145,12 @@ class TimeBombModel:
     @property
     def targets(self) -> list[int]:
         return [p.seat for p in self.players if p.target]
+
+    @property
+    def may_cut(self) -> bool:
+        """The viewer may cut a wire now: `legal` holds a cut. Not "your turn", which the
+        board reads from the view's `to_act`: a replay's step offers no cut at anyone's turn."""
+        return bool(self.targets)
 
     @property
     def bomb_out(self) -> bool:
@@ -223,7 +228,6 @@ def build_model(
         defusing_total=int(view.get("defusing_total", players)),
         revealed_counts=dict(view.get("revealed_counts", {})),
         revealed=tuple(view.get("revealed", ())),
-        your_turn=bool(targets),
         claims=offered,
         over=over,
         truth=truth if truth in offered else None,

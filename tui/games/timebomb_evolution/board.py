@@ -105,7 +105,7 @@ class EvolutionBoard(TimeBombBoard):
         if model is None:
             return
         board = self.query_one("#ev-board", Static)
-        board.set_class(bool(model.decisions), "-your-turn")
+        board.set_class(self.your_choice, "-your-turn")
         retitle(board, "Bombs · Variante" if model.variante else "Bombs")
         update_changed(board, self.board_text(model, board.content_size.width or 44))
 
@@ -150,9 +150,9 @@ class EvolutionBoard(TimeBombBoard):
             text.append(f"\n⇨ Next cut: a wire of {names.get(model.designated, '?')}{why}",
                         style="bold")
         if model.pending_kind and model.pending_seat is not None:
-            if model.decisions:
-                text.append(f"\n… Your choice: {WAITING[model.pending_kind]} · press Ctrl+D",
-                            style="bold")
+            if self.your_choice:  # Ctrl+D only when it decides: not in a replay
+                text.append(f"\n… Your choice: {WAITING[model.pending_kind]}"
+                            + (" · press Ctrl+D" if model.decisions else ""), style="bold")
             else:
                 who = names.get(model.pending_seat, "?")
                 text.append(f"\n… {who} is choosing: {WAITING[model.pending_kind]}",
@@ -182,10 +182,24 @@ class EvolutionBoard(TimeBombBoard):
         model = self.model
         return super().binding_state() + ((bool(model.decisions),) if model else ())
 
+    @property
+    def your_choice(self) -> bool:
+        """Your turn, and the table waits on a decision of yours (EV-16, EV-17, EV-19)."""
+        return self.your_turn and self.decision_pending
+
+    @property
+    def your_cut(self) -> bool:
+        return self.your_turn and not self.decision_pending
+
+    @property
+    def decision_pending(self) -> bool:
+        """The table waits on a decision, not on a cut."""
+        return self.model is not None and self.model.pending_kind is not None
+
     def turn_text(self) -> str:
         model = self.model
         if model is not None and model.pending_kind and not model.over:
-            if model.decisions:
+            if self.your_choice:
                 return "your choice"
             return f"{self.name_of(model.pending_seat)} chooses"
         return super().turn_text()
