@@ -109,10 +109,21 @@ class Terminal:
                 x += 1
 
     def frame(self) -> Frame:
-        return tuple(tuple(row) for row in self.cells)
+        return tuple(tuple((character, style_number(style)) for character, style in row)
+                     for row in self.cells)
 
 
-Frame = tuple[tuple[tuple[str, Any], ...], ...]
+Frame = tuple[tuple[tuple[str, int], ...], ...]
+"""Each cell's character and its style's number. Numbers, not the styles: a frame of strings
+and ints is no work for Python's cycle collector, while one of style objects is 1,920 tracked
+tuples, and the reference frames of a run (one per step) would triple the heap every full
+collection in the app walks, making the pauses the timed steps see the benchmark's own."""
+
+STYLE_NUMBERS: dict[Any, int] = {}
+
+
+def style_number(style: Any) -> int:
+    return STYLE_NUMBERS.setdefault(style, len(STYLE_NUMBERS))
 
 
 def frame_text(frame: Frame) -> list[str]:
