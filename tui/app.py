@@ -11,6 +11,7 @@ from textual.screen import Screen
 
 from tui.address import Address
 from tui.backend import Backend
+from tui.collector import settle_collector
 from tui.config import load_name
 
 
@@ -71,6 +72,9 @@ class GaslightApp(App):
         self.say_if_too_small(*self.size)
         if not self.player_name:
             self.ask_name()
+
+    def on_ready(self) -> None:
+        settle_collector()
 
     def ask_name(self) -> None:
         from tui.screens.name import NameScreen
