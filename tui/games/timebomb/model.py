@@ -152,10 +152,6 @@ class TimeBombModel:
         board reads from the view's `to_act`: a replay's step offers no cut at anyone's turn."""
         return bool(self.targets)
 
-    @property
-    def bomb_out(self) -> bool:
-        return bool(self.revealed_counts.get("bomb", 0))
-
     def status_line(self) -> str:
         """The table's state in one line, for the status bar."""
         if self.over:
