@@ -219,16 +219,19 @@ class TimeBomb(Game):
     def deal(self, pool: list[int], hand_size: int) -> None:
         """Deal `hand_size` wires to each player from `pool` (counts per kind), unseen (TB-4).
 
-        Placing each wire of the rarer kinds in a uniformly random free slot, and filling the
-        rest with the commonest kind, is the same distribution as shuffling the pile and
-        dealing it (TB-5, TB-11), with a handful of draws instead of one per wire.
+        Every hand starts as `hand_size` wires of the commonest kind, and each wire of the
+        rarer kinds takes the place of one of them at a uniformly random free slot: the same
+        distribution as shuffling the pile and dealing it (TB-5, TB-11), with a handful of
+        draws instead of one per wire.
         """
         random = self.rng.random  # C-fast and deterministic; randrange costs several times more
         players = self.players
         slots = players * hand_size
         owner = _owners(players, hand_size)
         common = pool.index(max(pool))
-        hands: list[list[int]] = [[0] * len(pool) for _ in range(players)]
+        commonest_only = [0] * len(pool)
+        commonest_only[common] = hand_size
+        hands: list[list[int]] = [commonest_only.copy() for _ in range(players)]
         self.hands = hands
         """Each seat's face-down wires, as a count of each kind (see the module's docstring)."""
         taken: list[int] = []  # the places filled so far: a handful
@@ -241,9 +244,9 @@ class TimeBomb(Game):
                         # deal never loops, whatever the generator.
                         slot = _free_place(int(random() * (slots - len(taken))), taken)
                     taken.append(slot)
-                    hands[owner[slot]][kind] += 1
-        for hand in hands:
-            hand[common] = hand_size - sum(hand)
+                    hand = hands[owner[slot]]
+                    hand[kind] += 1
+                    hand[common] -= 1
         self.claims: list[dict[str, int] | None] = [None] * players
         """Each seat's latest claim about the hand it holds: a new deal wipes them (RULES.md, "Talk and claims")."""
         self.log_deal(hand_size)
