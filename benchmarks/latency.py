@@ -22,8 +22,9 @@ the store's disk: the output first gives that disk's own fdatasync times, taken 
 as the floor under the figures.
 
 Every connection is TLS 1.3, as in play. With `--transport both` (the default) each size is
-measured again against a host with no TLS (a switch of this benchmark's host only: no Gaslight
-host runs so) and the ratio of the p99s is printed: the goal is at most 1.25 at 10 players.
+measured against a second host with no TLS too (a switch of this benchmark's host only: no
+Gaslight host runs so), its runs alternating with the TLS host's and playing the same actions,
+and the ratio of the p99s is printed: the goal is at most 1.25 at 10 players.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ import ssl
 import struct
 import tempfile
 import time
+from dataclasses import dataclass, field
 from typing import Final
 
 # harness first: it keeps scripts in this folder from shadowing the engine package.
@@ -277,52 +279,81 @@ async def one_run(host: HostProcess, game_id: str, players: int, actions: int,
                 decrypting.extend(conn.decrypting)
 
 
+@dataclass
+class Figures:
+    """One transport's runs at one table size."""
+    p50s: list[float] = field(default_factory=list)
+    p99s: list[float] = field(default_factory=list)
+    read_p50s: list[float] = field(default_factory=list)
+    read_p99s: list[float] = field(default_factory=list)
+    decrypting: list[float] = field(default_factory=list)
+    clients_cpu: float = 0.0
+    host_cpu: float = 0.0
+
+    def add(self, reached: list[float], read: list[float]) -> None:
+        self.p50s.append(percentile(reached, 0.50))
+        self.p99s.append(percentile(reached, 0.99))
+        self.read_p50s.append(percentile(read, 0.50))
+        self.read_p99s.append(percentile(read, 0.99))
+
+
 async def measure(players: int, game: str | None, runs: int, actions: int, warmup: int,
-                  seed: int, store_dir: str | None, plaintext: bool) -> float:
-    """Print one table size's figures; the median p99 in seconds."""
+                  seed: int, store_dir: str | None, transports: list[bool]) -> dict[bool, float]:
+    """Print one table size's figures for each transport (plaintext or not); their median
+    p99s in seconds. With both, two hosts are up at once and the runs alternate, TLS then
+    plaintext, each pair playing the same actions: what the disk or the rest of the machine
+    does meanwhile falls on both alike, instead of on whichever came second."""
     game_id, seated = game_for(players, game)
     stand_in = "" if seated == players else f" (standing in for {players}: no game seats {players})"
-    rng = random.Random(seed)
-    async with HostProcess(data_parent=store_dir, plaintext=plaintext) as host:
+    rngs = {plaintext: random.Random(seed) for plaintext in transports}
+    figures = {plaintext: Figures() for plaintext in transports}
+    async with contextlib.AsyncExitStack() as stack:
+        hosts = {plaintext: await stack.enter_async_context(
+                     HostProcess(data_parent=store_dir, plaintext=plaintext))
+                 for plaintext in transports}
         if warmup:
-            await one_run(host, game_id, seated, warmup, rng)
-        p50s, p99s, read_p50s, read_p99s, decrypting = [], [], [], [], []
-        host_cpu, clients_cpu = host.cpu_seconds(), process_cpu_seconds(os.getpid())
+            for plaintext, host in hosts.items():
+                await one_run(host, game_id, seated, warmup, rngs[plaintext])
+        host_cpu = {plaintext: host.cpu_seconds() for plaintext, host in hosts.items()}
         # This process stands in for N machines: its collector's pauses are not the host's.
         gc.collect()
         gc.disable()
         try:
             for _ in range(runs):
-                reached, read = await one_run(host, game_id, seated, actions, rng, decrypting)
-                p50s.append(percentile(reached, 0.50))
-                p99s.append(percentile(reached, 0.99))
-                read_p50s.append(percentile(read, 0.50))
-                read_p99s.append(percentile(read, 0.99))
+                for plaintext, host in hosts.items():
+                    mine = process_cpu_seconds(os.getpid())
+                    reached, read = await one_run(host, game_id, seated, actions,
+                                                  rngs[plaintext], figures[plaintext].decrypting)
+                    figures[plaintext].clients_cpu += process_cpu_seconds(os.getpid()) - mine
+                    figures[plaintext].add(reached, read)
         finally:
             gc.enable()
-        host_cpu = (host.cpu_seconds() - host_cpu) / (runs * actions)
-        clients_cpu = (process_cpu_seconds(os.getpid()) - clients_cpu) / (runs * actions)
-    transport = "plaintext (baseline)" if plaintext else "TLS 1.3"
-    print(f"{game_id} at {seated} players{stand_in}, {transport}: {runs} runs x {actions} "
-          "actions")
+        for plaintext, host in hosts.items():
+            figures[plaintext].host_cpu = host.cpu_seconds() - host_cpu[plaintext]
     with socket.socket() as probe:
         stamped = kernel_stamps(probe)
-    if not stamped:
-        print("  (this kernel does not stamp arrivals: each view's time is when it was read)")
-    print(f"  action to last view, p50: {spread(p50s, 1000, ' ms')}")
-    print(f"  action to last view, p99: {spread(p99s, 1000, ' ms')}")
-    print(f"  ... read by this process, p50: {spread(read_p50s, 1000, ' ms')}, "
-          f"p99: {spread(read_p99s, 1000, ' ms')} (the harness: {seated} players share one "
-          "process)")
-    # CPU time per action suffers far less than wall time when other work shares the cores.
-    print(f"  CPU per action: host {host_cpu * 1000:.2f} ms, all {seated} players "
-          f"{clients_cpu * 1000:.2f} ms (connecting and seating included)")
-    if decrypting:
-        print(f"  a player's decryption of what one read brought: "
-              f"p50 {percentile(decrypting, 0.50) * 1e6:.0f} us, "
-              f"p99 {percentile(decrypting, 0.99) * 1e6:.0f} us (each player on its own machine "
-              "adds this to its own view, as it adds decode us from frames.py)")
-    return median(p99s)
+    for plaintext, figure in figures.items():
+        transport = "plaintext (baseline)" if plaintext else "TLS 1.3"
+        print(f"{game_id} at {seated} players{stand_in}, {transport}: {runs} runs x {actions} "
+              "actions" + (", alternating with the other transport's" if len(figures) > 1
+                           else ""))
+        if not stamped:
+            print("  (this kernel does not stamp arrivals: each view's time is when it was read)")
+        print(f"  action to last view, p50: {spread(figure.p50s, 1000, ' ms')}")
+        print(f"  action to last view, p99: {spread(figure.p99s, 1000, ' ms')}")
+        print(f"  ... read by this process, p50: {spread(figure.read_p50s, 1000, ' ms')}, "
+              f"p99: {spread(figure.read_p99s, 1000, ' ms')} (the harness: {seated} players "
+              "share one process)")
+        # CPU time per action suffers far less than wall time when other work shares the cores.
+        print(f"  CPU per action: host {figure.host_cpu / (runs * actions) * 1000:.2f} ms, all "
+              f"{seated} players {figure.clients_cpu / (runs * actions) * 1000:.2f} ms "
+              "(connecting and seating included)")
+        if figure.decrypting:
+            print(f"  a player's decryption of what one read brought: "
+                  f"p50 {percentile(figure.decrypting, 0.50) * 1e6:.0f} us, "
+                  f"p99 {percentile(figure.decrypting, 0.99) * 1e6:.0f} us (each player on its "
+                  "own machine adds this to its own view, as it adds decode us from frames.py)")
+    return {plaintext: median(figure.p99s) for plaintext, figure in figures.items()}
 
 
 def disk_syncs(where: str | None, append: bool, syncs: int = 200) -> list[float]:
@@ -369,11 +400,10 @@ def main() -> None:
           + ", ".join(f"{how} p50 {percentile(times, 0.50) * 1000:.2f} ms, "
                       f"p99 {percentile(times, 0.99) * 1000:.2f} ms"
                       for how, times in syncs.items()))
-    plain = {"tls": [False], "plain": [True], "both": [False, True]}[args.transport]
+    transports = {"tls": [False], "plain": [True], "both": [False, True]}[args.transport]
     for players in args.players:
-        p99 = {plaintext: asyncio.run(measure(players, args.game, args.runs, args.actions,
-                                              args.warmup, args.seed, args.store_dir, plaintext))
-               for plaintext in plain}
+        p99 = asyncio.run(measure(players, args.game, args.runs, args.actions, args.warmup,
+                                  args.seed, args.store_dir, transports))
         if len(p99) == 2:
             print(f"  {players} players: p99 TLS / plaintext = {p99[False] / p99[True]:.2f}x "
                   "(goal: at most 1.25x)")
