@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 
 import msgpack
 
 import engine
 from netplay.client import Connection
 from netplay.protocol import Chat, ChatLine
+from netplay.transport import TLS_READ_BUFFER, HostKey, open_tls
 
 from .conftest import TIMEOUT, next_of, play, watch
 
@@ -98,3 +100,30 @@ async def test_a_whole_game_with_chat_crosses_the_wire_encrypted(host):
     for what, patterns in canaries(game, tokens, said).items():
         for pattern in patterns:
             assert pattern not in capture, f"the capture holds {what} in the clear"
+
+
+async def test_a_burst_larger_than_the_tls_read_buffer_arrives_whole_and_in_order(tmp_path):
+    """The TLS layer reads TLS_READ_BUFFER bytes at a time, an eighth of asyncio's default
+    (netplay/transport.py): a burst of many times that, in records of every size up to the
+    largest, still reaches the other end whole and in order, both ways."""
+    key = HostKey(tmp_path / "host.pem")
+    received = asyncio.get_running_loop().create_future()
+    burst = bytes(random.Random(7).randbytes(8 * TLS_READ_BUFFER + 12_345))
+
+    async def serve(reader, writer):
+        received.set_result(await reader.readexactly(len(burst)))
+        writer.write(burst)  # one write: the far end reads it through its own buffer
+        await writer.drain()
+
+    server = await asyncio.start_server(serve, "127.0.0.1", 0, ssl=key.server_context())
+    try:
+        reader, writer = await open_tls("127.0.0.1", server.sockets[0].getsockname()[1], TIMEOUT)
+        assert writer.get_extra_info("ssl_object").version() == "TLSv1.3"
+        for start in range(0, len(burst), 16_384):  # records of up to 16 KiB, as TLS allows
+            writer.write(burst[start:start + 16_384])
+        async with asyncio.timeout(TIMEOUT):
+            assert await received == burst
+            assert await reader.readexactly(len(burst)) == burst
+        writer.close()
+    finally:
+        server.close()
