@@ -138,6 +138,8 @@ class Connection:
         self.replay_events: list[dict] = []
         """The same for the replay this client watches (`replay` messages), kept apart."""
         self.replay_events_from = 0
+        self.replay_events_of: tuple[str, int | str] | None = None
+        """The replay game and eyes `replay_events` are of."""
         self.table, self.token, self.seat = table, token, None
         self.spectator = spectate
         self.reconnect = reconnect
@@ -373,12 +375,17 @@ class Connection:
         return dataclasses.replace(state, view=view, legal=unpack_legal(state.legal))
 
     def _full_replay_step(self, step: ReplayStep) -> ReplayStep:
-        """`step` with its whole view, its events kept by the same rule as a state's."""
+        """`step` with its whole view, its events kept by the same rule as a state's, and,
+        for the same game and eyes, the events held before `first` kept (PROTOCOL.md,
+        "Replays"): a step back after a tail keeps the list's start."""
         first, events = step.first, step.events
-        if first and first == self.replay_events_from + len(self.replay_events):
-            self.replay_events.extend(events)
+        held_from = self.replay_events_from
+        held_to = held_from + len(self.replay_events)
+        if (step.game, step.eyes) == self.replay_events_of and held_from <= first <= held_to:
+            self.replay_events[first - held_from:] = events
         else:
             self.replay_events, self.replay_events_from = list(events), first
+        self.replay_events_of = (step.game, step.eyes)
         view = dict(step.view, events=list(self.replay_events),
                     events_from=self.replay_events_from)
         return dataclasses.replace(step, view=view)

@@ -78,3 +78,30 @@ async def test_about_names_the_players_and_marks_begin_each_round(host, game, pl
         assert second.moved["by"] in ("person", "bot")
     finally:
         await played.close()
+
+
+@pytest.mark.parametrize("game, players, people", GAMES)
+async def test_a_step_back_keeps_the_events_held_and_drops_only_the_undone(host, game, players,
+                                                                          people):
+    """PROTOCOL.md, "Replays": a step of the same game and eyes whose `first` falls within the
+    events held keeps those before it. Through everything (the most events), forward from the
+    deal and back again, the list never starts over: it starts at 0 all the way, each step's
+    events being the referee's up to that step, though each step back brings a tail."""
+    played = await play_game(host, game, players, people, seed=5)
+    try:
+        table = host.tables[played.table]
+        history = table.game.history
+        seer = played.people[0]
+        game_id = (await listing(seer))[0]["game"]
+
+        def referee_events(number: int) -> list[dict]:
+            rebuilt = engine.replay(game, players, table.options, table.seed, history[:number])
+            return rebuilt.view(engine.REFEREE)["events"]
+
+        walk = [*range(len(history) + 1), *range(len(history) - 1, -1, -1)]
+        for number in walk:
+            shown = await step(seer, game_id, EYES_ALL, number)
+            assert shown.view["events_from"] == 0, number
+            assert shown.view["events"] == referee_events(number), number
+    finally:
+        await played.close()
