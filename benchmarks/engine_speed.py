@@ -135,5 +135,6 @@ def main(argv: list[str] | None = None) -> None:
                 print(f"timebomb at 5 through the contract / bare loop: {ratio:.2f} "
                       "(goal: at least 0.65; issue 26)")
 
+
 if __name__ == "__main__":
     main()
