@@ -16,7 +16,8 @@ builds (`netplay.connection.state_frame`), for every seat and a spectator:
 seat makes up to `--flood` free actions (claims) that the game accepts, so the event log grows
 far past any real game (the host also rate-limits free actions, which this ignores). Legal
 actions travel packed (`netplay.legal.pack_legal`). Also
-printed: the median frame and the build-and-encode time per frame (median of the runs).
+printed: the median frame and the build-and-encode time per frame: a table's frames built
+together, as the host builds them after an action, over their number (median of the runs).
 """
 
 from __future__ import annotations
@@ -42,18 +43,21 @@ def one_game(game_id: str, players: int, flood: int, rng: random.Random) -> dict
     sizes: dict[str, list] = {"follow": [], "join": [], "seconds": [], "events": []}
 
     def tell_everyone() -> None:  # as the host does after every action
+        started = time.perf_counter()
+        views = game.views(viewers)
         for viewer in viewers:
             legal = game.legal_actions(viewer) if viewer >= 0 else []
-            started = time.perf_counter()
-            frame, told[viewer] = state_frame(told[viewer], game, viewer, legal)
-            sizes["seconds"].append(time.perf_counter() - started)
+            frame, told[viewer] = state_frame(told[viewer], game, views[viewer], legal)
             sizes["follow"].append(len(frame))
+        sizes["seconds"].append((time.perf_counter() - started) / len(viewers))
 
     tell_everyone()
     while game.outcome is None:
         for viewer in viewers:
             legal = game.legal_actions(viewer) if viewer >= 0 else []
-            sizes["join"].append(len(state_frame(NOTHING_TOLD, game, viewer, legal)[0]))
+            view = game.view(viewer, events=False)
+            frame, _ = state_frame(NOTHING_TOLD, game, view, legal)
+            sizes["join"].append(len(frame))
         for seat in range(players):
             free = [a for a in game.legal_actions(seat) if a["type"] in cls.FREE_ACTIONS]
             for action in rng.sample(free, min(flood, len(free))):

@@ -11,6 +11,8 @@ the bots, the simulator and the TUI all meet the games through this contract, an
     game.view(seat)            # what that seat may see: a fresh msgpack-able dict (allow-list)
     game.view(engine.SPECTATOR)    # the public view
     game.view(engine.REFEREE)      # everything: only for the end, replays and tests
+    game.views(seats)          # each one's view(seat, events=False), sharing what they show
+                               # alike (read them, change none): the host tells a table so
     game.outcome               # None while running, then an engine.Outcome
     game.history               # [(seat, action), ...] applied so far, for journals and replay
 

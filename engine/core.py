@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Mapping, final
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Mapping, NamedTuple, final
 
 if TYPE_CHECKING:
     from engine.catalogue import GameInfo
@@ -244,6 +244,16 @@ def _action_table(cls: type[Game]) -> ActionTable:
     }
 
 
+class _SharedView(NamedTuple):
+    """The parts of a view that every viewer sees alike, built once for `Game.views`."""
+
+    head: dict[str, Any]
+    """The table's options, who is to act, and the outcome."""
+    public: dict[str, Any]
+    reveal: dict[str, Any] | None
+    """What the end reveals, once the game is over."""
+
+
 class Game:
     """The base of every game. See `engine/__init__.py` for the contract it implements."""
 
@@ -266,11 +276,12 @@ class Game:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if "view" in cls.__dict__:
-            # Views are composed in one place, so that no game can show a secret by a branch
-            # on the viewer gone wrong: a game supplies the hooks.
-            raise TypeError(f"{cls.__name__} overrides view(); supply public_view, seat_view, "
-                            "reveal_view or referee_view instead")
+        for composer in ("view", "views", "_shared_view", "_compose"):
+            if composer in cls.__dict__:
+                # Views are composed in one place, so that no game can show a secret by a
+                # branch on the viewer gone wrong: a game supplies the hooks.
+                raise TypeError(f"{cls.__name__} overrides {composer}(); supply public_view, "
+                                "seat_view, reveal_view or referee_view instead")
         info = cls.__dict__.get("INFO")
         if info is not None:
             cls.id, cls.title = info.id, info.title
@@ -440,24 +451,39 @@ class Game:
         to build it: the host sends each client only the events it has not had
         (`events_since`)."""
         self.check_viewer(viewer)
-        view = {
-            "game": self.id,
-            "players": self.players,
-            "viewer": viewer,
-            "options": dict(self.options),
-            "to_act": sorted(self.to_act()),
-            "outcome": None if self.outcome is None else self.outcome.as_dict(),
-        }
+        return self._compose(viewer, self._shared_view(), events)
+
+    @final
+    def views(self, viewers: Iterable[int]) -> dict[int, dict[str, Any]]:
+        """The views of several viewers, each as `view(viewer, events=False)`, for a host that
+        tells a whole table at once: what every viewer sees alike is built once, and the views
+        share those values, so a caller reads them and changes none."""
+        viewers = list(viewers)
+        for viewer in viewers:
+            self.check_viewer(viewer)
+        shared = self._shared_view()
+        return {viewer: self._compose(viewer, shared, False) for viewer in viewers}
+
+    def _shared_view(self) -> _SharedView:
+        return _SharedView(
+            {"options": dict(self.options), "to_act": sorted(self.to_act()),
+             "outcome": None if self.outcome is None else self.outcome.as_dict()},
+            self.public_view(),
+            None if self.outcome is None else self.reveal_view())
+
+    def _compose(self, viewer: int, shared: _SharedView, events: bool) -> dict[str, Any]:
+        view = {"game": self.id, "players": self.players, "viewer": viewer}
+        view.update(shared.head)
         if events:
             view["events"] = self.visible_events(viewer)
-        view.update(self.public_view())
+        view.update(shared.public)
         if viewer >= 0:
             view.update(self.seat_view(viewer))
         if viewer == REFEREE:
-            view.update(self.reveal_view())
+            view.update(self.reveal_view() if shared.reveal is None else shared.reveal)
             view.update(self.referee_view())
-        elif self.outcome is not None:
-            view.update(self.reveal_view())
+        elif shared.reveal is not None:
+            view.update(shared.reveal)
         return view
 
     def check_viewer(self, viewer: int) -> None:

@@ -58,12 +58,13 @@ class Told:
 NOTHING_TOLD: Final = Told(None, 0, 0)
 
 
-def state_frame(told: Told, game: engine.Game, viewer: int,
+def state_frame(told: Told, game: engine.Game, view: dict,
                 legal: list[dict]) -> tuple[bytes, Told]:
-    """The `state` frame for a viewer that has been told `told`, and what it has been told
-    then. One that already follows this game gets the events since; one that does not (it
-    joined, came back, or a new game began) gets a tail. Either is cut to a shorter tail to fit
-    `SENT_FRAME`."""
+    """The `state` frame of `view` (built without events) for a viewer that has been told
+    `told`, and what it has been told then. One that already follows this game gets the
+    events since; one that does not (it joined, came back, or a new game began) gets a tail.
+    Either is cut to a shorter tail to fit `SENT_FRAME`."""
+    viewer = view["viewer"]
     if told.game is game:
         events = game.events_since(viewer, told.through)
         count = told.count + len(events)
@@ -71,7 +72,6 @@ def state_frame(told: Told, game: engine.Game, viewer: int,
         events = game.visible_events(viewer)
         count = len(events)
         events = events[-EVENT_TAIL:]
-    view = game.view(viewer, events=False)
     packed = pack_legal(legal)
     seat = None if viewer == engine.SPECTATOR else viewer
     while True:
@@ -167,23 +167,24 @@ def tell(clients: Iterable[Client], msg: HostMessage) -> None:
 
 def push_state(table: Table, only: Client | None = None) -> None:
     """Send each client at the table (or `only` that one) its own view, legal actions and new
-    events."""
+    events. The views are built together: what all of them show alike is built once."""
     game = table.game
     if game is None:
         return
+    told_of = [c for c in ([only] if only is not None else table.clients())
+               if c.spectator or c.seat is not None]
+    views = game.views({engine.SPECTATOR if c.spectator else c.seat for c in told_of})
     shared: dict[tuple, tuple[bytes, Told]] = {}  # spectators told alike share a frame
-    for client in [only] if only is not None else table.clients():
+    for client in told_of:
         told = client.told
         if client.spectator:
             key = (told.game is game, told.through, told.count)
             if key not in shared:
-                shared[key] = state_frame(told, game, engine.SPECTATOR, [])
+                shared[key] = state_frame(told, game, views[engine.SPECTATOR], [])
             frame, client.told = shared[key]
-        elif client.seat is not None:
-            frame, client.told = state_frame(told, game, client.seat,
-                                             game.legal_actions(client.seat))
         else:
-            continue
+            frame, client.told = state_frame(told, game, views[client.seat],
+                                             game.legal_actions(client.seat))
         client.send_frame(frame)
 
 

@@ -111,3 +111,35 @@ def test_the_random_bot_picks_among_the_moves_and_speaks_only_when_it_cannot_mov
     assert sorted(set(picked)) == [0, 1, 2]
     assert all(900 < picked.count(t) < 1100 for t in range(3))
     assert choose(None, claims, rng) in claims
+
+
+@pytest.mark.parametrize("game_id", sorted(engine.GAMES))
+def test_views_built_together_are_the_views_built_one_by_one(game_id):
+    """`views` (how the host tells a table) gives every viewer what `view` gives it alone,
+    while the game runs and once it is over, and builds what they show alike only once."""
+    cls = engine.GAMES[game_id]
+    game = engine.new_game(game_id, cls.max_players, {}, 11)
+    rng = random.Random(11)
+    viewers = [*range(game.players), engine.SPECTATOR, engine.REFEREE]
+    checked_running = False
+    while game.outcome is None:
+        if len(game.history) == 6:
+            views = game.views(viewers)
+            assert views == {v: game.view(v, events=False) for v in viewers}
+            checked_running = True
+        seat = min(game.to_act())
+        game.apply(seat, cls.BOTS["random"](None, game.legal_actions(seat), rng))
+    assert checked_running
+    views = game.views(viewers)
+    assert views == {v: game.view(v, events=False) for v in viewers}
+    assert len({id(view["to_act"]) for view in views.values()}) == 1
+
+
+def test_views_refuses_a_viewer_that_is_not_one_and_no_game_may_compose_its_own():
+    game = engine.new_game("timebomb", 5, {}, 1)
+    with pytest.raises(ValueError, match="is not a seat"):
+        game.views([0, 5])
+    with pytest.raises(TypeError, match="overrides views"):
+        class Leaky(engine.Game):
+            def views(self, viewers):
+                return {}
