@@ -19,7 +19,8 @@ largest table on offer stands in, and the output says so.
 
 No view leaves the host before its action is durable, so every sample holds one fdatasync of
 the store's disk: the output first gives that disk's own fdatasync times, taken just before,
-as the floor under the figures.
+as the floor under the figures. Each table size then first gives the CPU part of a move: its
+frames built in this process alone, with no network, store or threads.
 
 Every connection is TLS 1.3, as in play. With `--transport both` (the default) each size is
 measured against a second host with no TLS too (a switch of this benchmark's host only: no
@@ -49,6 +50,7 @@ from harness import (HostProcess, machine_note, median, percentile, process_cpu_
                      spread)
 
 import engine  # noqa: E402
+from netplay.connection import NOTHING_TOLD, state_frame
 from netplay.frames import HEADER_SIZE, decode_body, encode, message
 from netplay.legal import unpack_legal
 from netplay.transport import client_context
@@ -305,6 +307,7 @@ async def measure(players: int, game: str | None, runs: int, actions: int, warmu
     does meanwhile falls on both alike, instead of on whichever came second."""
     game_id, seated = game_for(players, game)
     stand_in = "" if seated == players else f" (standing in for {players}: no game seats {players})"
+    building = fan_out_times(game_id, seated)
     rngs = {plaintext: random.Random(seed) for plaintext in transports}
     figures = {plaintext: Figures() for plaintext in transports}
     async with contextlib.AsyncExitStack() as stack:
@@ -332,6 +335,9 @@ async def measure(players: int, game: str | None, runs: int, actions: int, warmu
             figures[plaintext].host_cpu = host.cpu_seconds() - host_cpu[plaintext]
     with socket.socket() as probe:
         stamped = kernel_stamps(probe)
+    print(f"{game_id} at {seated} players, one move's frames built in this process alone (no "
+          f"network, store or threads), {len(building)} times: p50 "
+          f"{percentile(building, 0.50) * 1000:.2f} ms, p99 {percentile(building, 0.99) * 1000:.2f} ms")
     for plaintext, figure in figures.items():
         transport = "plaintext (baseline)" if plaintext else "TLS 1.3"
         print(f"{game_id} at {seated} players{stand_in}, {transport}: {runs} runs x {actions} "
@@ -354,6 +360,31 @@ async def measure(players: int, game: str | None, runs: int, actions: int, warmu
                   f"p99 {percentile(figure.decrypting, 0.99) * 1e6:.0f} us (each player on its "
                   "own machine adds this to its own view, as it adds decode us from frames.py)")
     return {plaintext: median(figure.p99s) for plaintext, figure in figures.items()}
+
+
+def fan_out_times(game_id: str, players: int, samples: int = 300) -> list[float]:
+    """Seconds each of `samples` builds of one move's `state` frames takes in this process, as
+    the host builds them for players who were told of the move before (`Game.views`, then
+    each seat's frame), one every 2 ms: the CPU part of a move's path, without the network,
+    the store or the host's threads, and its spread on this machine."""
+    cls = engine.GAMES[game_id]
+    game = engine.new_game(game_id, players, {}, 1)
+    rng = random.Random(1)
+    told = [NOTHING_TOLD] * players
+    while len(game.history) < 30 and game.outcome is None:
+        views = game.views(range(players))
+        told = [state_frame(told[seat], game, views[seat], [])[1] for seat in range(players)]
+        seat = min(game.to_act())
+        game.apply(seat, cls.BOTS["random"](None, game.legal_actions(seat), rng))
+    times = []
+    for _ in range(samples):
+        started = time.perf_counter()
+        views = game.views(range(players))
+        for seat in range(players):
+            state_frame(told[seat], game, views[seat], game.legal_actions(seat))
+        times.append(time.perf_counter() - started)
+        time.sleep(0.002)
+    return times
 
 
 def disk_syncs(where: str | None, append: bool, syncs: int = 200) -> list[float]:
