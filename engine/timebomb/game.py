@@ -143,12 +143,6 @@ def _free_place(index: int, taken: list[int]) -> int:
     return place
 
 
-@functools.cache
-def _owners(players: int, hand_size: int) -> tuple[int, ...]:
-    """The player each place of a deal goes to."""
-    return tuple(slot // hand_size for slot in range(players * hand_size))
-
-
 class TimeBomb(Game):
     INFO = catalogue.TIMEBOMB
     ACTIONS = {
@@ -197,6 +191,9 @@ class TimeBomb(Game):
         self.cuts_by_seat = _cuts_by_seat(players)
         self.round = 1
         self.cuts = 0
+        self.pending: dict[str, Any] | None = None
+        """A decision the game waits for before a cut's last steps (a variant's bomb powers):
+        its `kind`, the `seat` that decides and its `choices`. Time Bomb itself opens none."""
 
         first = self.options["first_player"]
         self.cutter: int = int(random() * players) if first == "random" else first
@@ -227,7 +224,6 @@ class TimeBomb(Game):
         random = self.rng.random  # C-fast and deterministic; randrange costs several times more
         players = self.players
         slots = players * hand_size
-        owner = _owners(players, hand_size)
         common = pool.index(max(pool))
         commonest_only = [0] * len(pool)
         commonest_only[common] = hand_size
@@ -244,7 +240,7 @@ class TimeBomb(Game):
                         # deal never loops, whatever the generator.
                         slot = _free_place(int(random() * (slots - len(taken))), taken)
                     taken.append(slot)
-                    hand = hands[owner[slot]]
+                    hand = hands[slot // hand_size]
                     hand[kind] += 1
                     hand[common] -= 1
         self.claims: list[dict[str, int] | None] = [None] * players
@@ -263,10 +259,6 @@ class TimeBomb(Game):
             events.append(event if event is not None else texts.hand_event(seat, counts))
 
     # -- turns ----------------------------------------------------------------------------
-
-    pending: dict[str, Any] | None = None
-    """A decision the game waits for before a cut's last steps (a variant's bomb powers): its
-    `kind`, the `seat` that decides and its `choices`. Time Bomb itself opens none."""
 
     def to_act(self) -> frozenset[int]:
         if self.outcome is not None:

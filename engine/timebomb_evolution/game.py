@@ -65,9 +65,6 @@ class Evolution(TimeBomb):
 
     def setup(self) -> None:
         self.variante: bool = self.options["variante"]
-        self.pending: dict[str, Any] | None = None
-        """The decision the game waits for: kind, seat, choices, and the revealed wire's
-        owner, who takes the Wire Cutter once it is made."""
         self.defusing_wires: list[dict[str, Any]] = []
         """Each revealed Defusing wire, numbered 1..N in order: where it lies (EV-16, EV-17)."""
         self.last_reveal: str | None = None
@@ -239,6 +236,7 @@ class Evolution(TimeBomb):
         )
 
     def open_decision(self, kind: str, seat: int, owner: int, choices: list[str]) -> None:
+        # The revealed wire's owner takes the Wire Cutter once the decision is made.
         self.pending = {"kind": kind, "seat": seat, "owner": owner, "choices": choices}
 
     def after_reveal(self, target: int) -> None:
