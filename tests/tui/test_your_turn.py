@@ -118,6 +118,9 @@ async def test_while_an_evolution_decision_is_pending_the_decider_is_told_your_c
                 assert board.your_turn and board.your_choice and not board.your_cut
                 assert board.turn_text() == "your choice"
                 assert "Your choice" in bombs and "Ctrl+D" in bombs
+                # Picking a player meanwhile says what the table waits on, and the key.
+                refusal = board.refusal((decider + 1) % game.players)
+                assert refusal.startswith("Your choice first: ") and refusal.endswith("Ctrl+D.")
             else:
                 assert not board.your_turn and "is choosing" in bombs
 

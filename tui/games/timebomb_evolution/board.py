@@ -196,6 +196,13 @@ class EvolutionBoard(TimeBombBoard):
         """The table waits on a decision, not on a cut."""
         return self.model is not None and self.model.pending_kind is not None
 
+    def refusal(self, seat: int | None) -> str:
+        model = self.model
+        if self.your_choice and model is not None and model.decisions and not self.over:
+            # A row picked while the table waits on this seat's choice: say what it waits on.
+            return f"Your choice first: {WAITING[model.pending_kind]}. Press Ctrl+D."
+        return super().refusal(seat)
+
     def turn_text(self) -> str:
         model = self.model
         if model is not None and model.pending_kind and not model.over:
