@@ -135,7 +135,8 @@ def main(argv: list[str] | None = None) -> None:
                 print(f"timebomb at 5 through the contract / bare loop: {ratio:.2f} "
                       "(goal: at least 0.65; issue 26)")
                 # Each pair ran back to back: their spread shows how much the load moved.
-                print("  each run's pair: " + " ".join(f"{r / b:.2f}" for r, b in zip(rates, bare)))
+                pairs = " ".join(f"{r / b:.2f}" for r, b in zip(rates, bare))
+                print(f"  each run's pair: {pairs}")
 
 
 if __name__ == "__main__":

@@ -336,8 +336,9 @@ async def measure(players: int, game: str | None, runs: int, actions: int, warmu
     with socket.socket() as probe:
         stamped = kernel_stamps(probe)
     print(f"{game_id} at {seated} players, one move's frames built in this process alone (no "
-          f"network, store or threads), {len(building)} times: p50 "
-          f"{percentile(building, 0.50) * 1000:.2f} ms, p99 {percentile(building, 0.99) * 1000:.2f} ms")
+          f"network, store or threads), {len(building)} times: "
+          f"p50 {percentile(building, 0.50) * 1000:.2f} ms, "
+          f"p99 {percentile(building, 0.99) * 1000:.2f} ms")
     for plaintext, figure in figures.items():
         transport = "plaintext (baseline)" if plaintext else "TLS 1.3"
         print(f"{game_id} at {seated} players{stand_in}, {transport}: {runs} runs x {actions} "
