@@ -185,3 +185,43 @@ async def test_a_sentence_typed_in_one_burst_reaches_the_chat_whole():
             await pilot.pause()
             await pilot.pause()
             assert sent == [Chat(burst)]
+
+
+async def test_a_sentence_typed_at_an_open_dialog_closes_it_and_goes_to_the_chat():
+    """The cutter picked a player and the wires are offered; an Évolution decider has the
+    decision open: a sentence typed there, slowly or in one burst, is chat and answers
+    nothing. The dialog is gone, and the turn still waits for the player."""
+    from support.positions import cutter_game, evolution_lobby, variante_game
+
+    from tui.games.timebomb.dialogs import CutScreen
+    from tui.widgets.action_picker import ActionPicker
+
+    decision = variante_game(12)
+    for game, lobby_message, dialog in ((cutter_game(), lobby(), CutScreen),
+                                        (decision, evolution_lobby(decision.players),
+                                         ActionPicker)):
+        seat = min(game.to_act())
+        for typing in ("slowly", "in one burst"):
+            application = app()
+            async with application.run_test(size=(80, 24)) as pilot:
+                screen = await open_table(application, game, seat, lobby_message)
+                await pilot.pause()
+                await skip_claim_offer(pilot)
+                if dialog is CutScreen:
+                    target = next(a["target"] for a in game.legal_actions(seat)
+                                  if a["type"] == "cut")
+                    await pilot.press(str(target + 1), "enter")
+                else:
+                    await pilot.press("ctrl+d")
+                await pilot.pause()
+                assert isinstance(application.screen, dialog), typing
+                sent = recording(screen)
+                if typing == "slowly":
+                    await type_sentence(pilot)
+                else:
+                    post_burst(application, SENTENCE)
+                    await pilot.pause()
+                    await pilot.pause()
+                assert sent == [Chat(SENTENCE)], typing
+                assert application.screen is screen
+                assert screen.board.your_turn

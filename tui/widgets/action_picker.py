@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -14,8 +13,10 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from tui.widgets.gives_way import GivesWayToTyping
 
-class ActionPicker(ModalScreen[dict[str, Any] | None]):
+
+class ActionPicker(GivesWayToTyping, ModalScreen[dict[str, Any] | None]):
     DEFAULT_CSS = """
     ActionPicker { align: center middle; }
     ActionPicker > Vertical { width: 66; max-width: 100%; height: auto; max-height: 100%;
@@ -44,9 +45,8 @@ class ActionPicker(ModalScreen[dict[str, Any] | None]):
     ) -> None:
         """`choices` are (words, action) pairs; `later`: Esc only puts the choice off (the game
         waits for it), so the hint says how to come back. `initial` is the choice highlighted
-        first (Enter takes it), `hint` replaces the hint line. With `typed`, a letter closes
-        the picker and goes to `typed`: a dialog that opened while its player was about to
-        chat takes their sentence's Enter for nothing."""
+        first (Enter takes it), `hint` replaces the hint line. `typed` takes a sentence typed
+        at the picker (see `GivesWayToTyping`); a board's dialogs send it to the chat."""
         super().__init__(classes="-decision" if decision else "")
         self.question = question
         self.choices = tuple(choices)
@@ -54,8 +54,6 @@ class ActionPicker(ModalScreen[dict[str, Any] | None]):
         self.initial = initial
         self.hint = hint
         self.typed = typed
-        self.closing = False
-        """A letter was typed: the picker is on its way out, the keys behind it go to `typed`."""
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -77,27 +75,6 @@ class ActionPicker(ModalScreen[dict[str, Any] | None]):
         for options in self.query(OptionList):
             if 0 <= index < options.option_count:
                 options.highlighted = index
-
-    def on_key(self, event: events.Key) -> None:
-        if self.typed is None:
-            return
-        if self.closing:
-            # Keys a fast typist sent together reach this picker until it is gone: they are
-            # the rest of the sentence, Enter included.
-            event.stop()
-            event.prevent_default()
-            if event.key == "enter":
-                self.typed("\n")
-            elif event.is_printable and event.character is not None:
-                self.typed(event.character)
-            return
-        if not event.is_printable or event.character is None or event.character in "0123456789?":
-            return  # digits pick, `?` lists the keys
-        event.stop()
-        event.prevent_default()
-        self.closing = True
-        self.dismiss(None)
-        self.typed(event.character)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

@@ -29,6 +29,7 @@ from textual.widgets import Static
 from engine.core import REFEREE
 from tui.models.seats import SeatInfo
 from tui.widgets.changed import retitle, update_changed
+from tui.widgets.gives_way import GivesWayToTyping
 
 
 class GameBoard(Widget):
@@ -135,6 +136,8 @@ class GameBoard(Widget):
         self.close_dialog("")
         self.dialog = (screen, tuple(actions), self.view.get("round") if self.view else None,
                        stale)
+        if isinstance(screen, GivesWayToTyping) and screen.typed is None:
+            screen.typed = self.say_typed
 
         def done(result: Any) -> None:
             if self.dialog is not None and self.dialog[0] is screen:
@@ -142,6 +145,10 @@ class GameBoard(Widget):
             answered(result)
 
         self.app.push_screen(screen, done)
+
+    def say_typed(self, text: str) -> None:
+        """Keys typed into a dialog that gave way: they belong in the chat."""
+        self.post_message(self.Typed(text))
 
     def close_stale_dialog(self) -> None:
         if self.dialog is None or self.view is None:

@@ -10,8 +10,10 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from tui.widgets.gives_way import GivesWayToTyping
 
-class CutScreen(ModalScreen[bool]):
+
+class CutScreen(GivesWayToTyping, ModalScreen[bool]):
     DEFAULT_CSS = """
     CutScreen { align: center middle; }
     CutScreen > Vertical { width: auto; max-width: 76; height: auto; border: thick $accent;
@@ -51,7 +53,9 @@ class CutScreen(ModalScreen[bool]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        self.dismiss(True)
+        if not self.closing:
+            self.dismiss(True)
 
     def action_cancel(self) -> None:
-        self.dismiss(False)
+        if not self.closing:
+            self.dismiss(False)
