@@ -124,8 +124,12 @@ def test_simulate_help_lists_every_bot_of_every_game(capsys):
 def test_ctrl_c_stops_a_command_without_a_traceback(argv, tmp_path):
     env = {**os.environ, "GASLIGHT_INTERFACES": "127.0.0.1",
            "GASLIGHT_DATA_DIR": str(tmp_path / "data")}
+    # As a terminal's Ctrl+C finds a command in the foreground: with Ctrl+C's default meaning.
+    # A test run started in the background (`.ci/run &`) has it ignored, and so would the
+    # command, which a Python program that starts with it ignored keeps.
     process = subprocess.Popen([sys.executable, "-m", "tui.cli", *argv], env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         if argv[0] == "host":
             assert process.stdout.readline().startswith("Gaslight host listening")
