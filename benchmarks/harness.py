@@ -24,6 +24,7 @@ import os
 import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
@@ -72,6 +73,34 @@ def spread(values: Sequence[float], scale: float = 1.0, unit: str = "") -> str:
 def machine_note() -> str:
     load = os.getloadavg()[0]
     return f"{os.cpu_count()} cores, load average {load:.1f}"
+
+
+def busy_thread_stalls(seconds: float = 2.0, over: float = 0.0002) -> list[float]:
+    """The gaps, in seconds, longer than `over` between two clock readings of this thread
+    while it does nothing else for `seconds`: the times the machine took the core away (a
+    virtual machine's host, another process). Each such stall adds itself to whatever path it
+    lands on, so their rate and length bound a p99 from below, whatever the code."""
+    stalls = []
+    clock = time.perf_counter
+    last = clock()
+    end = last + seconds
+    while last < end:
+        now = clock()
+        if now - last > over:
+            stalls.append(now - last)
+        last = now
+    return stalls
+
+
+def stalls_note(seconds: float = 2.0) -> str:
+    """One line on how often and how long this machine stalls a busy thread."""
+    stalls = busy_thread_stalls(seconds)
+    if not stalls:
+        return f"a busy thread, {seconds:g} s: no stall over 0.2 ms"
+    return (f"a busy thread, {seconds:g} s: {len(stalls) / seconds:.0f} stalls a second over "
+            f"0.2 ms, p50 {percentile(stalls, 0.50) * 1000:.2f} ms, "
+            f"p90 {percentile(stalls, 0.90) * 1000:.2f} ms, "
+            f"{sum(stalls) / seconds:.1%} of its time")
 
 
 def pin_to_cpu(cpu: int | None) -> None:

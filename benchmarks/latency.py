@@ -47,7 +47,7 @@ from typing import Final
 
 # harness first: it keeps scripts in this folder from shadowing the engine package.
 from harness import (HostProcess, machine_note, median, percentile, process_cpu_seconds,
-                     spread)
+                     spread, stalls_note)
 
 import engine  # noqa: E402
 from netplay.connection import NOTHING_TOLD, state_frame
@@ -432,6 +432,9 @@ def main() -> None:
           + ", ".join(f"{how} p50 {percentile(times, 0.50) * 1000:.2f} ms, "
                       f"p99 {percentile(times, 0.99) * 1000:.2f} ms"
                       for how, times in syncs.items()))
+    # The floor under every p99 below: a path of 2 ms that a stall of this machine's lands on
+    # takes the stall's length too.
+    print("this machine's own stalls, " + stalls_note())
     transports = {"tls": [False], "plain": [True], "both": [False, True]}[args.transport]
     for players in args.players:
         p99 = asyncio.run(measure(players, args.game, args.runs, args.actions, args.warmup,

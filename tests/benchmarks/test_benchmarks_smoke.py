@@ -27,6 +27,7 @@ def run(script: str, *arguments: str) -> str:
 def test_latency_prints_p50_and_p99_per_table_size():
     out = run("latency.py", "--players", "4", "--runs", "1", "--actions", "5", "--warmup", "0")
     assert "timebomb at 4 players" in out
+    assert re.search(r"this machine's own stalls, a busy thread, 2 s: (no stall|\d+ stalls)", out)
     assert re.search(rf"action to last view, p50: {MILLISECONDS}", out)
     assert re.search(rf"action to last view, p99: {MILLISECONDS}", out)
 
