@@ -62,10 +62,19 @@ async def receive(reader: asyncio.StreamReader) -> dict:
     return msgpack.unpackb(await reader.readexactly(struct.unpack(">I", header)[0]), raw=False)
 
 
+SILENCE = 30.0
+"""Seconds a client waits for the host's next message before it counts itself stalled."""
+
+
 async def bot_client(port: int, table_id: str, source: str, name: str, deadline: float,
-                     think: float, rng: random.Random, tally: dict) -> None:
+                     think: float, rng: random.Random, tally: dict,
+                     last_games: list[bool]) -> None:
     """Sit at the table and play until a game ends after the deadline, asking for a new game
-    after each one. Every error frame and every lost link is counted."""
+    after each one. Every error frame, lost link and stall is counted.
+
+    `last_games` is shared by the table's clients: for each game the table has ended, whether
+    it was the last. The first client to see a game end decides for all of them, so that none
+    asks for a new game that the others, leaving, never start."""
     async with asyncio.timeout(10):
         reader, writer = await asyncio.open_connection(
             "127.0.0.1", port, local_addr=(source, 0), ssl=client_context(),
@@ -79,9 +88,16 @@ async def bot_client(port: int, table_id: str, source: str, name: str, deadline:
 
     beating = asyncio.create_task(heartbeat())
     seat = None
+    ended = 0  # the games this client has seen end
+    over = False  # whether the latest state showed an ended game
     try:
         while True:
-            message = await receive(reader)
+            try:
+                async with asyncio.timeout(SILENCE):
+                    message = await receive(reader)
+            except TimeoutError:
+                tally["stalls"].append(f"{name}: nothing from the host for {SILENCE:g} s")
+                return
             kind = message["t"]
             if kind == "welcome":
                 seat = message["seat"]
@@ -90,12 +106,17 @@ async def bot_client(port: int, table_id: str, source: str, name: str, deadline:
             elif kind == "state":
                 view = message["view"]
                 if view["outcome"] is not None:
-                    if seat == 0:
-                        tally["games"] += 1
-                    if time.monotonic() >= deadline:
+                    if not over:  # the host may tell an ended game again
+                        over, ended = True, ended + 1
+                        if len(last_games) < ended:
+                            last_games.append(time.monotonic() >= deadline)
+                        if seat == 0:
+                            tally["games"] += 1
+                    if last_games[ended - 1]:
                         return
                     await send(writer, {"t": "play_again"})  # a new game once all have asked
                     continue
+                over = False
                 moves = [a for a in message["legal"] if a["type"] not in FREE_ACTIONS]
                 if moves and seat in view["to_act"]:
                     if think:
@@ -112,14 +133,15 @@ async def bot_client(port: int, table_id: str, source: str, name: str, deadline:
 async def run_clients(args) -> None:
     tables = args.tables.split(",")
     deadline = time.monotonic() + args.duration
-    tally = {"games": 0, "actions": 0, "errors": [], "lost_links": []}
+    tally = {"games": 0, "actions": 0, "errors": [], "lost_links": [], "stalls": []}
     clients = []
     for offset, table_id in enumerate(tables):
         source = f"127.0.1.{args.first_index + offset + 1}"
+        last_games: list[bool] = []
         for seat in range(SEATS):
             clients.append(bot_client(args.port, table_id, source, f"Bot {table_id}/{seat}",
                                       deadline, args.think,
-                                      random.Random(f"{table_id}/{seat}"), tally))
+                                      random.Random(f"{table_id}/{seat}"), tally, last_games))
     await asyncio.gather(*clients)
     print(json.dumps(tally), flush=True)
 
@@ -181,6 +203,7 @@ async def run_host(args) -> int:
     actions = sum(t["actions"] for t in tallies)
     errors = [e for t in tallies for e in t["errors"]]
     lost = [e for t in tallies for e in t["lost_links"]]
+    stalls = [e for t in tallies for e in t["stalls"]]
     warm = [m for t, m in samples if t >= args.warmup]
     window = max(1, len(warm) // 5)
     early = statistics.median(warm[:window]) if warm else 0
@@ -194,7 +217,7 @@ async def run_host(args) -> int:
           f"{'over' if all(p == 'over' for p in phases) else 'NOT over'}")
     print(f"  moves played:      {actions} ({actions / elapsed:.0f}/s)")
     print(f"  error frames:      {len(errors)}; lost links: {len(lost)}; "
-          f"host warnings: {len(complaints.records)}")
+          f"host warnings: {len(complaints.records)}; stalled clients: {len(stalls)}")
     print(f"  host RSS:          {early / mib:.1f} MiB after {args.warmup:g} s warm-up, "
           f"{late / mib:.1f} MiB at the end (growth {growth / mib:+.2f} MiB, "
           f"peak {max(m for _, m in samples) / mib:.1f} MiB)")
@@ -203,8 +226,8 @@ async def run_host(args) -> int:
         failures.append("fewer games than tables completed")
     if not all(p == "over" for p in phases):
         failures.append("a table's last game did not finish")
-    if errors or lost or complaints.records:
-        failures.append("errors: " + "; ".join((errors + lost + complaints.records)[:5]))
+    if errors or lost or stalls or complaints.records:
+        failures.append("errors: " + "; ".join((errors + lost + stalls + complaints.records)[:5]))
     if growth > args.rss_tolerance * mib:
         failures.append(f"host memory grew by {growth / mib:.1f} MiB after the warm-up")
     for failure in failures:
