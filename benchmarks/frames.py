@@ -27,7 +27,7 @@ import random
 import time
 
 # harness first: it keeps scripts in this folder from shadowing the engine package.
-from harness import machine_note, median, percentile
+from harness import machine_note, median, percentile, table_frames
 
 import engine  # noqa: E402
 from netplay.connection import NOTHING_TOLD, state_frame  # noqa: E402
@@ -44,12 +44,10 @@ def one_game(game_id: str, players: int, flood: int, rng: random.Random) -> dict
 
     def tell_everyone() -> None:  # as the host does after every action
         started = time.perf_counter()
-        views = game.views(viewers)
-        for viewer in viewers:
-            legal = game.legal_actions(viewer) if viewer >= 0 else []
-            frame, told[viewer] = state_frame(told[viewer], game, views[viewer], legal)
-            sizes["follow"].append(len(frame))
+        frames = table_frames(game, told)
         sizes["seconds"].append((time.perf_counter() - started) / len(viewers))
+        for viewer, (frame, told[viewer]) in frames.items():
+            sizes["follow"].append(len(frame))
 
     tell_everyone()
     while game.outcome is None:

@@ -1,4 +1,5 @@
-"""Shared pieces of the network benchmarks: percentiles, and a Gaslight host in its own process.
+"""Shared pieces of the network benchmarks: percentiles, a table's frames as the host builds
+them, this machine's stalls, and a Gaslight host in its own process.
 
 The benchmarks run the host in a subprocess, as in real play, so that it has a core of its own
 and its figures (CPU, memory) are its alone. The parent drives it over a line-based JSON pipe:
@@ -33,6 +34,9 @@ from typing import Any, Iterable, Sequence
 # before `engine`, and this module takes the folder off the path once it is itself loaded.
 _HERE = Path(__file__).resolve().parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+
+import engine  # noqa: E402
+from netplay.connection import Told, state_frame  # noqa: E402
 
 PROJECT_ROOT = _HERE.parent
 REPLY_TIMEOUT = 60.0
@@ -75,6 +79,16 @@ def machine_note() -> str:
     return f"{os.cpu_count()} cores, load average {load:.1f}"
 
 
+def table_frames(game: engine.Game, told: dict[int, Told]) -> dict[int, tuple[bytes, Told]]:
+    """Each viewer's `state` frame after a move, and what it has then been told, built as the
+    host's `push_state` builds them: the views together, then each viewer's frame with its
+    legal actions."""
+    views = game.views(told)
+    return {viewer: state_frame(was_told, game, views[viewer],
+                                game.legal_actions(viewer) if viewer >= 0 else [])
+            for viewer, was_told in told.items()}
+
+
 def busy_thread_stalls(seconds: float = 2.0, over: float = 0.0002) -> list[float]:
     """The gaps, in seconds, longer than `over` between two clock readings of this thread
     while it does nothing else for `seconds`: the times the machine took the core away (a
@@ -92,13 +106,13 @@ def busy_thread_stalls(seconds: float = 2.0, over: float = 0.0002) -> list[float
     return stalls
 
 
-def stalls_note(seconds: float = 2.0) -> str:
+def stalls_note(seconds: float = 2.0, over: float = 0.0002) -> str:
     """One line on how often and how long this machine stalls a busy thread."""
-    stalls = busy_thread_stalls(seconds)
+    stalls = busy_thread_stalls(seconds, over)
     if not stalls:
-        return f"a busy thread, {seconds:g} s: no stall over 0.2 ms"
+        return f"a busy thread, {seconds:g} s: no stall over {over * 1000:g} ms"
     return (f"a busy thread, {seconds:g} s: {len(stalls) / seconds:.0f} stalls a second over "
-            f"0.2 ms, p50 {percentile(stalls, 0.50) * 1000:.2f} ms, "
+            f"{over * 1000:g} ms, p50 {percentile(stalls, 0.50) * 1000:.2f} ms, "
             f"p90 {percentile(stalls, 0.90) * 1000:.2f} ms, "
             f"{sum(stalls) / seconds:.1%} of its time")
 
@@ -215,7 +229,6 @@ def _resident_bytes() -> int:
 async def _serve(max_tables: int, data_parent: str | None, plaintext: bool) -> None:
     import gc
 
-    import engine
     import netplay.host
     from netplay.host import Host
     from netplay.limits import HostLimits

@@ -47,10 +47,10 @@ from typing import Final
 
 # harness first: it keeps scripts in this folder from shadowing the engine package.
 from harness import (HostProcess, machine_note, median, percentile, process_cpu_seconds,
-                     spread, stalls_note)
+                     spread, stalls_note, table_frames)
 
 import engine  # noqa: E402
-from netplay.connection import NOTHING_TOLD, state_frame
+from netplay.connection import NOTHING_TOLD
 from netplay.frames import HEADER_SIZE, decode_body, encode, message
 from netplay.legal import unpack_legal
 from netplay.transport import client_context
@@ -365,24 +365,21 @@ async def measure(players: int, game: str | None, runs: int, actions: int, warmu
 
 def fan_out_times(game_id: str, players: int, samples: int = 300) -> list[float]:
     """Seconds each of `samples` builds of one move's `state` frames takes in this process, as
-    the host builds them for players who were told of the move before (`Game.views`, then
-    each seat's frame), one every 2 ms: the CPU part of a move's path, without the network,
-    the store or the host's threads, and its spread on this machine."""
+    the host builds them for players who were told of the move before (`table_frames`), one
+    every 2 ms: the CPU part of a move's path, without the network, the store or the host's
+    threads, and its spread on this machine."""
     cls = engine.GAMES[game_id]
     game = engine.new_game(game_id, players, {}, 1)
     rng = random.Random(1)
-    told = [NOTHING_TOLD] * players
+    told = dict.fromkeys(range(players), NOTHING_TOLD)
     while len(game.history) < 30 and game.outcome is None:
-        views = game.views(range(players))
-        told = [state_frame(told[seat], game, views[seat], [])[1] for seat in range(players)]
+        told = {seat: now_told for seat, (_, now_told) in table_frames(game, told).items()}
         seat = min(game.to_act())
         game.apply(seat, cls.BOTS["random"](None, game.legal_actions(seat), rng))
     times = []
     for _ in range(samples):
         started = time.perf_counter()
-        views = game.views(range(players))
-        for seat in range(players):
-            state_frame(told[seat], game, views[seat], game.legal_actions(seat))
+        table_frames(game, told)
         times.append(time.perf_counter() - started)
         time.sleep(0.002)
     return times
