@@ -198,7 +198,7 @@ class EvolutionBoard(TimeBombBoard):
 
     def refusal(self, seat: int | None) -> str:
         model = self.model
-        if self.your_choice and model is not None and model.decisions and not self.over:
+        if self.your_choice and model is not None and model.decisions:
             # A row picked while the table waits on this seat's choice: say what it waits on.
             return f"Your choice first: {WAITING[model.pending_kind]}. Press Ctrl+D."
         return super().refusal(seat)
