@@ -3,7 +3,6 @@ limit and its tolerance, and the `first` rule of "Events" after a tail that star
 
 from __future__ import annotations
 
-import asyncio
 import time
 
 from netplay.client import Connection
