@@ -18,8 +18,16 @@ if not CHROMIUM.exists():
     pytest.skip(f"no Chromium at {CHROMIUM} (.ci/run installs Debian's chromium)",
                 allow_module_level=True)
 
+import aiohttp  # noqa: E402
 from playwright.async_api import Error as BrowserError  # noqa: E402
 from playwright.async_api import async_playwright  # noqa: E402
+from support.flows import Waiter, pair, play_screen  # noqa: E402
+from support.screen_text import screen_text  # noqa: E402
+
+from netplay.host import Host  # noqa: E402
+from tui.address import Address  # noqa: E402
+from tui.app import create_app  # noqa: E402
+from tui.backend import Backend  # noqa: E402
 
 pytestmark = pytest.mark.xdist_group("browser")
 
@@ -153,3 +161,113 @@ async def play_time_bomb_to_the_end(guest: Guest, say: str) -> str:
         else:
             await asyncio.sleep(0.1)
     raise AssertionError(f"the game is not over; the page shows:\n{screen}")
+
+
+async def test_a_closed_tab_takes_its_seat_back(serve, browser):
+    """Closing the page ends its app, as closing a terminal would; the same browser's next
+    page is offered the seat, and takes it back at the same game."""
+    served = serve()
+    context = await guest_context(browser)
+    ann = await Guest.open(context, served.url)
+    await ann.give_name("Ann")
+    await ann.press("Control+g")
+    await ann.wait_for("Play against bots")
+    await ann.press("1", "Enter")  # Time Bomb as last set up: bots at a person's pace
+    screen = await ann.wait_for("Role: ")
+    role = next(line for line in screen.splitlines() if "Role: " in line)
+    (app,) = served.app_processes()
+    await ann.page.close()
+    await until(lambda: not alive(app), "the closed page's app to end")
+    assert served.app_processes() == []
+
+    ann = await Guest.open(context, served.url)
+    await ann.wait_for("Take it back now?")
+    await ann.press("Enter")  # Rejoin
+    screen = await ann.wait_for("Role: ")
+    assert role in screen.splitlines()
+
+
+async def test_at_most_max_sessions_pages_and_the_next_is_told_it_is_full(serve, browser):
+    """One session allowed: a second guest gets the full page, however often it reloads, and
+    no second app starts; once the first page closes (its app gone), the second gets in.
+    A websocket without the page's cookie, or with a cookie that is not one we made, gets
+    nothing."""
+    served = serve("--max-sessions", "1")
+    first = await Guest.open(await guest_context(browser), served.url)
+    await first.wait_for("What name should the other players see?")
+    second = await guest_context(browser)
+    flood = await asyncio.gather(*(second.request.get(served.url) for _ in range(30)))
+    assert {response.status for response in flood} == {503}
+    assert "Gaslight is full" in await flood[0].text()
+    assert len(served.app_processes()) == 1
+
+    websocket = served.url.replace("https://", "wss://") + "ws"
+    for cookie in ({}, {"gaslight_guest": "../../../../tmp/elsewhere-is-not-a-guest-id"}):
+        async with aiohttp.ClientSession(cookies=cookie) as session:
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await session.ws_connect(websocket, ssl=False)
+        assert refused.value.status in (403, 503)
+
+    (app,) = served.app_processes()
+    await first.page.close()
+    await until(lambda: not alive(app), "the closed page's app to end")
+    guest = await Guest.open(second, served.url)
+    await guest.wait_for("What name should the other players see?")
+
+
+async def test_plain_http_only_with_the_flag_and_its_warning(serve, browser):
+    """The HTTPS server does not answer plain HTTP; `--insecure-http` serves it, saying
+    first that anyone on the LAN could read the guests' screens."""
+    served = serve()
+    page = await (await guest_context(browser)).new_page()
+    with pytest.raises(BrowserError):
+        await page.goto(served.url.replace("https://", "http://"))
+
+    plain = serve("--insecure-http")
+    assert plain.url.startswith("http://127.0.0.1:")
+    assert any(line.startswith("WARNING: plain HTTP") for line in plain.output)
+    context = await guest_context(browser)
+    guest = await Guest.open(context, plain.url)
+    await guest.wait_for("What name should the other players see?")
+    (cookie,) = await context.cookies()
+    assert cookie["httpOnly"] and not cookie["secure"]
+
+
+async def test_a_terminal_player_and_a_browser_guest_at_one_table(serve, browser, tmp_path):
+    """A LAN host's table, found by the guest's discovery on the serving machine: the guest
+    pairs with its code and sits with a terminal player (an app under Pilot, here), and each
+    reads the other's name and chat."""
+    host = Host(data_dir=tmp_path / "lan", advertise=True, interfaces=["127.0.0.1"])
+    _, port = await host.start("127.0.0.1", 0)
+    # Waiting tables come first in the lobby, by name: this one is the guest's first row.
+    host.create_table("timebomb", 4, name="000 Baker Street", bots=2)
+    backend = Backend(interfaces=["127.0.0.1"], data_dir=tmp_path / "tom", discover=False)
+    pair(backend, host)
+    tom = create_app(backend, player_name="Tom", initial=(Address("127.0.0.1", port), False))
+    waiter = Waiter()
+    served = serve()
+    try:
+        async with tom.run_test(size=(100, 30), message_hook=waiter.hook) as pilot:
+            await waiter.until(pilot, lambda: play_screen(tom), "Tom at the table")
+            ann = await Guest.open(await guest_context(browser), served.url)
+            await ann.give_name("Ann")
+            await ann.wait_for("000 Baker Street")
+            await ann.act("Home")
+            await ann.act("Enter")
+            await ann.wait_for("Table code for")
+            await ann.type(host.table_code)
+            await ann.press("Enter")
+            await ann.wait_for("Ann (you)")
+            await ann.wait_for("Tom")
+            await waiter.until(pilot, lambda: "Ann" in screen_text(tom), "Ann on Tom's screen")
+
+            await ann.type("evening, Tom")
+            await ann.press("Enter")
+            # Tom's claim offer may cover his chat: read what his chat holds.
+            table = play_screen(tom)
+            await waiter.until(pilot, lambda: ("Ann", "evening, Tom", "table") in table.chat_lines,
+                               "Ann's line in Tom's chat")
+            table.say("evening, Ann")
+            await ann.wait_for("Tom: evening, Ann")
+    finally:
+        await host.stop()
