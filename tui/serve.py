@@ -68,6 +68,19 @@ def certificate_fingerprint(key: HostKey) -> str:
     return ":".join(digest[i:i + 2] for i in range(0, len(digest), 2)).upper()
 
 
+FIT_FONT: Final = """<script>
+// Before textual.js reads the font size on load: the largest (up to 16 px) that fits the
+// 80x24 cells every screen is laid out for, so a phone on its side gets the whole screen.
+// A cell of the page's monospace font is about 0.6 em wide and 1.2 em high.
+(() => {
+  const terminal = document.getElementById("terminal");
+  if (new URLSearchParams(location.search).has("fontsize")) return;
+  const fits = Math.floor(Math.min(innerWidth / (80 * 0.6), innerHeight / (24 * 1.2)));
+  terminal.dataset.fontSize = Math.max(8, Math.min(16, fits));
+})();
+</script>
+"""
+
 FULL_PAGE: Final = """<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>Gaslight is full</title></head>
 <body style="background:#0c181f;color:#eee;font-family:monospace;padding:2em">
@@ -185,6 +198,7 @@ class GaslightServer(Server):
             "application": {"name": self.title},
         }
         response = aiohttp_jinja2.render_template("app_index.html", request, context)
+        response.text = response.text.replace("</body>", FIT_FONT + "</body>")
         if guest_id(request) is None:
             response.set_cookie(GUEST_COOKIE, new_guest_id(), httponly=True,
                                 secure=self.https, samesite="Strict",

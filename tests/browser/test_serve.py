@@ -271,3 +271,22 @@ async def test_a_terminal_player_and_a_browser_guest_at_one_table(serve, browser
             await ann.wait_for("Tom: evening, Ann")
     finally:
         await host.stop()
+
+
+async def test_a_phone_on_its_side_gets_the_whole_screen_and_f_keys(serve, browser):
+    """844x390 CSS pixels hold the 80x24 cells every screen is laid out for; the footer and
+    `?` show F2 for Host, since Chromium keeps Ctrl+N, and F2 opens the host form."""
+    served = serve()
+    guest = await Guest.open(await guest_context(browser, PHONE_LANDSCAPE), served.url)
+    await guest.give_name("Ann")
+    columns, rows = await guest.page.evaluate(
+        "() => [window.gaslightTerminal.cols, window.gaslightTerminal.rows]")
+    assert columns >= 80 and rows >= 24
+    screen = await guest.screen()
+    assert "f2 Host" in screen and "^n" not in screen and "needs at least" not in screen
+    await guest.act("?")
+    screen = await guest.wait_for("Keys you can use here now")
+    assert "f2" in screen and "^n" not in screen
+    await guest.act("Escape")
+    await guest.act("F2")
+    await guest.wait_for("Host a table on this computer")
