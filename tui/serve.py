@@ -9,7 +9,8 @@ needs around that is here:
 - **A guest is a cookie.** A random id, set on the first visit (HttpOnly, Secure over HTTPS),
   names a directory of its own that the guest's app takes as its config and data directories:
   its name, seat book and known hosts are that guest's, and a reloaded tab finds its seats
-  there as a restarted terminal does. The id is checked against a strict pattern, so it can
+  there as a restarted terminal does. The app's stderr is kept there too, never shown on the
+  server's console. The id is checked against a strict pattern, so it can
   never be a path.
 - **Sessions are bounded.** At most `max_sessions` app processes at once; the next guest gets
   a page that says the server is full. A session's process ends when its page closes, and is
@@ -21,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import os
 import re
 import secrets
 import sys
@@ -47,6 +49,7 @@ is taken, so that no cookie can name a path."""
 GUEST_COOKIE_DAYS: Final = 365
 CERTIFICATE_FILE: Final = "certificate.pem"
 GUESTS_DIR: Final = "guests"
+APP_LOG: Final = "app.log"
 EXIT_GRACE: Final = 5.0
 """Seconds a session's app has to quit after its page closed, before it is killed."""
 
@@ -94,11 +97,12 @@ Try again when someone leaves.</p>
 class GuestSession(AppService):
     """One page's app process, with its guest's own directories."""
 
-    def __init__(self, command: list[str], guest: str, environment: dict[str, str],
+    def __init__(self, command: list[str], guest: str, home: Path, environment: dict[str, str],
                  **kwargs: Any) -> None:
         super().__init__(" ".join(command), **kwargs)
         self.argv = command
         self.guest = guest
+        self.home = home
         self.guest_environment = environment
         self.closing = False
         self.ended = asyncio.Event()
@@ -110,15 +114,25 @@ class GuestSession(AppService):
         return environment
 
     async def _open_app_process(self, width: int = 80, height: int = 24):
-        # Started without a shell, so that the process we stop is the app itself.
-        self._process = process = await asyncio.create_subprocess_exec(
-            *self.argv,
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            env=self._build_environment(width, height),
-            start_new_session=True,  # Ctrl+C at the server's terminal is the server's to handle
-        )
+        # The app's stderr goes to the guest's own directory, owner-only: textual-serve would
+        # copy it to the server's console, and a crash's traceback shows its locals (the
+        # guest's hand among them).
+        log = os.open(self.home / APP_LOG, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            # Started without a shell, so that the process we stop is the app itself.
+            self._process = process = await asyncio.create_subprocess_exec(
+                *self.argv,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=log,
+                env=self._build_environment(width, height),
+                start_new_session=True,  # Ctrl+C at the server's terminal is the server's
+            )
+        finally:
+            os.close(log)
+        # textual-serve's reader of the app's stderr finds it empty.
+        process.stderr = asyncio.StreamReader()
+        process.stderr.feed_eof()
         self._stdin = process.stdin
         return process
 
@@ -165,9 +179,11 @@ class GaslightServer(Server):
     def full(self) -> bool:
         return len(self.sessions) >= self.max_sessions
 
-    def guest_environment(self, guest: str) -> dict[str, str]:
+    def guest_home(self, guest: str) -> Path:
+        return private_dir(self.root / GUESTS_DIR / guest)
+
+    def guest_environment(self, home: Path) -> dict[str, str]:
         """The guest's own config and data directories, and the server's interfaces."""
-        home = private_dir(self.root / GUESTS_DIR / guest)
         environment = {CONFIG_DIR_ENV: str(private_dir(home / "config")),
                        DATA_DIR_ENV: str(private_dir(home / "data"))}
         if self.interfaces:
@@ -213,8 +229,9 @@ class GaslightServer(Server):
             raise web.HTTPServiceUnavailable(text="Gaslight is full")
         websocket = web.WebSocketResponse(heartbeat=15)
         await websocket.prepare(request)
+        home = self.guest_home(guest)
         session = GuestSession(
-            [sys.executable, "-m", "tui"], guest, self.guest_environment(guest),
+            [sys.executable, "-m", "tui"], guest, home, self.guest_environment(home),
             write_bytes=websocket.send_bytes, write_str=websocket.send_str,
             close=websocket.close, download_manager=self.download_manager)
         self.sessions.add(session)

@@ -101,6 +101,8 @@ async def test_two_pages_are_two_guests_each_with_their_name(serve, browser, tmp
     assert cookie["value"] != (await bob_browser.cookies())[0]["value"]
     guests = sorted((tmp_path / "serve-0" / "guests").iterdir())
     assert len(guests) == 2 and all(g.stat().st_mode & 0o077 == 0 for g in guests)
+    # A crash's traceback shows its locals: each app's stderr stays with its guest.
+    assert all((g / "app.log").stat().st_mode & 0o077 == 0 for g in guests)
 
     await ann.page.reload()
     ann = Guest(ann.page)
