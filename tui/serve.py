@@ -117,19 +117,19 @@ class GuestSession(AppService):
         # The app's stderr goes to the guest's own directory, owner-only: textual-serve would
         # copy it to the server's console, and a crash's traceback shows its locals (the
         # guest's hand among them).
-        log = os.open(self.home / APP_LOG, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        app_log = os.open(self.home / APP_LOG, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         try:
             # Started without a shell, so that the process we stop is the app itself.
             self._process = process = await asyncio.create_subprocess_exec(
                 *self.argv,
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
-                stderr=log,
+                stderr=app_log,
                 env=self._build_environment(width, height),
                 start_new_session=True,  # Ctrl+C at the server's terminal is the server's
             )
         finally:
-            os.close(log)
+            os.close(app_log)
         # textual-serve's reader of the app's stderr finds it empty.
         process.stderr = asyncio.StreamReader()
         process.stderr.feed_eof()

@@ -8,8 +8,10 @@ starts a server, a browser and an app process per page, which is all two cores t
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import itertools
 import os
+import ssl
 
 import pytest
 from support.browser import CHROMIUM, Guest, launch, start_serve
@@ -217,9 +219,15 @@ async def test_at_most_max_sessions_pages_and_the_next_is_told_it_is_full(serve,
 
 
 async def test_plain_http_only_with_the_flag_and_its_warning(serve, browser):
-    """The HTTPS server does not answer plain HTTP; `--insecure-http` serves it, saying
-    first that anyone on the LAN could read the guests' screens."""
+    """The HTTPS server does not answer plain HTTP, and the fingerprint it printed is the one
+    of the certificate it presents; `--insecure-http` serves plain HTTP, saying first that
+    anyone on the LAN could read the guests' screens."""
     served = serve()
+    host, port = served.url.removeprefix("https://").rstrip("/").split(":")
+    presented = ssl.PEM_cert_to_DER_cert(ssl.get_server_certificate((host, int(port))))
+    digest = hashlib.sha256(presented).hexdigest().upper()
+    assert any(line.endswith(":".join(digest[i:i + 2] for i in range(0, 64, 2)))
+               for line in served.output if "SHA-256 fingerprint" in line)
     page = await (await guest_context(browser)).new_page()
     with pytest.raises(BrowserError):
         await page.goto(served.url.replace("https://", "http://"))
