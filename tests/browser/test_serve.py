@@ -114,13 +114,17 @@ async def test_two_pages_are_two_guests_each_with_their_name(serve, browser, tmp
 
 
 async def test_a_time_bomb_game_against_bots_to_its_end_with_a_chat_line(serve, browser):
-    """Quick play from a page at the bots' fastest pace, every move by key, to the end."""
+    """Quick play from a page at the bots' fastest pace, every move by key, to the end; F1
+    shows the game's rules on the way."""
     served = serve()
     ann = await Guest.open(await guest_context(browser), served.url)
     await ann.give_name("Ann")
     await ann.press("Control+g")
     await ann.wait_for("Play against bots")
-    await ann.press("1")  # Time Bomb
+    await ann.press("1", "F1")  # Time Bomb, and its rules
+    await ann.wait_for("Big Ben is rigged with a bomb")
+    # Esc on its own: an Esc with the next key close behind reads as Alt and that key.
+    await ann.act("Escape")
     # Keys are handled in order: five Tabs reach Time Bomb's pace (players, first cutter,
     # claims, bots, pace), whenever the app gets to them.
     await ann.press(*["Tab"] * 5)
