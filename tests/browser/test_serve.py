@@ -249,7 +249,7 @@ async def test_plain_http_only_with_the_flag_and_its_warning(serve, browser):
 async def test_a_terminal_player_and_a_browser_guest_at_one_table(serve, browser, tmp_path):
     """A LAN host's table, found by the guest's discovery on the serving machine: the guest
     pairs with its code and sits with a terminal player (an app under Pilot, here), and each
-    reads the other's name and chat."""
+    reads the other's name and chat; a second guest watches it."""
     host = Host(data_dir=tmp_path / "lan", advertise=True, interfaces=["127.0.0.1"])
     _, port = await host.start("127.0.0.1", 0)
     # Waiting tables come first in the lobby, by name: this one is the guest's first row.
@@ -282,6 +282,19 @@ async def test_a_terminal_player_and_a_browser_guest_at_one_table(serve, browser
                                "Ann's line in Tom's chat")
             table.say("evening, Ann")
             await ann.wait_for("Tom: evening, Ann")
+
+            # A second guest watches the full table, with F3 (Chromium keeps Ctrl+W).
+            bob = await Guest.open(await guest_context(browser), served.url)
+            await bob.give_name("Bob")
+            await bob.wait_for("000 Baker Street")
+            await bob.act("Home")
+            await bob.act("F3")
+            await bob.wait_for("Table code for")
+            await bob.type(host.table_code)
+            await bob.press("Enter")
+            await bob.wait_for("Spectator chat")
+            screen = await bob.wait_for("Tom")
+            assert "Ann" in screen and "(you)" not in screen
     finally:
         await host.stop()
 
