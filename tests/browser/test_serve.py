@@ -316,3 +316,21 @@ async def test_a_phone_on_its_side_gets_the_whole_screen_and_f_keys(serve, brows
     await guest.act("Escape")
     await guest.act("F2")
     await guest.wait_for("Host a table on this computer")
+
+
+async def test_a_flood_of_reloads_leaves_one_app(serve, browser):
+    """A page reloaded again and again, faster than its app starts: each reload's app waits
+    for the last one of that guest to end, so apps never pile up, and one is left."""
+    served = serve()
+    context = await guest_context(browser)
+    guest = await Guest.open(context, served.url)
+    await guest.wait_for("What name should the other players see?")
+    most = 0
+    for _ in range(12):
+        await guest.page.reload(wait_until="commit")
+        most = max(most, len(served.app_processes()))
+    guest = Guest(guest.page)
+    await guest.page.wait_for_function("() => window.gaslightTerminal")
+    await guest.wait_for("What name should the other players see?")
+    await until(lambda: len(served.app_processes()) == 1, "one app left")
+    assert most <= 2
