@@ -71,6 +71,9 @@ def certificate_fingerprint(key: HostKey) -> str:
     return ":".join(digest[i:i + 2] for i in range(0, len(digest), 2)).upper()
 
 
+OUTSIDE_STYLESHEET: Final = re.compile(r"<link[^>]*fonts\.googleapis\.com[^>]*>")
+"""textual-serve's page fetches its font from Google: it would tell Google of every guest, and
+wait on a LAN with no way out. The page falls back to the browser's own monospace font."""
 FIT_FONT: Final = """<script>
 // Before textual.js reads the font size on load: the largest (up to 16 px) that fits the
 // 80x24 cells every screen is laid out for, so a phone on its side gets the whole screen.
@@ -214,7 +217,8 @@ class GaslightServer(Server):
             "application": {"name": self.title},
         }
         response = aiohttp_jinja2.render_template("app_index.html", request, context)
-        response.text = response.text.replace("</body>", FIT_FONT + "</body>")
+        page = OUTSIDE_STYLESHEET.sub("", response.text)
+        response.text = page.replace("</body>", FIT_FONT + "</body>")
         if guest_id(request) is None:
             response.set_cookie(GUEST_COOKIE, new_guest_id(), httponly=True,
                                 secure=self.https, samesite="Strict",

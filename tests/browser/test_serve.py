@@ -86,16 +86,23 @@ async def until(predicate, what: str, timeout: float = 15.0):
 
 async def test_two_pages_are_two_guests_each_with_their_name(serve, browser, tmp_path):
     """Each page gets its own app, asks its own name and keeps it; the guest id is an
-    HttpOnly, Secure cookie, and each guest's directory is owner-only."""
+    HttpOnly, Secure cookie, and each guest's directory is owner-only. The page fetches
+    nothing from any other host."""
     served = serve()
     assert served.url.startswith("https://127.0.0.1:")
     ann_browser, bob_browser = await guest_context(browser), await guest_context(browser)
+    asked = []
+    ann_browser.on("request", lambda request: asked.append(request.url))
     ann = await Guest.open(ann_browser, served.url)
     bob = await Guest.open(bob_browser, served.url)
     await ann.give_name("Ann")
     await bob.give_name("Bob")
     assert "Bob" not in await ann.screen() and "Ann" not in await bob.screen()
     assert len(served.app_processes()) == 2
+    # Nothing from another host: a LAN may have no way out, and a guest's visit is no one
+    # else's business.
+    host = served.url.replace("https://", "wss://")
+    assert asked and all(url.startswith((served.url, host)) for url in asked), asked
 
     (cookie,) = await ann_browser.cookies()
     assert (cookie["name"], cookie["httpOnly"], cookie["secure"]) == ("gaslight_guest", True,
