@@ -152,8 +152,8 @@ TIMEBOMB: Final = GameInfo(
     summary="Sherlock's team cuts wires to find the Defusing ones before Big Ben blows.",
 )
 
-EVOLUTION: Final = GameInfo(
-    id="timebomb-evolution",
+TIMEBOMB_EVOLUTION: Final = GameInfo(
+    id="timebomb_evolution",
     title="Time Bomb Évolution",
     min_players=4,
     max_players=6,
@@ -221,9 +221,17 @@ HOLMES: Final = GameInfo(
 )
 
 CATALOGUE: Final[dict[str, GameInfo]] = {
-    info.id: info for info in (TIMEBOMB, EVOLUTION, MACHINATIONS, HOLMES)
+    info.id: info for info in (TIMEBOMB, TIMEBOMB_EVOLUTION, MACHINATIONS, HOLMES)
 }
 """Every game, in the order the lobby lists them."""
+
+PROTOCOL_3_IDS: Final = {"timebomb-evolution": "timebomb_evolution"}
+"""Ids that protocol 3 wrote into stores and replay files, and the game each names now."""
+
+
+def read_game_id(stored: Any) -> Any:
+    """The id of the game a store or replay file names, written by this Gaslight or an older one."""
+    return PROTOCOL_3_IDS.get(stored, stored) if isinstance(stored, str) else stored
 
 
 def game_info(game_id: Any) -> GameInfo:

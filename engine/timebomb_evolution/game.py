@@ -47,8 +47,8 @@ VARIANTE_THRESHOLDS = {GREEN: 3}
 DEFUSE, MOVE_APART, DRAW_NUMBER = "defuse", "move_apart", "draw_number"
 
 
-class Evolution(TimeBomb):
-    INFO = catalogue.EVOLUTION
+class TimeBombEvolution(TimeBomb):
+    INFO = catalogue.TIMEBOMB_EVOLUTION
     ACTIONS = {
         "cut": {"target": int},
         # A claim names how many Defusing wires you hold and, optionally, one colour you hold:

@@ -12,7 +12,7 @@ from netplay.replays import EYES_ALL, round_of
 
 from .conftest import listing, play_game, step
 
-GAMES = [("timebomb", 5, 2), ("timebomb-evolution", 5, 2), ("machinations", 5, 2),
+GAMES = [("timebomb", 5, 2), ("timebomb_evolution", 5, 2), ("machinations", 5, 2),
          ("holmes", 2, 1)]
 
 

@@ -104,7 +104,7 @@ async def test_a_step_is_on_the_screen_once_the_screen_says_it_is_drawn(tmp_path
         assert f"{step}/{steps}" in text
 
 
-@pytest.mark.parametrize("kind, players", [("timebomb", 5), ("timebomb-evolution", 4),
+@pytest.mark.parametrize("kind, players", [("timebomb", 5), ("timebomb_evolution", 4),
                                            ("machinations", 5), ("holmes", 2)])
 async def test_a_replay_file_steps_by_action_and_round_through_any_eyes(tmp_path, kind,
                                                                        players, monkeypatch):

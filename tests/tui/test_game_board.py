@@ -51,13 +51,13 @@ def tb_lobby(game):
 
 POSITIONS = {
     "timebomb": (cutter_game, tb_lobby),
-    "timebomb-evolution": (arranged_game, ev_lobby),
+    "timebomb_evolution": (arranged_game, ev_lobby),
     "machinations": (proposing_at_0, mm_lobby),
     "holmes": (holmes_at_my_turn, ho_lobby),
 }
 ENDINGS = {
     "timebomb": (finished_game, tb_lobby),
-    "timebomb-evolution": (lambda: variante_game(200), ev_lobby),
+    "timebomb_evolution": (lambda: variante_game(200), ev_lobby),
     "machinations": (lambda: machinations_game(lambda g: False), mm_lobby),
     "holmes": (lambda: holmes_game(1000), ho_lobby),
 }
@@ -82,7 +82,7 @@ def status_bar(application) -> str:
     "game_id, seat_of, mine, theirs",
     [
         ("timebomb", lambda g: g.cutter, "✂ your cut", "✂ {} cuts"),
-        ("timebomb-evolution", lambda g: 0, "✂ your cut", "✂ {} cuts"),
+        ("timebomb_evolution", lambda g: 0, "✂ your cut", "✂ {} cuts"),
         ("machinations", lambda g: 0, "your proposal", "{} proposes"),
         ("holmes", lambda g: 0, "your turn", "waiting for {}"),
     ],
@@ -240,7 +240,7 @@ async def test_the_end_screen_says_whether_you_won(game_id):
 # -- 80x24: what must be on screen without scrolling ----------------------------------------
 
 
-@pytest.mark.parametrize("game_id", ["timebomb", "timebomb-evolution", "machinations", "holmes"])
+@pytest.mark.parametrize("game_id", ["timebomb", "timebomb_evolution", "machinations", "holmes"])
 async def test_the_host_form_shows_its_buttons_at_80x24(game_id):
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:

@@ -61,7 +61,7 @@ def test_lobby_asks_the_name_on_first_start(snap_compare, size):
 
 
 @pytest.mark.parametrize("size", SIZES)
-@pytest.mark.parametrize("game", ["timebomb", "timebomb-evolution", "machinations", "holmes"])
+@pytest.mark.parametrize("game", ["timebomb", "timebomb_evolution", "machinations", "holmes"])
 def test_host_form_offers_the_games_declared_options(snap_compare, size, game):
     """The host form: game, name, players, bots and the game's options, buttons in view."""
     from tui.screens.host_table import HostTableScreen

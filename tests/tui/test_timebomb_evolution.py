@@ -8,7 +8,7 @@ from support import offline
 from support.flows import play_screen
 from support.offline import SIZES, lobby
 from support.offline import offline_app as app
-from support.positions import EVOLUTION, arranged_game, evolution_lobby, variante_game
+from support.positions import TIMEBOMB_EVOLUTION, arranged_game, evolution_lobby, variante_game
 from support.screen_text import screen_text
 
 import engine
@@ -145,7 +145,7 @@ async def test_play_the_variante_against_bots_to_the_end(app_factory, waiter):
     application = app_factory()
     async with application.run_test(size=(100, 32), message_hook=waiter.hook) as pilot:
         ticket = await application.backend.host_table(
-            EVOLUTION, 5, {"variante": True}, name="Variante", bots=4, advertise=False
+            TIMEBOMB_EVOLUTION, 5, {"variante": True}, name="Variante", bots=4, advertise=False
         )
         application.screen.go(ticket)
         table = await waiter.until(pilot, lambda: play_screen(application), "the table")

@@ -14,7 +14,7 @@ from support.offline import (
     skip_claim_offer,
 )
 from support.positions import (
-    EVOLUTION,
+    TIMEBOMB_EVOLUTION,
     arranged_game,
     holmes_game,
     holmes_lobby,
@@ -63,13 +63,13 @@ async def test_typing_in_the_waiting_room_goes_to_the_chat_only():
         assert screen.query_one("#chat-input").value == ""
 
 
-@pytest.mark.parametrize("game_id", ["timebomb", "timebomb-evolution", "machinations", "holmes"])
+@pytest.mark.parametrize("game_id", ["timebomb", "timebomb_evolution", "machinations", "holmes"])
 async def test_typing_at_the_table_goes_to_the_chat_only(game_id):
     """At the player's turn, with claims and dialogs on offer: only the chat line is sent,
     and no dialog opened."""
     build, lobby_message = {
         "timebomb": (lambda: seeded_game(0), lambda g: lobby()),
-        "timebomb-evolution": (arranged_game, lambda g: lobby(players=g.players, game=EVOLUTION)),
+        "timebomb_evolution": (arranged_game, lambda g: lobby(players=g.players, game=TIMEBOMB_EVOLUTION)),
         "machinations": (proposing_at_0, lambda g: machinations_lobby(g.players)),
         "holmes": (lambda: next(g for n in range(14, 60) if 0 in (g := holmes_game(n)).to_act()),
                    lambda g: holmes_lobby()),

@@ -70,7 +70,7 @@ async def settled(pilot) -> None:
 
 LIVE = {
     "timebomb": (cutter_game, lambda g: lobby()),
-    "timebomb-evolution": (arranged_game, lambda g: evolution_lobby(g.players)),
+    "timebomb_evolution": (arranged_game, lambda g: evolution_lobby(g.players)),
     "machinations": (proposing_at_0, lambda g: machinations_lobby(g.players)),
     "holmes": (lambda: next(g for n in range(14, 60) if 0 in (g := holmes_game(n)).to_act()),
                lambda g: holmes_lobby()),
@@ -148,7 +148,7 @@ def first_step(game: engine.Game, holds) -> tuple[int, engine.Game]:
 
 FINISHED = {
     "timebomb": (finished_game, lambda g: True),  # the deal: the first cutter's turn
-    "timebomb-evolution": (lambda: variante_game(200), lambda g: g.pending is not None),
+    "timebomb_evolution": (lambda: variante_game(200), lambda g: g.pending is not None),
     "machinations": (lambda: machinations_game(lambda g: False),
                      lambda g: g.history and g.phase == "proposal"),
     "holmes": (lambda: holmes_game(1000), lambda g: len(g.history) >= 20),
@@ -179,7 +179,7 @@ async def test_in_a_replay_every_your_turn_agrees_with_to_act(tmp_path, monkeypa
             assert_agrees_with_to_act(screen)
             words = " ".join(k for k in your_turn_places(screen) if "words" in k)
             assert not re.search(r"Ctrl\+|Enter|pick one", words), words
-        if game_id == "timebomb-evolution":
+        if game_id == "timebomb_evolution":
             screen.ask(step, waited_on)
             await until(pilot, lambda: screen.drawn == (step, waited_on))
             assert "Your choice" in str(screen.board.query_one("#ev-board").content)

@@ -21,9 +21,9 @@ from textual.widgets import Static
 from tui.games.timebomb_evolution.model import (
     COLOUR_STYLES,
     QUESTIONS,
-    EvolutionModel,
+    TimeBombEvolutionModel,
     build_model,
-    colour_word,
+    colour_name,
     describe_claim,
     describe_decision,
 )
@@ -52,15 +52,15 @@ def hand_text(hand: dict[str, int]) -> Text:
 def kind_text(kind: str) -> Text:
     if kind == "defusing":
         return Text("◆ Defusing", style="bold")
-    return Text(colour_word(kind), style=COLOUR_STYLES.get(kind, ""))
+    return Text(colour_name(kind), style=COLOUR_STYLES.get(kind, ""))
 
 
-class EvolutionBoard(TimeBombBoard):
+class TimeBombEvolutionBoard(TimeBombBoard):
     BINDINGS = [Binding("ctrl+d", "decide", "Decide")]
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.model: EvolutionModel | None = None
+        self.model: TimeBombEvolutionModel | None = None
         self.deciding = False
 
     def variant_panels(self) -> ComposeResult:
@@ -113,7 +113,7 @@ class EvolutionBoard(TimeBombBoard):
         super().on_resize()
         self.refresh_variant()
 
-    def board_text(self, model: EvolutionModel, width: int) -> Text:
+    def board_text(self, model: TimeBombEvolutionModel, width: int) -> Text:
         names = {row.seat: row.name for row in model.players}
         text = Text(f"◆ Defusing {model.defusing_found}/{model.defusing_total}", style="bold")
         if model.set_apart:
@@ -123,7 +123,7 @@ class EvolutionBoard(TimeBombBoard):
         per_line = max(1, (width + 2) // 15)
         for i, row in enumerate(model.colours):
             text.append("\n" if i % per_line == 0 else "  ")
-            cell = Text(f"{colour_word(row.colour):<6}", style=COLOUR_STYLES.get(row.colour, ""))
+            cell = Text(f"{colour_name(row.colour):<6}", style=COLOUR_STYLES.get(row.colour, ""))
             cell.append(f" {row.revealed}/{row.threshold}")
             if row.wire is not None:
                 cell.append(f" ◆{row.wire}", style="bold")
@@ -240,7 +240,7 @@ class EvolutionBoard(TimeBombBoard):
 
     @classmethod
     def ending(cls, view, seat, seats) -> Widget:
-        from tui.games.timebomb_evolution.ending import EvolutionEnding
+        from tui.games.timebomb_evolution.ending import TimeBombEvolutionEnding
 
         ending = build_ending(view, seat, seats)
         hands = view.get("hands") or []
@@ -255,6 +255,6 @@ class EvolutionBoard(TimeBombBoard):
             last = revealed[-1]
             last_cut = (f"Last cut: {names.get(last['cutter'], '?')} ✂ "
                         f"{names.get(last['target'], '?')}: {kind_text(last['wire']).plain}")
-        return EvolutionEnding(
+        return TimeBombEvolutionEnding(
             replace(ending, rows=rows, last_cut=last_cut), view.get("removed") or {}
         )
