@@ -69,7 +69,7 @@ async def test_everything_shows_every_secret_from_the_deal_and_a_seat_its_own(
         # Every private line says whose it was; at the table it read "You see your wires".
         log = screen.query_one(EventLog)
         private = [e for e in game.events if e.audience]
-        lines = [log.line(e) for e in log.shown if e.get("private")]
+        lines = [log.line(e) for e in log.shown if e.get("audience")]
         assert len(lines) == len(private) > 0
         assert lines == [f"For {names[min(e.audience)]}: " + e.text.format(
             *(names[s] for s in e.seats)) for e in private]
