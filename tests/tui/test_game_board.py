@@ -21,6 +21,7 @@ from support.positions import (
 from support.screen_text import screen_text
 
 import engine
+from engine.catalogue import CATALOGUE
 from tui.app import create_app
 from tui.games.timebomb.dialogs import CutScreen
 from tui.messages import StateChanged
@@ -78,17 +79,18 @@ def status_bar(application) -> str:
     return screen_text(application).splitlines()[0]
 
 
-@pytest.mark.parametrize(
-    "game_id, seat_of, mine, theirs",
-    [
-        ("timebomb", lambda g: g.cutter, "✂ your cut", "✂ {} cuts"),
-        ("timebomb_evolution", lambda g: 0, "✂ your cut", "✂ {} cuts"),
-        ("machinations", lambda g: 0, "your proposal", "{} proposes"),
-        ("holmes", lambda g: 0, "your turn", "waiting for {}"),
-    ],
-)
-async def test_the_status_bar_says_whose_turn_it_is(game_id, seat_of, mine, theirs):
+WHOSE_TURN = {
+    "timebomb": (lambda g: g.cutter, "✂ your cut", "✂ {} cuts"),
+    "timebomb_evolution": (lambda g: 0, "✂ your cut", "✂ {} cuts"),
+    "machinations": (lambda g: 0, "your proposal", "{} proposes"),
+    "holmes": (lambda g: 0, "your turn", "waiting for {}"),
+}
+
+
+@pytest.mark.parametrize("game_id", list(CATALOGUE))
+async def test_the_status_bar_says_whose_turn_it_is(game_id):
     """From the seat the game waits on, and as a spectator, who is named."""
+    seat_of, mine, theirs = WHOSE_TURN[game_id]
     build, lobby_of = POSITIONS[game_id]
     game = build()
     seat = seat_of(game)
@@ -100,7 +102,7 @@ async def test_the_status_bar_says_whose_turn_it_is(game_id, seat_of, mine, thei
             assert status_bar(application).strip().startswith(expected), status_bar(application)
 
 
-@pytest.mark.parametrize("game_id", list(POSITIONS))
+@pytest.mark.parametrize("game_id", list(CATALOGUE))
 async def test_the_board_alone_holds_the_view_its_legal_actions_and_its_seat(game_id):
     """The screen keeps no copy to drift from the board's (issue 26): a state's view and
     legal actions go to the board, the screen reads them there, and the board reads whose
@@ -199,7 +201,7 @@ def holmes_with_a_secret() -> engine.Game:
     return next(g for g in games if any(e["private"] for e in g.view(0)["events"]))
 
 
-@pytest.mark.parametrize("game_id", list(POSITIONS))
+@pytest.mark.parametrize("game_id", list(CATALOGUE))
 async def test_h_hides_the_events_only_this_seat_sees(game_id):
     """The engine marks each private event; Ctrl+E masks exactly those in the log."""
     build, lobby_of = POSITIONS[game_id]
@@ -219,7 +221,7 @@ async def test_h_hides_the_events_only_this_seat_sees(game_id):
         assert not any(log.line(e) == HIDDEN for e in events)
 
 
-@pytest.mark.parametrize("game_id", list(ENDINGS))
+@pytest.mark.parametrize("game_id", list(CATALOGUE))
 async def test_the_end_screen_says_whether_you_won(game_id):
     build, lobby_of = ENDINGS[game_id]
     game = build()
@@ -240,7 +242,7 @@ async def test_the_end_screen_says_whether_you_won(game_id):
 # -- 80x24: what must be on screen without scrolling ----------------------------------------
 
 
-@pytest.mark.parametrize("game_id", ["timebomb", "timebomb_evolution", "machinations", "holmes"])
+@pytest.mark.parametrize("game_id", list(CATALOGUE))
 async def test_the_host_form_shows_its_buttons_at_80x24(game_id):
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:

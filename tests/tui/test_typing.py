@@ -23,6 +23,7 @@ from support.positions import (
 )
 from support.screen_text import screen_text
 
+from engine.catalogue import CATALOGUE
 from netplay.protocol import Chat
 from tui.app import create_app
 from tui.screens.confirm import ConfirmScreen
@@ -63,7 +64,7 @@ async def test_typing_in_the_waiting_room_goes_to_the_chat_only():
         assert screen.query_one("#chat-input").value == ""
 
 
-@pytest.mark.parametrize("game_id", ["timebomb", "timebomb_evolution", "machinations", "holmes"])
+@pytest.mark.parametrize("game_id", list(CATALOGUE))
 async def test_typing_at_the_table_goes_to_the_chat_only(game_id):
     """At the player's turn, with claims and dialogs on offer: only the chat line is sent,
     and no dialog opened."""

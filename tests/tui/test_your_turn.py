@@ -25,6 +25,7 @@ from support.positions import (
 )
 
 import engine
+from engine.catalogue import CATALOGUE
 from netplay.game_record import GameRecord, Move, Player
 from tui.backend import Backend
 from tui.screens.replay import ReplayScreen, replay_app
@@ -77,7 +78,7 @@ LIVE = {
 }
 
 
-@pytest.mark.parametrize("game_id", list(LIVE))
+@pytest.mark.parametrize("game_id", list(CATALOGUE))
 async def test_at_a_table_every_your_turn_agrees_with_to_act(game_id):
     """From the seat the table waits on, from one it does not, and as a spectator."""
     build, lobby_of = LIVE[game_id]
@@ -155,7 +156,7 @@ FINISHED = {
 }
 
 
-@pytest.mark.parametrize("game_id", list(FINISHED))
+@pytest.mark.parametrize("game_id", list(CATALOGUE))
 async def test_in_a_replay_every_your_turn_agrees_with_to_act(tmp_path, monkeypatch, game_id):
     """A replay's step offers no legal action, yet through the eyes of a seat the table
     waited on, every place says it was their turn, and none offers a key to act; through
