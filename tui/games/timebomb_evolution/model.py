@@ -24,6 +24,36 @@ COLOUR_STYLES = {
     "green": "bold green3",
     "orange": "bold dark_orange",
 }
+COLOUR_POWERS = {
+    "yellow": "never takes a Defusing wire",
+    "blue": "moves a Defusing wire apart",
+    "red": "draws a Number: next target",
+    "pink": "two Pinks in a row explode",
+    "green": "explodes at 3",
+    "orange": "each one shortens round 4",
+}
+"""What a colour does in the Variante when it is cut (RULES.md, EV-16 to EV-21), in a line."""
+
+ENDING_RULES = {
+    "defused": "EV-13: the last Defusing wire cut wins for Sherlock's team.",
+    "pink": "EV-18: a Pink explodes when the cut just before it was a Pink too.",
+    "orange": "EV-21: each Orange cut takes a cut from round 4, and none was left.",
+    "time": "EV-15: round 4 ended without a winner.",
+}
+"""The rule that ended a game, by the outcome's reason; a colour's explosion depends on the
+Variante (`ending_rule`)."""
+
+
+def ending_rule(reason: str | None, variante: bool) -> str:
+    """The rule that ended the game, numbered, for the end screen."""
+    if reason == "bomb":
+        if variante:
+            return ("EV-14: a colour explodes at its threshold (4, Green 3), unless a Defusing "
+                    "wire lies on it.")
+        return "EV-14: the fourth bomb of a colour to be cut explodes."
+    return ENDING_RULES.get(reason or "", "")
+
+
 DECISIONS = ("defuse", "move_apart", "draw_number")
 QUESTIONS = {
     "defuse": "Your Defusing wire defuses a colour. Which one?",
