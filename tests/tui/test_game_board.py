@@ -391,3 +391,26 @@ async def test_the_game_keys_work_when_the_table_opened_before_its_first_state()
         await pilot.pause()
         await pilot.pause()
         assert isinstance(table.focused, OptionList) and table.board in table.focused.ancestors
+
+
+async def test_switching_game_in_the_host_form_keeps_the_seats_it_can_and_says_what_changed():
+    """Issue 35: Time Bomb's 5 seats and 3 bots stay 5 and 3 at Évolution (4-6); Holmes (2)
+    takes 2 seats and 0 bots, and says so."""
+    from textual.widgets import Select
+
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        await application.push_screen(HostTableScreen("Ada", "timebomb"))
+        await pilot.pause()
+        form = application.screen
+        assert (form.players, form.bots) == (5, 3)
+        form.query_one("#host-game", Select).value = "timebomb_evolution"
+        await pilot.pause()
+        assert (form.game_id, form.players, form.bots) == ("timebomb_evolution", 5, 3)
+        assert not application._notifications
+        form.query_one("#host-game", Select).value = "holmes"
+        await pilot.pause()
+        assert (form.players, form.bots) == (2, 0)
+        [said] = [n.message for n in application._notifications]
+        assert "Players 5 → 2" in said and "Bots 3 → 0" in said
+        assert form.request().players == 2 and form.request().bots == 0
