@@ -137,7 +137,7 @@ async def test_the_keys_list_shows_each_key_once_and_each_description_whole():
         text = " ".join(text.split())
         for whole in ("Any letter you type goes to the chat (Enter sends, Esc comes back)",
                       "Claim in public what you hold (a bluff is fine)",
-                      "Hide your secrets from onlookers, and the log's",
+                      "Hide your hand and your private log lines from onlookers",
                       "Quit Gaslight (at a running game it asks first)"):
             assert whole in text
         keys = [row[0] for row in application.screen.keys]
