@@ -121,6 +121,11 @@ class Replay:
                 "ended": self.ended, "result": self.outcome.text if self.outcome else ""}
 
 
+def seat_held(record: GameRecord, hashes: set[str]) -> int | None:
+    """The seat of `record` that one of these token hashes held, if any: the asker's own."""
+    return next((seat for seat, held in enumerate(record.token_hashes) if held in hashes), None)
+
+
 def viewer_of(eyes: Any, players: int) -> int:
     if eyes == EYES_SPECTATOR:
         return engine.SPECTATOR
@@ -264,7 +269,7 @@ class Replays:
                     continue
                 replay = self._replay(record)
                 if replay is not None and replay.finished:
-                    found.append(replay.listing())
+                    found.append({**replay.listing(), "seat": seat_held(record, hashes)})
         found.sort(key=lambda g: g["ended"] or 0, reverse=True)
         return ReplayList(found[:LISTED])
 
