@@ -31,6 +31,9 @@ class BotLevel:
 class GameInfo:
     id: str
     title: str
+    short_title: str
+    """The title where the whole one does not fit (a column of the lobby): the games' short
+    titles start differently, so they stay told apart however narrow."""
     min_players: int
     max_players: int
     options: tuple[Option, ...]
@@ -135,6 +138,7 @@ _CLAIMS_HELP = "Players may announce what they hold: a public claim, which may b
 TIMEBOMB: Final = GameInfo(
     id="timebomb",
     title="Time Bomb",
+    short_title="Time Bomb",
     min_players=4,
     max_players=8,
     options=(
@@ -155,6 +159,7 @@ TIMEBOMB: Final = GameInfo(
 TIMEBOMB_EVOLUTION: Final = GameInfo(
     id="timebomb_evolution",
     title="Time Bomb Évolution",
+    short_title="Évolution",
     min_players=4,
     max_players=6,
     options=(
@@ -172,6 +177,7 @@ TIMEBOMB_EVOLUTION: Final = GameInfo(
 MACHINATIONS: Final = GameInfo(
     id="machinations",
     title="Moriarty's Machinations",
+    short_title="Machinations",
     min_players=5,
     max_players=10,
     options=(
@@ -196,6 +202,7 @@ MACHINATIONS: Final = GameInfo(
 HOLMES: Final = GameInfo(
     id="holmes",
     title="Holmes: Sherlock & Mycroft",
+    short_title="Holmes",
     min_players=2,
     max_players=2,
     options=(
