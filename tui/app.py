@@ -24,6 +24,10 @@ BROWSER_KEYS = {"ctrl+n": "f2", "ctrl+w": "f3", "ctrl+t": "f4", "ctrl+q": "ctrl+
 """Keys Chromium keeps for itself (a new window, closing the tab...), so that a page under
 `gaslight serve` never gets them, and the key each binding of theirs also answers to."""
 
+TOO_SMALL_SHOWN = 8.0
+"""Seconds the too-small notice stays: long enough to read, not so long that it hides a row
+of the game for good."""
+
 
 def too_small_text(width: int, height: int) -> str:
     return (f"This terminal is {width}x{height}: Gaslight needs at least "
@@ -54,7 +58,7 @@ class GaslightApp(App):
         self.player_name = player_name
         self.initial = initial
         self.said_too_small = False
-        """The terminal is below MIN_WIDTH x MIN_HEIGHT and a lasting notice says so."""
+        """The terminal is below MIN_WIDTH x MIN_HEIGHT, and the notice said so."""
 
     def get_key_display(self, binding: Binding) -> str:
         # In a browser the footer and `?` show the key the page gets, not one the browser keeps.
@@ -66,12 +70,13 @@ class GaslightApp(App):
         self.say_if_too_small(*event.size)
 
     def say_if_too_small(self, width: int, height: int) -> None:
-        """Below 80x24 a screen cannot show all its buttons: say so, on every screen, until
-        the terminal is large enough again."""
+        """Below 80x24 a screen cannot show all its buttons: say so once, for long enough to
+        read, and again only if the terminal grows large enough and then shrinks. A lasting
+        notice came back on every new screen and covered a player's row there."""
         small = width < MIN_WIDTH or height < MIN_HEIGHT
         if small and not self.said_too_small:
             self.notify(too_small_text(width, height), title="Terminal too small",
-                        severity="warning", timeout=24 * 3600, markup=False)
+                        severity="warning", timeout=TOO_SMALL_SHOWN, markup=False)
         elif not small and self.said_too_small:
             self.clear_notifications()
         self.said_too_small = small
