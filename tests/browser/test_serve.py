@@ -253,6 +253,20 @@ async def test_plain_http_only_with_the_flag_and_its_warning(serve, browser):
     assert cookie["httpOnly"] and not cookie["secure"]
 
 
+async def at_the_first_table(browser, url: str, name: str, key: str, code: str) -> Guest:
+    """A new guest who names themself, goes to the lobby's first table, presses `key` there
+    (Enter sits, F3 watches) and types the host's table code."""
+    guest = await Guest.open(await guest_context(browser), url)
+    await guest.give_name(name)
+    await guest.wait_for("000 Baker Street")
+    await guest.act("Home")
+    await guest.act(key)
+    await guest.wait_for("Table code for")
+    await guest.type(code)
+    await guest.press("Enter")
+    return guest
+
+
 async def test_a_terminal_player_and_a_browser_guest_at_one_table(serve, browser, tmp_path):
     """A LAN host's table, found by the guest's discovery on the serving machine: the guest
     pairs with its code and sits with a terminal player (an app under Pilot, here), and each
@@ -269,14 +283,7 @@ async def test_a_terminal_player_and_a_browser_guest_at_one_table(serve, browser
     try:
         async with tom.run_test(size=(100, 30), message_hook=waiter.hook) as pilot:
             await waiter.until(pilot, lambda: play_screen(tom), "Tom at the table")
-            ann = await Guest.open(await guest_context(browser), served.url)
-            await ann.give_name("Ann")
-            await ann.wait_for("000 Baker Street")
-            await ann.act("Home")
-            await ann.act("Enter")
-            await ann.wait_for("Table code for")
-            await ann.type(host.table_code)
-            await ann.press("Enter")
+            ann = await at_the_first_table(browser, served.url, "Ann", "Enter", host.table_code)
             await ann.wait_for("Ann (you)")
             await ann.wait_for("Tom")
             await waiter.until(pilot, lambda: "Ann" in screen_text(tom), "Ann on Tom's screen")
@@ -291,14 +298,7 @@ async def test_a_terminal_player_and_a_browser_guest_at_one_table(serve, browser
             await ann.wait_for("Tom: evening, Ann")
 
             # A second guest watches the full table, with F3 (Chromium keeps Ctrl+W).
-            bob = await Guest.open(await guest_context(browser), served.url)
-            await bob.give_name("Bob")
-            await bob.wait_for("000 Baker Street")
-            await bob.act("Home")
-            await bob.act("F3")
-            await bob.wait_for("Table code for")
-            await bob.type(host.table_code)
-            await bob.press("Enter")
+            bob = await at_the_first_table(browser, served.url, "Bob", "F3", host.table_code)
             await bob.wait_for("Spectator chat")
             screen = await bob.wait_for("Tom")
             assert "Ann" in screen and "(you)" not in screen
