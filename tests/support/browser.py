@@ -46,30 +46,32 @@ class Served:
                                  capture_output=True, text=True).stdout
         return [int(pid) for pid in listing.split()]
 
-    def stop(self) -> str:
-        """Stop the server as Ctrl-C does; its stderr."""
+    def stop(self) -> None:
+        """Stop the server as Ctrl-C does."""
         self.process.send_signal(signal.SIGINT)
         try:
-            _, err = self.process.communicate(timeout=15)
+            self.process.communicate(timeout=15)
         except subprocess.TimeoutExpired:
             self.process.kill()
-            _, err = self.process.communicate()
-        return err
+            self.process.communicate()
 
 
 def start_serve(data_dir: Path, *arguments: str) -> Served:
-    """`gaslight serve` on 127.0.0.1, any free port, its data in `data_dir`."""
+    """`gaslight serve` on 127.0.0.1, any free port, its data in `data_dir` and its log (one
+    line a request) beside it, in a file: a pipe nobody reads would stop it once full."""
     env = {**os.environ, "GASLIGHT_INTERFACES": "127.0.0.1"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tui", "serve", "--port", "0", "--data-dir", str(data_dir),
-         *arguments],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    data_dir.parent.mkdir(parents=True, exist_ok=True)
+    with open(data_dir.with_name(data_dir.name + ".log"), "w") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "tui", "serve", "--port", "0", "--data-dir", str(data_dir),
+             *arguments],
+            stdout=subprocess.PIPE, stderr=log, text=True, env=env)
     output = []
     deadline = time.monotonic() + TIMEOUT
     while time.monotonic() < deadline:
         line = process.stdout.readline()
         if not line:
-            raise AssertionError(f"gaslight serve stopped: {process.stderr.read()}")
+            raise AssertionError(f"gaslight serve stopped; its log is {log.name}")
         output.append(line.rstrip("\n"))
         if line.startswith("at most "):
             break
