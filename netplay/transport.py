@@ -67,8 +67,8 @@ class HostKey:
         elif path.stat().st_mode & 0o077:
             path.chmod(0o600)
         pem = path.read_bytes()
-        certificate = x509.load_pem_x509_certificate(pem)
-        self.fingerprint = fingerprint(certificate.public_bytes(serialization.Encoding.DER))
+        self.certificate = x509.load_pem_x509_certificate(pem)
+        self.fingerprint = fingerprint(self.certificate.public_bytes(serialization.Encoding.DER))
         self.identity = identity(self.fingerprint)
 
     @staticmethod

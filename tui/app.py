@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Iterable
 
 from textual import events
@@ -18,6 +19,10 @@ from tui.config import load_name
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 """The smallest terminal every screen is laid out for: below it, some buttons are out of view."""
 
+
+BROWSER_KEYS = {"ctrl+n": "f2", "ctrl+w": "f3", "ctrl+t": "f4", "ctrl+q": "ctrl+c"}
+"""Keys Chromium keeps for itself (a new window, closing the tab...), so that a page under
+`gaslight serve` never gets them, and the key each binding of theirs also answers to."""
 
 TOO_SMALL_SHOWN = 8.0
 """Seconds the too-small notice stays: long enough to read, not so long that it hides a row
@@ -54,6 +59,12 @@ class GaslightApp(App):
         self.initial = initial
         self.said_too_small = False
         """The terminal is below MIN_WIDTH x MIN_HEIGHT, and the notice said so."""
+
+    def get_key_display(self, binding: Binding) -> str:
+        # In a browser the footer and `?` show the key the page gets, not one the browser keeps.
+        if self.is_web and binding.key in BROWSER_KEYS:
+            return super().get_key_display(replace(binding, key=BROWSER_KEYS[binding.key]))
+        return super().get_key_display(binding)
 
     def on_resize(self, event: events.Resize) -> None:
         self.say_if_too_small(*event.size)

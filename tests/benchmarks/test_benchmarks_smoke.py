@@ -85,3 +85,15 @@ def test_replay_times_each_step_to_its_whole_frame():
         assert re.search(rf"^timebomb +8 players, +\d+ steps, eyes +{eyes}: median +\d+\.\d ms, "
                          rf"p95 +\d+\.\d ms, max +\d+\.\d ms, \d+\.\d layouts and \d\.\d paints a "
                          rf"step \(4 steps\) (ok|MISSED)$", out, re.M), out
+
+
+@pytest.mark.xdist_group("browser")
+@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(),
+                    reason="no Chromium at /usr/bin/chromium (.ci/run installs it)")
+def test_browser_prints_key_to_screen_memory_and_sessions():
+    out = run("browser.py", "--words", "1", "--steps", "1")
+    assert re.search(rf"  page: +p50 {MILLISECONDS}, p99 {MILLISECONDS}", out)
+    assert re.search(rf"  terminal: +p50 {MILLISECONDS}, p99 {MILLISECONDS}", out)
+    assert re.search(r"page p99 / terminal p99: \d+\.\d\dx", out)
+    assert re.search(r"memory per browser session: \d+\.\d MiB", out)
+    assert re.search(r"sessions served with key-to-screen p99 < 100 ms: \d+ of the 1 tried", out)

@@ -56,7 +56,7 @@ class EndScreen(Screen[str | None]):
         Binding("ctrl+l", "lobby", "Back to lobby", tooltip="Leave this table for the lobby"),
         Binding("escape", "table", "Look at the table",
                 tooltip="Close this screen and look at the final board"),
-        Binding("ctrl+w", "watch_again", "Watch again",
+        Binding("ctrl+w,f3", "watch_again", "Watch again",
                 tooltip="Replay this game step by step, through anyone's eyes"),
         Binding("question_mark", "keys", "Keys", tooltip="This list"),
     ]

@@ -36,8 +36,8 @@ class LobbyScreen(Screen):
     # Enter right after typed letters joins nothing (`on_key`).
     BINDINGS = [
         Binding("ctrl+g", "bots", "Play vs bots", tooltip="Pick a game and play it against bots, now"),
-        Binding("ctrl+n", "host", "Host", tooltip="Host a new table for the LAN"),
-        Binding("ctrl+w", "watch", "Watch", tooltip="Watch the highlighted table as a spectator"),
+        Binding("ctrl+n,f2", "host", "Host", tooltip="Host a new table for the LAN"),
+        Binding("ctrl+w,f3", "watch", "Watch", tooltip="Watch the highlighted table as a spectator"),
         Binding("ctrl+o", "address", "By address", tooltip="Find a host's tables by HOST:PORT"),
         Binding("ctrl+x", "let_go", "Let go", tooltip="Give up your seat at the highlighted ★ table "
                 "(asks first)"),

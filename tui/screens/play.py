@@ -61,7 +61,7 @@ class PlayScreen(Screen):
     BINDINGS = [
         Binding("escape", "leave", "Lobby", tooltip="Leave this table for the lobby"),
         Binding("ctrl+s", "start", "Start game", tooltip="Start now; bots take the free seats"),
-        Binding("ctrl+n", "add_bot", "Add bot", tooltip="Seat a bot in a free seat"),
+        Binding("ctrl+n,f2", "add_bot", "Add bot", tooltip="Seat a bot in a free seat"),
         cover_binding := Binding(
             "ctrl+o", "cover", "Bot for away",
             tooltip="A bot plays the seat of a player who is away, until they come back"),

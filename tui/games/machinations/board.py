@@ -56,7 +56,7 @@ class MachinationsBoard(GameBoard):
     """
 
     BINDINGS = [
-        Binding("ctrl+t", "vote", "Vote", tooltip="Vote on the proposed crew, in secret"),
+        Binding("ctrl+t,f4", "vote", "Vote", tooltip="Vote on the proposed crew, in secret"),
         Binding("ctrl+k", "play", "Play card", tooltip="Play your heist card, face down"),
         Binding("ctrl+s", "propose", "Propose", tooltip="Propose the crew you picked"),
         Binding("ctrl+x", "clear_crew", "Clear", tooltip="Start the crew again"),

@@ -1,0 +1,160 @@
+"""A real `gaslight serve` and Debian's Chromium driven by Playwright: the browser tests' and
+the browser benchmark's means of starting a server, opening guests' pages and reading what
+xterm.js drew.
+
+The page draws on a canvas, so its text is not in the DOM. The page's script is served to the
+test's browser with one line added that hands its xterm.js terminal to the window; the screen
+is then that terminal's buffer, row by row: what the guest sees.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+CHROMIUM = Path("/usr/bin/chromium")
+TIMEOUT = 30.0
+"""Seconds a test waits for the page to show something before it fails."""
+SETTLED = 0.15
+"""Seconds a screen holds still once the app has answered a key."""
+TERMINAL_OPENED = "this.terminal.open(e),"
+"""Where textual-serve's script opens its terminal; the terminal is handed over after it."""
+SCREEN = """() => { const t = window.gaslightTerminal; const rows = [];
+  for (let i = 0; i < t.rows; i++) rows.push(t.buffer.active.getLine(i).translateToString(true));
+  return rows.join("\\n"); }"""
+
+
+@dataclass
+class Served:
+    """A `gaslight serve` process and the address it printed."""
+
+    process: subprocess.Popen
+    url: str
+    output: list[str] = field(default_factory=list)
+
+    def app_processes(self) -> list[int]:
+        """The pids of the apps this server runs, one per open page (from ps)."""
+        listing = subprocess.run(["ps", "-o", "pid=", "--ppid", str(self.process.pid)],
+                                 capture_output=True, text=True).stdout
+        return [int(pid) for pid in listing.split()]
+
+    def stop(self) -> None:
+        """Stop the server as Ctrl-C does."""
+        self.process.send_signal(signal.SIGINT)
+        try:
+            self.process.communicate(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.communicate()
+
+
+def start_serve(data_dir: Path, *arguments: str) -> Served:
+    """`gaslight serve` on 127.0.0.1, any free port, its data in `data_dir` and its log (one
+    line a request) beside it, in a file: a pipe nobody reads would stop it once full."""
+    env = {**os.environ, "GASLIGHT_INTERFACES": "127.0.0.1"}
+    data_dir.parent.mkdir(parents=True, exist_ok=True)
+    with open(data_dir.with_name(data_dir.name + ".log"), "w") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "tui", "serve", "--port", "0", "--data-dir", str(data_dir),
+             *arguments],
+            stdout=subprocess.PIPE, stderr=log, text=True, env=env)
+    output = []
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line:
+            raise AssertionError(f"gaslight serve stopped; its log is {log.name}")
+        output.append(line.rstrip("\n"))
+        if line.startswith("at most "):
+            break
+    address = next(re.search(r"(https?://\S+)", line).group(1) for line in output
+                   if line.startswith("Gaslight for browsers at "))
+    return Served(process, address + "/", output)
+
+
+async def expose_terminal(route) -> None:
+    """Serve textual-serve's script with its terminal handed to `window.gaslightTerminal`."""
+    response = await route.fetch()
+    script = await response.text()
+    assert TERMINAL_OPENED in script, "textual-serve's script changed: update TERMINAL_OPENED"
+    await route.fulfill(response=response, body=script.replace(
+        TERMINAL_OPENED, TERMINAL_OPENED + "window.gaslightTerminal=this.terminal,"))
+
+
+async def launch(playwright):
+    """Debian's Chromium, headless; never a browser Playwright downloads."""
+    return await playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                            args=["--no-sandbox"])
+
+
+class Guest:
+    """One browser page with the app in it."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+
+    @classmethod
+    async def open(cls, context, url: str) -> "Guest":
+        page = await context.new_page()
+        await page.route("**/static/js/textual.js", expose_terminal)
+        await page.goto(url, wait_until="domcontentloaded")
+        guest = cls(page)
+        await page.wait_for_function("() => window.gaslightTerminal", timeout=TIMEOUT * 1000)
+        # The keys go where a guest's click puts them: the terminal.
+        await page.focus(".xterm-helper-textarea")
+        return guest
+
+    async def screen(self) -> str:
+        return await self.page.evaluate(SCREEN)
+
+    async def wait_for(self, *texts: str, timeout: float = TIMEOUT) -> str:
+        """The screen, once it shows one of `texts`."""
+        screen = ""
+        try:
+            async with asyncio.timeout(timeout):
+                while not any(text in screen for text in texts):
+                    await asyncio.sleep(0.05)
+                    screen = await self.screen()
+        except TimeoutError:
+            raise AssertionError(f"the page never showed {texts!r}; it shows:\n{screen}") from None
+        return screen
+
+    async def press(self, *keys: str) -> None:
+        for key in keys:
+            await self.page.keyboard.press(key)
+
+    async def act(self, *keys: str, timeout: float = 3.0) -> str:
+        """Press `keys`, then wait for the app's answer: the screen changes, then holds still
+        for SETTLED seconds (one key may take more than one frame). The next look at the
+        screen is then not the one the keys were pressed on."""
+        before = await self.screen()
+        await self.press(*keys)
+        screen = before
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout):
+                while screen == before:
+                    await asyncio.sleep(0.02)
+                    screen = await self.screen()
+                while True:
+                    await asyncio.sleep(SETTLED)
+                    screen, last = await self.screen(), screen
+                    if screen == last:
+                        break
+        return screen
+
+    async def type(self, text: str) -> None:
+        await self.page.keyboard.type(text)
+
+    async def give_name(self, name: str) -> None:
+        await self.wait_for("What name should the other players see?")
+        await self.type(name)
+        await self.press("Enter")
+        await self.wait_for(f"Playing as {name}")

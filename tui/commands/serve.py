@@ -1,0 +1,94 @@
+"""`gaslight serve`: the app in the browsers of the LAN, one private session per page."""
+
+from __future__ import annotations
+
+import argparse
+
+DEFAULT_PORT = 8443
+DEFAULT_SESSIONS = 10
+
+
+def add_parser(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "serve",
+        help="serve the app to browsers on the LAN (HTTPS)",
+        description="Serve Gaslight to browsers: a guest opens the address it prints, gives a "
+        "name and plays as in a terminal. Runs until Ctrl-C.",
+    )
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+                        help=f"TCP port (default {DEFAULT_PORT}; 0: any free port)")
+    parser.add_argument(
+        "--interface", action="append", metavar="IP",
+        help="listen, and let the guests' apps discover tables, on this address only "
+        "(repeatable: discovery on each, listening on all; default: $GASLIGHT_INTERFACES, "
+        "else every interface)")
+    parser.add_argument("--max-sessions", type=positive, default=DEFAULT_SESSIONS, metavar="N",
+                        help=f"browser pages served at once (default {DEFAULT_SESSIONS})")
+    parser.add_argument("--insecure-http", action="store_true",
+                        help="serve plain HTTP instead of HTTPS: everyone on the LAN could "
+                        "read what each guest sees, their hand included")
+    parser.add_argument("--data-dir", metavar="DIR",
+                        help="where the certificate and the guests' settings and seats live "
+                        "(default: the serve folder of $GASLIGHT_DATA_DIR or the user data "
+                        "directory)")
+    parser.set_defaults(run=run)
+
+
+def positive(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError("at least 1")
+    return number
+
+
+def run(args: argparse.Namespace) -> int:
+    import asyncio
+    import logging
+    import signal
+    import sys
+    from pathlib import Path
+
+    from netplay.announcer import advertised_addresses
+    from netplay.store import data_dir
+    from tui.launch import interfaces_from
+    from tui.serve import GaslightServer, certificate_fingerprint
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s",
+                        stream=sys.stderr)
+    interfaces = interfaces_from(args.interface)
+    # One interface: listen there only. Several: listen everywhere, discover on those.
+    bind = interfaces[0] if interfaces and len(interfaces) == 1 else "0.0.0.0"
+    root = Path(args.data_dir) if args.data_dir else data_dir() / "serve"
+
+    async def serve() -> int:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        server = GaslightServer(root, bind, args.port, interfaces=interfaces,
+                                max_sessions=args.max_sessions, https=not args.insecure_http)
+        try:
+            port = await server.start()
+        except OSError as error:
+            print(f"gaslight serve: cannot listen on {bind}:{args.port}: {error.strerror}",
+                  file=sys.stderr)
+            return 2
+        for address in advertised_addresses(bind, interfaces):
+            print(f"Gaslight for browsers at {server.scheme}://{address}:{port}", flush=True)
+        if server.key is not None:
+            print(f"the certificate's SHA-256 fingerprint: {certificate_fingerprint(server.key)}",
+                  flush=True)
+            print("a guest's browser warns about a self-signed certificate the first time: "
+                  "compare the fingerprint it shows with this one before going on", flush=True)
+        else:
+            print("WARNING: plain HTTP: everyone on the LAN can read what each guest sees and "
+                  "types, their hand and the table codes included", flush=True)
+        print(f"at most {args.max_sessions} guests at once   (Ctrl-C stops)", flush=True)
+        await stop.wait()
+        await server.close()
+        return 0
+
+    return asyncio.run(serve())
