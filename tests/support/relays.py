@@ -90,6 +90,10 @@ class MachineInTheMiddle:
 
     async def relay(self, client_reader, client_writer) -> None:
         self.connections += 1
-        host_reader, host_writer = await open_tls("127.0.0.1", self.host_port, TIMEOUT)
+        try:
+            host_reader, host_writer = await open_tls("127.0.0.1", self.host_port, TIMEOUT)
+        except OSError:  # the host is gone, or the client was quicker to hang up
+            client_writer.transport.abort()
+            return
         await asyncio.gather(_pump(client_reader, host_writer, self.heard),
                              _pump(host_reader, client_writer, bytearray()))
