@@ -25,6 +25,7 @@ from textual.widgets.option_list import Option
 
 from tui.address import Address
 from tui.backend import Backend, Ticket
+from tui.seat_book import HeldSeat
 
 ASK_TIMEOUT = 3.0
 """Seconds a host has to answer before the list goes on without it."""
@@ -139,13 +140,16 @@ class PastGamesScreen(ModalScreen[None]):
 
         from tui.screens.replay import played_book
 
-        by_address: dict[Address, list[str]] = {}
+        # The tokens go, together, to the host that gave them: the one with their key.
+        by_host: dict[tuple[Address, str | None], list[HeldSeat]] = {}
         for seat in [*reversed(played_book(self.backend).all()), *self.backend.seats.all()]:
-            if seat.token not in by_address.get(seat.address, []):
-                by_address.setdefault(seat.address, []).append(seat.token)
+            held = by_host.setdefault((seat.address, seat.fingerprint), [])
+            if seat.token not in [s.token for s in held]:
+                held.append(seat)
         found: list[PastGame] = []
-        asked = [games_at(address, tokens, self.player_name, self.backend.trust(address))
-                 for address, tokens in by_address.items()]
+        asked = [games_at(address, [s.token for s in held], self.player_name,
+                          self.backend.trust(address, held[0]))
+                 for (address, _), held in by_host.items()]
         for games in await asyncio.gather(*asked):
             found.extend(games)
         found.extend(await asyncio.to_thread(files_of, replays_dir(self.backend)))

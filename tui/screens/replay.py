@@ -451,7 +451,8 @@ def remember_played(backend: Backend, ticket: Ticket, connection: Any) -> None:
     if token is None or host_id is None or ticket.table is None or ticket.private:
         return  # a game against bots is kept whole, as a file (`keep_bot_games`)
     book = played_book(backend)
-    book.keep(HeldSeat(host_id, ticket.table, token, ticket.address, ticket.game, ticket.name))
+    book.keep(HeldSeat(host_id, ticket.table, token, ticket.address, ticket.game, ticket.name,
+                       fingerprint=getattr(connection, "fingerprint", None)))
     for old in book.all()[:-PLAYED_KEPT]:
         book.forget(*old.key)
 
