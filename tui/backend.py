@@ -175,20 +175,22 @@ class Backend:
                 return host
         return None
 
-    def trust(self, address: Address, seat: HeldSeat | None = None) -> dict[str, Any]:
+    def trust(self, address: Address, expected: str | None = None) -> dict[str, Any]:
         """How to make sure of the host at `address`: a host this app runs pairs by the code
         it holds, pinned nowhere (its key goes with its store); any other by the code the
-        player gave for it, if any, and the known hosts. Going back to a `seat` this player
-        holds, the key of the host that gave its token is expected first, and no code
-        overrides it: the token goes to that host only. (A seat kept before protocol 4 has no
-        key with it: its host's pin stands in.)"""
-        expected = None if seat is None else (
-            seat.fingerprint or self.known_hosts.pinned(seat.host_id))
+        player gave for it, if any, and the known hosts. Going back with a token, the key of
+        the host that gave it is `expected` first, and no code overrides it: the token goes
+        to that host only."""
         own = self.own_host(address)
         if own is not None:
             return {"code": own.table_code, "known_hosts": None, "fingerprint": expected}
         return {"code": self.codes.get(address), "known_hosts": self.known_hosts,
                 "fingerprint": expected}
+
+    def seat_key(self, seat: HeldSeat) -> str | None:
+        """The key of the host that gave `seat`'s token. A seat kept before protocol 4 has no
+        key with it: its host's pin stands in."""
+        return seat.fingerprint or self.known_hosts.pinned(seat.host_id)
 
     def remember_code(self, address: Address, code: str) -> None:
         from netplay.pairing import read_code
@@ -226,7 +228,8 @@ class Backend:
             try:
                 connection = await Connection.connect(
                     ticket.address.host, ticket.address.port, name=name, token=held.token,
-                    reconnect=True, locate=self.locate, **self.trust(ticket.address, held),
+                    reconnect=True, locate=self.locate,
+                    **self.trust(ticket.address, self.seat_key(held)),
                 )
             except (HostKeyChanged, NotPaired, WrongCode):
                 raise  # the host is not trusted yet: the seat may well still be there
@@ -280,7 +283,7 @@ class Backend:
             async with asyncio.timeout(LOOKUP_TIMEOUT):
                 connection = await Connection.connect(
                     listing.address.host, listing.address.port, name=name, token=seat.token,
-                    reconnect=False, **self.trust(listing.address, seat))
+                    reconnect=False, **self.trust(listing.address, self.seat_key(seat)))
         except Exception:  # gone, or the seat with it: forgotten here all the same
             return False
         try:
@@ -382,7 +385,8 @@ class Backend:
         from netplay.protocol import Error, ListTables, TableList
 
         connection = await Connection.connect(
-            address.host, address.port, name=name, reconnect=False, **self.trust(address, seat)
+            address.host, address.port, name=name, reconnect=False,
+            **self.trust(address, None if seat is None else self.seat_key(seat)),
         )
         try:
             await connection.send(ListTables())

@@ -45,6 +45,8 @@ class PastGame:
     address: Address | None = None
     """The host that shows it; None for a replay file."""
     token: str | None = None
+    fingerprint: str | None = None
+    """The key of the host that gave `token`: watching expects it."""
     path: Path | None = None
 
     def line(self) -> str:
@@ -96,7 +98,7 @@ async def games_at(address: Address, tokens: list[str], name: str,
                     found.setdefault(str(g["game"]), PastGame(
                         str(g["kind"]), str(g["name"]), int(g["players"]), g.get("ended"),
                         str(g.get("result", "")), str(g["game"]), address=address,
-                        token=token))
+                        token=token, fingerprint=trust["fingerprint"]))
         finally:
             await conn.close()
         return list(found.values())
@@ -148,7 +150,7 @@ class PastGamesScreen(ModalScreen[None]):
                 held.append(seat)
         found: list[PastGame] = []
         asked = [games_at(address, [s.token for s in held], self.player_name,
-                          self.backend.trust(address, held[0]))
+                          self.backend.trust(address, self.backend.seat_key(held[0])))
                  for (address, _), held in by_host.items()]
         for games in await asyncio.gather(*asked):
             found.extend(games)
@@ -197,7 +199,8 @@ class PastGamesScreen(ModalScreen[None]):
         else:
             assert game.address is not None
             screen = ReplayScreen(self.backend, ReplaySource(
-                Ticket(game.address, None, spectate=True), game=game.game, token=game.token),
+                Ticket(game.address, None, spectate=True), game=game.game, token=game.token,
+                fingerprint=game.fingerprint),
                 self.player_name)
         self.app.push_screen(screen)
 

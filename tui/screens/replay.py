@@ -54,6 +54,8 @@ class ReplaySource:
     game: str | None = None
     table: str | None = None
     token: str | None = None
+    fingerprint: str | None = None
+    """The key of the host that gave `token`, expected before the token is sent."""
     eyes: int | str = EYES_SPECTATOR
     send: Callable[[wire.ClientMessage], Awaitable[None]] | None = None
     """The table's connection, lent: requests go through it, and its play screen hands this
@@ -162,7 +164,7 @@ class ReplayScreen(PlayScreen, inherit_bindings=False):
         try:
             self.connection = await Connection.connect(
                 address.host, address.port, name=self.player_name or "Replay", reconnect=False,
-                **self.backend.trust(address))
+                **self.backend.trust(address, self.source.fingerprint))
         except Exception as error:
             self.post_message(ConnectionStatusChanged(
                 "closed", f"Could not reach the host at {address}: {error}"))
