@@ -11,9 +11,11 @@ from support.relays import MachineInTheMiddle, RecordingRelay
 from netplay.client import HostKeyChanged
 from netplay.host import Host
 from netplay.limits import HostLimits
+from netplay.protocol import Act
 from netplay.transport import HostKey
 from tui.address import Address
 from tui.backend import TableListing, connect_error_text
+from tui.screens.end import EndScreen
 from tui.screens.play import PlayScreen
 from tui.widgets.event_log import EventLog
 
@@ -58,12 +60,13 @@ async def test_join_with_a_code_while_holding_a_seat_sends_the_token_to_its_host
     assert again.seats.all() == [held]  # the seat is still the player's
 
 
+@pytest.mark.parametrize("when", ["mid-game", "after the end"])
 async def test_a_reconnect_stopped_by_a_changed_key_says_so(app_factory, waiter, lan_host,
-                                                            tmp_path):
-    """Mid-game the link drops and the reconnect meets another key: the table says the key
-    changed and what to do, not that the host is gone."""
+                                                            tmp_path, when):
+    """The link drops, mid-game or once the game is over, and the reconnect meets another
+    key: the table says the key changed and what to do, not that the host is gone."""
     host = lan_host
-    table = host.create_table("timebomb", 5, {}, "Baker Street", bots=4)
+    table = host.create_table("holmes", 2, {}, "Baker Street", bots=1)
     app = app_factory("Ann")
     relay = RecordingRelay(host.address[1])
     mitm = MachineInTheMiddle(HostKey(tmp_path / "mitm.pem"), host.address[1])
@@ -74,6 +77,13 @@ async def test_a_reconnect_stopped_by_a_changed_key_says_so(app_factory, waiter,
         await app.push_screen(PlayScreen(app.backend, ticket, "Ann"))
         screen = await waiter.until(pilot, lambda: (s := play_screen(app)) and s.view and s,
                                     "the game")
+        while when == "after the end" and not isinstance(app.screen, EndScreen):
+            before = screen.view
+            if screen.seat in before["to_act"] and screen.board.legal:
+                screen.send(Act(screen.board.legal[0]))
+            await waiter.until(
+                pilot, lambda: isinstance(app.screen, EndScreen) or screen.view is not before,
+                "the next state")
         token = screen.connection.token
         relay.target_port = mitm_port
         relay.cut()
