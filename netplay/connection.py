@@ -298,7 +298,7 @@ class Connections:
         if not self._per_address[address]:
             del self._per_address[address]
 
-    async def _first_message(self, client: Client, what: str) -> ClientMessage:
+    async def _handshake_message(self, client: Client, what: str) -> ClientMessage:
         """The next message of a client in its handshake, within the handshake timeout."""
         timeout = self.limits.handshake_timeout
         try:
@@ -313,17 +313,20 @@ class Connections:
         """The client's `hello`: its first message, or the one right after it paired. A client
         that pairs says nothing else first, so nothing of its player's travels before it has
         proven the host (PROTOCOL.md, "Transport")."""
-        first = await self._first_message(client, "hello")
-        if isinstance(first, PairRequest):
-            await self.pairing.run(first.msg, client.address, client.send,
-                                   lambda: read_message(client.reader))
-            client.paired = True
-            first = await self._first_message(client, "hello after pairing")
-            if not isinstance(first, Hello):
-                raise ProtocolError(f"after pairing comes 'hello', not {first.TAG!r}")
-        if not isinstance(first, Hello):
-            raise ProtocolError(f"the first message must be 'pair' or 'hello', not {first.TAG!r}")
-        return first
+        match await self._handshake_message(client, "hello"):
+            case Hello() as hello:
+                return hello
+            case PairRequest(msg=msg):
+                await self.pairing.run(msg, client.address, client.send,
+                                       lambda: read_message(client.reader))
+                client.paired = True
+            case other:
+                raise ProtocolError(f"the first message must be 'pair' or 'hello', not "
+                                    f"{other.TAG!r}")
+        hello = await self._handshake_message(client, "hello after pairing")
+        if not isinstance(hello, Hello):
+            raise ProtocolError(f"after pairing comes 'hello', not {hello.TAG!r}")
+        return hello
 
     async def _serve_client(self, client: Client) -> None:
         reader = client.reader
