@@ -24,7 +24,7 @@ from engine.simulate import play
 TABLES = (
     ("timebomb", 5, {}),
     ("timebomb", 8, {}),  # the most hypotheses: 35 Moriarty trios times 7 Bomb holders
-    ("timebomb-evolution", 5, {"variante": True}),
+    ("timebomb_evolution", 5, {"variante": True}),
     ("machinations", 7, {}),
     ("holmes", 2, {}),
 )

@@ -58,7 +58,7 @@ def _truthful_evolution(view, legal_actions, rng):
 
 BENCH_BOTS: dict[str, dict[str, Bot]] = {
     "timebomb": {"silent": SILENT, "truthful": TRUTHFUL_TIMEBOMB, "reference": REFERENCE},
-    "timebomb-evolution": {"silent": SILENT, "truthful": Bot(SILENT.act, _truthful_evolution)},
+    "timebomb_evolution": {"silent": SILENT, "truthful": Bot(SILENT.act, _truthful_evolution)},
 }
 
 
@@ -76,7 +76,7 @@ class Table:
 TABLES = {
     "timebomb": Table("timebomb", 5, {}, ("silent", "truthful", "novice", "reference", "smart"),
                       ("silent", "truthful", "novice", "reference", "smart"), "teams"),
-    "timebomb-evolution": Table("timebomb-evolution", 5, {},
+    "timebomb_evolution": Table("timebomb_evolution", 5, {},
                                 ("silent", "truthful", "novice", "smart"),
                                 ("silent", "truthful", "novice", "smart"), "teams"),
     "machinations": Table("machinations", 8, {},
@@ -218,7 +218,7 @@ def people_cell(game_id: str, people: str, games: int) -> tuple[int, int, float]
 
 def print_people(games: int, jobs: int) -> None:
     started = time.perf_counter()
-    cells = [(g, p) for g in ("timebomb", "timebomb-evolution") for p in PEOPLE]
+    cells = [(g, p) for g in ("timebomb", "timebomb_evolution") for p in PEOPLE]
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         results = dict(zip(cells, pool.map(people_cell, *zip(*cells), [games] * len(cells))))
     print(f"\n2 smart bots and 3 people, 5 players, {games} games a row: the share of the bots' "

@@ -31,6 +31,9 @@ class BotLevel:
 class GameInfo:
     id: str
     title: str
+    short_title: str
+    """The title where the whole one does not fit (a column of the lobby): the games' short
+    titles start differently, so they stay told apart however narrow."""
     min_players: int
     max_players: int
     options: tuple[Option, ...]
@@ -135,6 +138,7 @@ _CLAIMS_HELP = "Players may announce what they hold: a public claim, which may b
 TIMEBOMB: Final = GameInfo(
     id="timebomb",
     title="Time Bomb",
+    short_title="Time Bomb",
     min_players=4,
     max_players=8,
     options=(
@@ -152,9 +156,10 @@ TIMEBOMB: Final = GameInfo(
     summary="Sherlock's team cuts wires to find the Defusing ones before Big Ben blows.",
 )
 
-EVOLUTION: Final = GameInfo(
-    id="timebomb-evolution",
+TIMEBOMB_EVOLUTION: Final = GameInfo(
+    id="timebomb_evolution",
     title="Time Bomb Évolution",
+    short_title="Évolution",
     min_players=4,
     max_players=6,
     options=(
@@ -172,6 +177,7 @@ EVOLUTION: Final = GameInfo(
 MACHINATIONS: Final = GameInfo(
     id="machinations",
     title="Moriarty's Machinations",
+    short_title="Machinations",
     min_players=5,
     max_players=10,
     options=(
@@ -196,6 +202,7 @@ MACHINATIONS: Final = GameInfo(
 HOLMES: Final = GameInfo(
     id="holmes",
     title="Holmes: Sherlock & Mycroft",
+    short_title="Holmes",
     min_players=2,
     max_players=2,
     options=(
@@ -221,9 +228,17 @@ HOLMES: Final = GameInfo(
 )
 
 CATALOGUE: Final[dict[str, GameInfo]] = {
-    info.id: info for info in (TIMEBOMB, EVOLUTION, MACHINATIONS, HOLMES)
+    info.id: info for info in (TIMEBOMB, TIMEBOMB_EVOLUTION, MACHINATIONS, HOLMES)
 }
 """Every game, in the order the lobby lists them."""
+
+PROTOCOL_3_IDS: Final = {"timebomb-evolution": "timebomb_evolution"}
+"""Ids that protocol 3 wrote into stores and replay files, and the game each names now."""
+
+
+def read_game_id(stored: Any) -> Any:
+    """The id of the game a store or replay file names, written by this Gaslight or an older one."""
+    return PROTOCOL_3_IDS.get(stored, stored) if isinstance(stored, str) else stored
 
 
 def game_info(game_id: Any) -> GameInfo:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Mapping, NamedTuple, final
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Final, Iterable, Mapping, NamedTuple, final
 
 if TYPE_CHECKING:
     from engine.catalogue import GameInfo
@@ -101,6 +101,10 @@ class Option:
 
 
 _NO_DATA: Mapping[str, Any] = {}
+
+REFEREE_ONLY: Final[frozenset[int]] = frozenset()
+"""The audience of an event no seat may see: only the referee's view (replays through
+everything) shows it."""
 
 
 class Event:

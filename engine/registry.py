@@ -47,15 +47,15 @@ def replay(
     return game
 
 
-def _load(package: str, class_name: str) -> None:
-    cls = getattr(importlib.import_module(f"{package}.game"), class_name)
-    cls.BOTS = importlib.import_module(f"{package}.bots").BOTS
+def _load(game_id: str) -> None:
+    """Register the game of package `engine.<game_id>`: the class in its `game.py` made from the
+    catalogue's entry, with the bots of its `bots.py`."""
+    module = importlib.import_module(f"engine.{game_id}.game")
+    (cls,) = (value for value in vars(module).values()
+              if isinstance(value, type) and value.__dict__.get("INFO") is CATALOGUE[game_id])
+    cls.BOTS = importlib.import_module(f"engine.{game_id}.bots").BOTS
     register(cls)
 
 
-# One line per game, in the catalogue's order.
-_load("engine.timebomb", "TimeBomb")
-_load("engine.timebomb_evolution", "Evolution")
-_load("engine.machinations", "Machinations")
-_load("engine.holmes", "Holmes")
-assert list(GAMES) == list(CATALOGUE), "every catalogue entry has its game, in order"
+for _game_id in CATALOGUE:
+    _load(_game_id)

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from engine.catalogue import read_game_id
 from netplay.table import BOT, BY_HOST, BY_TIMER, EMPTY, HUMAN, PERSON, game_ref
 
 
@@ -117,7 +118,8 @@ class GameRecord:
             raise RecordError("it holds no entries")
         head = _entry(entries[0], 0, "game", _GAME_FIELDS)
         record = cls(game=head["game"], table=head["table"], name=head["name"],
-                     kind=head["kind"], players=head["players"], options=head["options"],
+                     kind=read_game_id(head["kind"]), players=head["players"],
+                     options=head["options"],
                      seed=head["seed"], bot_level=head["bot_level"],
                      turn_timer=head["turn_timer"], started=head["started"], seats=[])
         for index, raw in enumerate(entries[1:], 1):
@@ -215,7 +217,8 @@ def table_games(records: list[dict]) -> list[GameRecord]:
                                                  for s in seats]
                 current = GameRecord(
                     game=game_ref(head["id"], number), table=head["id"], name=head["name"],
-                    kind=head["game"], players=players, options=dict(head["options"]),
+                    kind=read_game_id(head["game"]), players=players,
+                    options=dict(head["options"]),
                     seed=record["seed"], bot_level=head["bot_level"],
                     turn_timer=head["turn_timer"], started=record.get("time"),
                     seats=[Player(s["name"], s["kind"]) for s in named],

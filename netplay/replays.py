@@ -121,6 +121,11 @@ class Replay:
                 "ended": self.ended, "result": self.outcome.text if self.outcome else ""}
 
 
+def seat_held(record: GameRecord, hashes: set[str]) -> int | None:
+    """The seat of `record` that one of these token hashes held, if any: the asker's own."""
+    return next((seat for seat, held in enumerate(record.token_hashes) if held in hashes), None)
+
+
 def viewer_of(eyes: Any, players: int) -> int:
     if eyes == EYES_SPECTATOR:
         return engine.SPECTATOR
@@ -134,32 +139,42 @@ def viewer_of(eyes: Any, players: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Cursor:
-    """Where a connection is in a replay: what it has been told, for the events' rule."""
+    """Where a connection is in a replay: the step it was last sent, and the events of these
+    eyes it holds, from `held_from` to just before `held_to` (all of them up to that step)."""
 
     game: str
     eyes: int | str
     step: int
-    count: int
-    """How many events of these eyes it has been told up to `step`."""
+    held_from: int
+    held_to: int
+
+    def holds(self, first: int) -> bool:
+        """Whether a client at this cursor keeps its events before `first` (see "Replays")."""
+        return self.held_from <= first <= self.held_to
 
 
 def step_frame(replay: Replay, eyes: int | str, step: int,
                cursor: Cursor | None) -> tuple[bytes, Cursor]:
     """The `replay` frame of `replay` after `step` moves (clamped) through `eyes`, for a
-    connection at `cursor`: the next step appends its new events, any jump gets a tail. Cut to
-    fit `SENT_FRAME`, events first, then the oldest chat."""
+    connection at `cursor`: the next step appends its new events, a step back within what the
+    client holds only tells it where its events now end, anything else gets a tail. Cut to fit
+    `SENT_FRAME`, events first, then the oldest chat."""
     record = replay.record
     viewer = viewer_of(eyes, record.players)
     step = max(0, min(step, replay.steps))
     game = replay.game_at(step)
     same = cursor is not None and cursor.game == record.game and cursor.eyes == eyes
     if same and cursor.step + 1 == step:
+        first = cursor.held_to
         events = game.events_since(viewer, replay.event_counts[step - 1])
-        count = cursor.count + len(events)
     else:
-        events = game.visible_events(viewer)
-        count = len(events)
-        events = events[-EVENT_TAIL:]
+        visible = game.visible_events(viewer)
+        # Back within what the client holds: no events, only where its list now ends. Forward
+        # by a jump: the new events, or a tail when there are more than a tail's worth.
+        first = min(len(visible), cursor.held_to) if same else 0
+        if not (same and cursor.held_from <= len(visible)) or len(visible) - first > EVENT_TAIL:
+            first = max(0, len(visible) - EVENT_TAIL)
+        events = visible[first:]
     chat = [{"seat": s.seat, "name": s.name, "text": s.text, "time": s.time}
             for s in record.chat if s.step <= step][-CHAT_SHOWN:]
     moved = None
@@ -168,14 +183,17 @@ def step_frame(replay: Replay, eyes: int | str, step: int,
         moved = {"seat": move.seat, "time": move.time, "by": move.by}
     about = None if same and step else record.about()
     view = game.view(viewer, events=False)
+    held_to = first + len(events)
     while True:
         frame = encode(ReplayStep(game=record.game, step=step, steps=replay.steps, eyes=eyes,
-                                  view=view, events=events, first=count - len(events),
+                                  view=view, events=events, first=first,
                                   chat=chat, marks=replay.marks, moved=moved, about=about))
         if len(frame) <= SENT_FRAME or not (events or chat):
-            return frame, Cursor(record.game, eyes, step, count)
+            held_from = cursor.held_from if same and cursor.holds(first) else first
+            return frame, Cursor(record.game, eyes, step, held_from, held_to)
         if events:
-            events = events[len(events) // 2 + 1:]
+            dropped = len(events) // 2 + 1
+            events, first = events[dropped:], first + dropped
         else:
             chat = chat[len(chat) // 2 + 1:]
 
@@ -251,7 +269,7 @@ class Replays:
                     continue
                 replay = self._replay(record)
                 if replay is not None and replay.finished:
-                    found.append(replay.listing())
+                    found.append({**replay.listing(), "seat": seat_held(record, hashes)})
         found.sort(key=lambda g: g["ended"] or 0, reverse=True)
         return ReplayList(found[:LISTED])
 

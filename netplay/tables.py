@@ -21,7 +21,7 @@ from collections.abc import Iterator, Mapping
 from typing import Final
 
 import engine
-from engine.catalogue import game_info
+from engine.catalogue import game_info, read_game_id
 from netplay.errors import Refusal
 from netplay.limits import HostLimits
 from netplay.protocol import MAX_NAME, ChatLine
@@ -317,10 +317,10 @@ def _apply_record(table: Table | None, record: dict) -> Table:
     if table is None:
         if kind != "table":
             raise ValueError("the first record must describe the table")
-        players = record["players"]
+        players, game_id = record["players"], read_game_id(record["game"])
         return Table(
-            id=record["id"], name=record["name"], game_id=record["game"], players=players,
-            options=engine.game_class(record["game"]).validate_options(players, record["options"]),
+            id=record["id"], name=record["name"], game_id=game_id, players=players,
+            options=engine.game_class(game_id).validate_options(players, record["options"]),
             seats=[Seat(i) for i in range(players)], bot_level=record["bot_level"],
             bot_pace=record.get("bot_pace", DEFAULT_PACE),
             turn_timer=record["turn_timer"],

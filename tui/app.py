@@ -19,6 +19,11 @@ MIN_WIDTH, MIN_HEIGHT = 80, 24
 """The smallest terminal every screen is laid out for: below it, some buttons are out of view."""
 
 
+TOO_SMALL_SHOWN = 8.0
+"""Seconds the too-small notice stays: long enough to read, not so long that it hides a row
+of the game for good."""
+
+
 def too_small_text(width: int, height: int) -> str:
     return (f"This terminal is {width}x{height}: Gaslight needs at least "
             f"{MIN_WIDTH}x{MIN_HEIGHT} to show every button. Enlarge the window.")
@@ -48,18 +53,19 @@ class GaslightApp(App):
         self.player_name = player_name
         self.initial = initial
         self.said_too_small = False
-        """The terminal is below MIN_WIDTH x MIN_HEIGHT and a lasting notice says so."""
+        """The terminal is below MIN_WIDTH x MIN_HEIGHT, and the notice said so."""
 
     def on_resize(self, event: events.Resize) -> None:
         self.say_if_too_small(*event.size)
 
     def say_if_too_small(self, width: int, height: int) -> None:
-        """Below 80x24 a screen cannot show all its buttons: say so, on every screen, until
-        the terminal is large enough again."""
+        """Below 80x24 a screen cannot show all its buttons: say so once, for long enough to
+        read, and again only if the terminal grows large enough and then shrinks. A lasting
+        notice came back on every new screen and covered a player's row there."""
         small = width < MIN_WIDTH or height < MIN_HEIGHT
         if small and not self.said_too_small:
             self.notify(too_small_text(width, height), title="Terminal too small",
-                        severity="warning", timeout=24 * 3600, markup=False)
+                        severity="warning", timeout=TOO_SMALL_SHOWN, markup=False)
         elif not small and self.said_too_small:
             self.clear_notifications()
         self.said_too_small = small

@@ -187,7 +187,7 @@ async def evolution_screenshot(backend) -> None:
     app = create_app(backend(port=HOST_PORT + 3), player_name="Ada")
     async with app.run_test(size=SIZE) as pilot:
         ticket = await app.backend.host_table(
-            "timebomb-evolution", 5, {"variante": True}, name="Évolution", bots=4,
+            "timebomb_evolution", 5, {"variante": True}, name="Évolution", bots=4,
             advertise=False,
         )
         app.screen.go(ticket)

@@ -33,7 +33,7 @@ import unicodedata
 from typing import Any
 
 from engine import catalogue
-from engine.core import Game, IllegalAction, Outcome
+from engine.core import REFEREE_ONLY, Game, IllegalAction, Outcome
 from engine.machinations.cards import ABET, CARD_NAMES, CARDS, FOIL, MAX_NAME, TAKE_THE_FALL
 from engine.machinations.roles import (
     COMPOSITIONS,
@@ -261,9 +261,11 @@ class Machinations(Game):
     def act_vote(self, seat: int, action: dict[str, Any]) -> None:
         self.expect(VOTE, "no vote is asked for now")
         approve = action["approve"]
-        # No event per vote: `voted` in the view says who is in, and N lines a vote would
-        # swamp the log.
+        # Each vote is the referee's alone until the reveal: `voted` in the view says who is
+        # in, and N lines a vote would swamp a player's log.
         self.votes[seat] = approve
+        self.log("vote", "{0} votes to approve." if approve else "{0} votes to object.", (seat,),
+                 audience=REFEREE_ONLY, approve=approve)
         if len(self.votes) == self.players:
             self.reveal_votes()
 
@@ -317,6 +319,9 @@ class Machinations(Game):
             raise IllegalAction("only Brutus may play Take the Fall, once per game (MM-20)")
         self.cards_in[seat] = card
         self.log("played", "{0} has played a heist card.", (seat,))
+        # Which card is never attributable at the table (MM-38); the referee knows.
+        self.log("played_card", f"{{0}} played {CARD_NAMES[card]}.", (seat,),
+                 audience=REFEREE_ONLY, card=card)
         if len(self.cards_in) == len(self.proposal["crew"]):
             self.resolve_heist()
 

@@ -7,8 +7,14 @@ target's multiset (TB-5 Decision), and no slot identity exists to leak or to sur
 
 Time Bomb Évolution subclasses this class and overrides only the methods whose docstrings
 begin "Hook:". Each hook has a neutral default here (Time Bomb opens no decision, so it has no
-decision to offer), and a hook that answers a question changes no state: a variant's draws
-happen in `choose_wires`, the one hook that is a step of the setup.
+decision to offer). Hooks are of two kinds:
+
+- **questions**, which change nothing: `wire_kinds`, `build_wire_pool`, `cut_actions`,
+  `decision_actions`, `waiting_text`, `claim_actions`, `check_cut`, `round_length`,
+  `public_view`, `reveal_view`, `build_wire_deck_public`;
+- **steps**, which change the game: `setup`, `choose_wires` (a variant's draws, the one step
+  that uses the random source before the deal), `act_claim`, `resolve_reveal`, `after_reveal`
+  and `redeal`.
 """
 
 from __future__ import annotations
@@ -313,14 +319,10 @@ class TimeBomb(Game):
     def act_claim(self, seat: int, action: dict[str, Any]) -> None:
         """Hook: a claim about one's own hand, public and never checked (RULES.md, "Talk and
         claims")."""
-        if not self.options["claims"]:
-            raise IllegalAction("claims are switched off at this table")
         defusing, bomb = action["defusing"], action["bomb"]
-        held = sum(self.hands[seat])
         if bomb not in (0, 1):
             raise IllegalAction("a claim holds 0 or 1 Bomb")
-        if defusing < 0 or defusing + bomb > held:
-            raise IllegalAction(f"you hold {held} face-down wires; the claim must fit in them")
+        self.check_claim(seat, defusing, bomb)
         self.claims[seat] = {"defusing": defusing, "bomb": bomb}
         self.log(
             "claim",
@@ -329,6 +331,17 @@ class TimeBomb(Game):
             defusing=defusing,
             bomb=bomb,
         )
+
+    def check_claim(self, seat: int, defusing: int, special: int) -> int:
+        """A claim of `defusing` Defusing wires and `special` other named ones (a Bomb, or an
+        Évolution colour) is allowed at this table and fits in `seat`'s hand (IllegalAction if
+        not); what the hand holds."""
+        if not self.options["claims"]:
+            raise IllegalAction("claims are switched off at this table")
+        held = sum(self.hands[seat])
+        if defusing < 0 or defusing + special > held:
+            raise IllegalAction(f"you hold {held} face-down wires; the claim must fit in them")
+        return held
 
     def act_cut(self, seat: int, action: dict[str, Any]) -> None:
         target = action["target"]

@@ -47,8 +47,8 @@ VARIANTE_THRESHOLDS = {GREEN: 3}
 DEFUSE, MOVE_APART, DRAW_NUMBER = "defuse", "move_apart", "draw_number"
 
 
-class Evolution(TimeBomb):
-    INFO = catalogue.EVOLUTION
+class TimeBombEvolution(TimeBomb):
+    INFO = catalogue.TIMEBOMB_EVOLUTION
     ACTIONS = {
         "cut": {"target": int},
         # A claim names how many Defusing wires you hold and, optionally, one colour you hold:
@@ -147,19 +147,16 @@ class Evolution(TimeBomb):
         return actions
 
     def act_claim(self, seat: int, action: dict[str, Any]) -> None:
-        if not self.options["claims"]:
-            raise IllegalAction("claims are switched off at this table")
         defusing, colour = action["defusing"], action["colour"]
-        held = sum(self.hands[seat])
         if colour and colour not in self.colours:
             raise IllegalAction(
                 f"{colour!r} is not a colour of this game; they are: " + ", ".join(self.colours)
             )
-        if defusing < 0 or defusing + (1 if colour else 0) > held:
-            raise IllegalAction(f"you hold {held} face-down wires; the claim must fit in them")
+        held = self.check_claim(seat, defusing, 1 if colour else 0)
         self.claims[seat] = {"defusing": defusing, "colour": colour, "held": held}
         self.log(
-            "claim", "{0} claims " + claim_words(defusing, colour=colour) + ".", (seat,), defusing=defusing, colour=colour, held=held
+            "claim", "{0} claims " + claim_words(defusing, colour=colour) + ".", (seat,),
+            defusing=defusing, colour=colour, held=held,
         )
 
     # -- a cut's effect (EV-13 to EV-22) --------------------------------------------------

@@ -53,7 +53,7 @@ def test_frames_prints_a_row_per_player_count_and_mode():
 @pytest.mark.xdist_group("benchmarks")
 def test_bot_decisions_prints_each_games_percentiles():
     out = run("bot_decisions.py", "--games", "1", "--runs", "1")
-    for game_id in ("timebomb", "timebomb-evolution", "machinations", "holmes"):
+    for game_id in ("timebomb", "timebomb_evolution", "machinations", "holmes"):
         for bot in engine.GAMES[game_id].BOTS:
             assert re.search(rf"^{re.escape(game_id)} +{bot} +\d+ +\d+ +\d+\.\d\d +\d+\.\d\d",
                              out, re.M), (game_id, bot)

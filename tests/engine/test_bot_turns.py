@@ -37,7 +37,7 @@ def test_every_bot_plays_whole_games_from_its_views_alone(game_id):
             assert game.outcome is not None, (game_id, name, seed)
 
 
-@pytest.mark.parametrize("game_id", ["timebomb", "timebomb-evolution"])
+@pytest.mark.parametrize("game_id", ["timebomb", "timebomb_evolution"])
 def test_in_the_simulator_every_smart_bot_claims_right_after_each_deal(game_id):
     for seed in range(10):
         game = engine.new_game(game_id, 5, {}, seed)

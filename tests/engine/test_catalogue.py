@@ -55,7 +55,7 @@ def test_every_option_value_has_a_name_for_players(game_id):
 
 
 def test_a_colour_set_in_any_order_is_the_same_option():
-    options = game_info("timebomb-evolution").validate_options(
+    options = game_info("timebomb_evolution").validate_options(
         4, {"colours": ["red", "yellow", "green", "blue"]})
     assert options["colours"] == ["yellow", "blue", "red", "green"]
 

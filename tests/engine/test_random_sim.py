@@ -9,7 +9,7 @@ import pytest
 
 from support.random_sim import cases, combination_id, play, reasons
 
-SEEDS = {"timebomb": 24, "timebomb-evolution": 24, "machinations": 6, "holmes": 3}
+SEEDS = {"timebomb": 24, "timebomb_evolution": 24, "machinations": 6, "holmes": 3}
 """Seeds per combination: about the same time for each game (Holmes has 40 combinations)."""
 
 CASES = list(cases(lambda game_id, players: SEEDS[game_id]))

@@ -8,6 +8,7 @@ import msgpack
 import pytest
 
 import engine
+from engine.core import REFEREE_ONLY
 from engine.machinations.cards import ABET, CARDS, FOIL
 from engine.machinations.roles import COMPOSITIONS, COPS, JACK, LESTRADE
 
@@ -61,8 +62,8 @@ def test_a_vote_is_invisible_to_others_until_every_vote_is_in(n):
 @pytest.mark.parametrize("n", range(5, 11))
 def test_a_heist_card_is_never_attributable_to_its_player(n):
     """Two members swapping the cards they played leaves every view and every event list the
-    same, play order included, for everyone but the two (referee included); the two differ
-    only in their own card."""
+    same, play order included, for everyone but the two; the two differ only in their own card,
+    and the referee only in its lines of who played which (MM-38)."""
     for seed in range(10):
         rng = random.Random(seed)
         game = _random_prefix(n, seed, lambda g: g.phase == "heist" and not g.cards_in)
@@ -78,8 +79,14 @@ def test_a_heist_card_is_never_attributable_to_its_player(n):
         for seat in order:
             first.apply(seat, {"type": "play", "card": cards[seat]})
             second.apply(seat, {"type": "play", "card": swapped[seat]})
-        others = [engine.REFEREE, engine.SPECTATOR, *(s for s in range(n) if s not in (a, b))]
+        others = [engine.SPECTATOR, *(s for s in range(n) if s not in (a, b))]
         assert views(first, others) == views(second, others), repr(first)
+        heist = [played.events[len(game.events):] for played in (first, second)]
+        assert [{e.seats[0]: e.data["card"] for e in events if e.type == "played_card"}
+                for events in heist] == [cards, swapped]
+        unattributed = [[e.as_dict() for e in events if e.type != "played_card"]
+                        for events in heist]
+        assert unattributed[0] == unattributed[1]
         for seat in (a, b):
             mine_first, mine_second = first.view(seat), second.view(seat)
             assert mine_first["my_cards"] != mine_second["my_cards"]
@@ -97,6 +104,8 @@ def test_no_event_ever_names_a_card_with_a_player():
                 seat = rng.choice(sorted(game.to_act()))
                 game.apply(seat, rng.choice(game.legal_actions(seat)))
             for event in game.events:
+                if event.audience == REFEREE_ONLY:
+                    continue  # the referee's eyes: who played which (MM-38)
                 if event.type == "heist":
                     assert set(event.data["cards"]) == set(CARDS)  # counts only
                     continue
@@ -142,3 +151,30 @@ def test_with_lestrade_hidden_nobody_can_tell_lestrade_from_the_waiting_list(rig
     assert game.phase == "accusation"
     assert game.to_act() == set(range(7))
     assert all(game.legal_actions(s) for s in range(7))
+
+
+def test_the_referee_sees_each_vote_and_heist_card_as_it_is_made():
+    """Issue 35: a replay through everything shows who played which heist card and every vote
+    before the reveal, in lines no seat or spectator is sent (MM-38)."""
+    rng = random.Random(3)
+    game = engine.new_game("machinations", 7, {}, 3)
+    votes = cards = 0
+    while game.outcome is None:
+        seat = rng.choice(sorted(game.to_act()))
+        action = rng.choice(game.legal_actions(seat))
+        before = len(game.events)
+        game.apply(seat, action)
+        said = [e for e in game.events[before:] if e.audience == REFEREE_ONLY]
+        if action["type"] == "vote":
+            votes += 1
+            assert [(e.seats, e.data["approve"]) for e in said] == [((seat,), action["approve"])]
+        elif action["type"] == "play":
+            cards += 1
+            assert [(e.seats, e.data["card"]) for e in said] == [((seat,), action["card"])]
+        else:
+            assert said == []
+    assert votes and cards
+    shown = [e for e in game.view(engine.REFEREE)["events"] if e["type"] in ("vote", "played_card")]
+    assert len(shown) == votes + cards
+    for viewer in (engine.SPECTATOR, *range(7)):
+        assert not any(e["type"] in ("vote", "played_card") for e in game.view(viewer)["events"])

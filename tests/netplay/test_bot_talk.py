@@ -25,7 +25,7 @@ def claims_after_each_deal(game) -> list[set[int]]:
     return deals
 
 
-@pytest.mark.parametrize("game_id", ["timebomb", "timebomb-evolution"])
+@pytest.mark.parametrize("game_id", ["timebomb", "timebomb_evolution"])
 async def test_every_bot_claims_after_every_deal(host, game_id):
     table_id = host.create_table(game_id, 5, name="Talk", bots=4, seed=11)
     person = await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,

@@ -167,12 +167,14 @@ async def test_gaslight_host_and_tables_keep_to_gaslight_interfaces(tmp_path):
         banner = (await asyncio.wait_for(host.stdout.readline(), DISCOVERY_TIMEOUT)).decode()
         assert banner.startswith("Gaslight host listening on 127.0.0.1:"), banner
         address = banner.split()[-1]
+        # Wide enough that no cell wraps, whatever other hosts' tables share the listing; ours
+        # is the row with our host's address (another Gaslight may run a table of that name).
         listing = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "tui.cli", "tables", "--timeout", "2.5",
-            stdout=asyncio.subprocess.PIPE, env=env)
+            stdout=asyncio.subprocess.PIPE, env={**env, "COLUMNS": "240"})
         out = (await asyncio.wait_for(listing.communicate(), DISCOVERY_TIMEOUT))[0].decode()
-        line = next(line for line in out.splitlines() if "Diogenes Club" in line)
-        assert address in line and "Time Bomb" in line and "5/6" in line  # free, as the lobby
+        line = next(line for line in out.splitlines() if address in line)
+        assert "Diogenes Club" in line and "Time Bomb" in line and "5/6" in line  # as the lobby
         assert "timebomb" not in out and "'" not in line  # titles, not ids or Python quotes
     finally:
         host.send_signal(signal.SIGTERM)

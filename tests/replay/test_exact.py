@@ -12,7 +12,7 @@ from netplay.replays import EYES_ALL, round_of
 
 from .conftest import listing, play_game, step
 
-GAMES = [("timebomb", 5, 2), ("timebomb-evolution", 5, 2), ("machinations", 5, 2),
+GAMES = [("timebomb", 5, 2), ("timebomb_evolution", 5, 2), ("machinations", 5, 2),
          ("holmes", 2, 1)]
 
 
@@ -93,15 +93,40 @@ async def test_a_step_back_keeps_the_events_held_and_drops_only_the_undone(host,
         history = table.game.history
         seer = played.people[0]
         game_id = (await listing(seer))[0]["game"]
-
-        def referee_events(number: int) -> list[dict]:
-            rebuilt = engine.replay(game, players, table.options, table.seed, history[:number])
-            return rebuilt.view(engine.REFEREE)["events"]
-
         walk = [*range(len(history) + 1), *range(len(history) - 1, -1, -1)]
         for number in walk:
             shown = await step(seer, game_id, EYES_ALL, number)
             assert shown.view["events_from"] == 0, number
-            assert shown.view["events"] == referee_events(number), number
+            assert shown.view["events"] == referee_events(table, number), number
     finally:
         await played.close()
+
+
+@pytest.mark.parametrize("game, players, people", GAMES)
+async def test_a_step_back_after_a_tail_keeps_the_lists_start(host, game, players, people):
+    """PROTOCOL.md, "Replays": a fresh connection that jumps to the end gets a tail; each step
+    back from there keeps the list starting where the tail did (the host sends no earlier
+    tail), until a step goes back past that start."""
+    played = await play_game(host, game, players, people, seed=5)
+    try:
+        table = host.tables[played.table]
+        seer = played.people[0]
+        game_id = (await listing(seer))[0]["game"]
+        last = len(table.game.history)
+        start = (await step(seer, game_id, EYES_ALL, last)).view["events_from"]
+        assert start > 0, "the game is long enough for a tail"
+        for number in range(last - 1, -1, -1):
+            shown = await step(seer, game_id, EYES_ALL, number)
+            everything = referee_events(table, number)
+            if len(everything) >= start:
+                assert shown.view["events_from"] == start, number
+            assert shown.view["events"] == everything[shown.view["events_from"]:], number
+    finally:
+        await played.close()
+
+
+def referee_events(table, number: int) -> list[dict]:
+    """Everything a referee saw of `table`'s game after its first `number` moves."""
+    rebuilt = engine.replay(table.game_id, table.players, table.options, table.seed,
+                            table.game.history[:number])
+    return rebuilt.view(engine.REFEREE)["events"]

@@ -19,7 +19,7 @@ from .test_screen import bots_game, screen_text, shown, until
 def revealed_on_board(kind: str, board) -> list:
     """What the board draws of each seat's secrets: a role, a hand, hidden clues."""
     model = board.model
-    if kind in ("timebomb", "timebomb-evolution"):
+    if kind in ("timebomb", "timebomb_evolution"):
         return [(row.team, row.hand) for row in model.players]
     if kind == "machinations":
         return [row.role for row in model.players]
@@ -29,7 +29,7 @@ def revealed_on_board(kind: str, board) -> list:
 def secrets(kind: str, game: engine.Game) -> list:
     """The same, from the engine's game itself."""
     view = game.view(engine.REFEREE)
-    if kind in ("timebomb", "timebomb-evolution"):
+    if kind in ("timebomb", "timebomb_evolution"):
         mark = wire_symbol if kind == "timebomb" else wire_letter
         hands = ["".join(mark(k) * hand.get(k, 0) for k in view["wire_kinds"])
                  for hand in view["hands"]]
@@ -39,7 +39,7 @@ def secrets(kind: str, game: engine.Game) -> list:
     return [tuple(area["hidden"]) for area in view["areas"]]
 
 
-@pytest.mark.parametrize("kind, players", [("timebomb", 5), ("timebomb-evolution", 4),
+@pytest.mark.parametrize("kind, players", [("timebomb", 5), ("timebomb_evolution", 4),
                                            ("machinations", 5), ("holmes", 2)])
 async def test_everything_shows_every_secret_from_the_deal_and_a_seat_its_own(
         tmp_path, monkeypatch, kind, players):
@@ -69,7 +69,7 @@ async def test_everything_shows_every_secret_from_the_deal_and_a_seat_its_own(
         # Every private line says whose it was; at the table it read "You see your wires".
         log = screen.query_one(EventLog)
         private = [e for e in game.events if e.audience]
-        lines = [log.line(e) for e in log.shown if e.get("private")]
+        lines = [log.line(e) for e in log.shown if e.get("audience")]
         assert len(lines) == len(private) > 0
         assert lines == [f"For {names[min(e.audience)]}: " + e.text.format(
             *(names[s] for s in e.seats)) for e in private]

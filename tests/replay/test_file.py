@@ -94,3 +94,16 @@ async def test_damaged_newer_and_edited_files_are_refused(entries, tmp_path):
         replay_file.read(tmp_path / "missing.gaslight-replay")
     # A renamed seat, resealed, is still a game the engine plays: shown as what it says.
     assert replay_file.load(resealed(dict(body, entries=renamed))).seats[0].name == "Mallory"
+
+
+async def test_a_file_naming_evolution_by_its_protocol_3_id_still_opens(host, tmp_path):
+    """Protocol 3 called Évolution `timebomb-evolution`; its files open under the one id now."""
+    played = await play_game(host, "timebomb_evolution", 4, 1, seed=5)
+    got = await fetch_entries(played.people[0], game_ref(played.table, 1))
+    await played.close()
+    old = [{**got[0], "kind": "timebomb-evolution"}, *got[1:]]
+    path = tmp_path / "old.gaslight-replay"
+    path.write_bytes(resealed({"format": "gaslight-replay", "version": 1, "entries": old}))
+    record = replay_file.read(path)
+    assert record.kind == "timebomb_evolution"
+    assert record.entries() == got

@@ -70,19 +70,21 @@ async def test_the_lobby_lists_past_games_from_hosts_and_files_and_opens_one(hos
         sources = {g.kind: g for g in screen.games}
         assert sources["timebomb"].address == address and sources["timebomb"].token == seat.token
         assert sources["machinations"].path is not None
+        # Each opens through the eyes of the seat this player played (issue 35).
+        assert sources["timebomb"].seat == seat.seat and sources["machinations"].seat == 0
         index = screen.games.index(sources["timebomb"])
         screen.query_one("#past-list").highlighted = index
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
         replay = app.screen
-        await until(pilot, lambda: replay.drawn == (0, "spectator"), "the deal")
+        await until(pilot, lambda: replay.drawn == (0, seat.seat), "the deal, through my seat")
         assert replay.game == f"{played.table}-1"
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is screen, "back to the list")
         screen.query_one("#past-list").highlighted = screen.games.index(sources["machinations"])
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the file's replay")
-        await until(pilot, lambda: app.screen.drawn == (0, "spectator"), "its deal")
+        await until(pilot, lambda: app.screen.drawn == (0, 0), "its deal, through Ann's eyes")
         assert app.screen.game == file_game.game
         await pilot.press("escape")
 

@@ -28,12 +28,12 @@ def cutter_game() -> engine.Game:
 
 # -- Time Bomb Évolution -----------------------------------------------------------------------
 
-EVOLUTION = "timebomb-evolution"
+TIMEBOMB_EVOLUTION = "timebomb_evolution"
 
 
 def variante_game(steps: int, seed: int = 3, players: int = 5) -> engine.Game:
     """A Variante game after `steps` actions, each the first legal move: the same every run."""
-    game = engine.new_game(EVOLUTION, players, {"variante": True}, seed)
+    game = engine.new_game(TIMEBOMB_EVOLUTION, players, {"variante": True}, seed)
     for _ in range(steps):
         if game.outcome is None:
             (seat,) = game.to_act()
@@ -55,7 +55,7 @@ def arranged_game() -> engine.Game:
     wire set apart, a wire moved apart, Number cards drawn, a forced target, Orange out. The
     first seeded random-bot game that gets there: the same every run."""
     for seed in range(5000):
-        game = engine.new_game(EVOLUTION, 5, {"variante": True}, seed)
+        game = engine.new_game(TIMEBOMB_EVOLUTION, 5, {"variante": True}, seed)
         rng = random.Random(seed)
         while game.outcome is None:
             if shows_every_fact(game.view(0)):
@@ -66,7 +66,7 @@ def arranged_game() -> engine.Game:
 
 
 def evolution_lobby(players: int = 5) -> dict:
-    return lobby(players=players, game=EVOLUTION)
+    return lobby(players=players, game=TIMEBOMB_EVOLUTION)
 
 
 # -- Moriarty's Machinations -------------------------------------------------------------------

@@ -299,7 +299,7 @@ def _redeal_holmes(game: Game, viewer: int, rng: random.Random) -> None:
 
 CHECKS: dict[str, GameChecks] = {
     "timebomb": GameChecks(_wires_conserved, _wires_outcome, redeal_wires),
-    "timebomb-evolution": GameChecks(_wires_conserved, _wires_outcome, redeal_wires),
+    "timebomb_evolution": GameChecks(_wires_conserved, _wires_outcome, redeal_wires),
     "machinations": GameChecks(_machinations_conserved, _machinations_outcome,
                                _redeal_machinations),
     "holmes": GameChecks(holmes_conserved, _holmes_outcome, _redeal_holmes),

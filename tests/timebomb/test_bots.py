@@ -232,7 +232,7 @@ def test_a_lone_silence_among_claims_is_a_choice_but_a_silent_table_talks_out_lo
     assert bots_module.attention(quiet[2]) > 0 == bots_module.attention(1 / 3)
 
 
-@pytest.mark.parametrize("game_id", ["timebomb", "timebomb-evolution"])
+@pytest.mark.parametrize("game_id", ["timebomb", "timebomb_evolution"])
 def test_smart_bots_hand_the_wire_cutter_to_people_who_never_claim(game_id):
     # Two smart bots among three people who cut at random and say their wires out loud, which
     # bots cannot hear. Before issue 22 the bots cut people 44% (Évolution 37%) of the time

@@ -8,7 +8,7 @@ import random
 import pytest
 
 import engine
-from engine.timebomb_evolution.game import Evolution
+from engine.timebomb_evolution.game import TimeBombEvolution
 
 SEATS = "ABCDEF"
 
@@ -18,18 +18,18 @@ class Table:
 
     @staticmethod
     def new(players: int, variante: bool = True, colours=None, first: int = 0, seed: int = 0,
-            **options) -> Evolution:
+            **options) -> TimeBombEvolution:
         if colours is None:
             colours = list(("yellow", "blue", "red", "pink", "green", "orange")[:players])
         return engine.new_game(
-            "timebomb-evolution",
+            "timebomb_evolution",
             players,
             {"variante": variante, "colours": list(colours), "first_player": first, **options},
             seed,
         )
 
     @staticmethod
-    def hold(game: Evolution, seat: int, **counts: int) -> None:
+    def hold(game: TimeBombEvolution, seat: int, **counts: int) -> None:
         """Give `seat` exactly these face-down wires (by kind name), nothing else."""
         hand = [0] * len(game.kinds)
         for kind, count in counts.items():
@@ -37,13 +37,13 @@ class Table:
         game.hands[seat] = hand
 
     @staticmethod
-    def reveal(game: Evolution, **counts: int) -> None:
+    def reveal(game: TimeBombEvolution, **counts: int) -> None:
         """Set revealed(C) for these kinds, as if cut earlier."""
         for kind, count in counts.items():
             game.revealed_counts[game.kinds.index(kind)] = count
 
     @staticmethod
-    def lay(game: Evolution, colour: str, moved_apart: bool = False) -> int:
+    def lay(game: TimeBombEvolution, colour: str, moved_apart: bool = False) -> int:
         """Add a revealed Defusing wire, on `colour` (or apart when None); return its number."""
         game.revealed_counts[game.defusing_index] += 1
         number = game.revealed_counts[game.defusing_index]
@@ -54,7 +54,7 @@ class Table:
         return number
 
     @staticmethod
-    def cut(game: Evolution, cutter: int, target: int, kind: str | None = None) -> None:
+    def cut(game: TimeBombEvolution, cutter: int, target: int, kind: str | None = None) -> None:
         """`cutter` cuts `target`; with `kind`, that target's hand is first made to hold it
         (the cut then draws it when the hand holds nothing else)."""
         assert game.to_act() == frozenset((cutter,)), (game.to_act(), cutter)
@@ -75,7 +75,7 @@ class Table:
 
 
     @staticmethod
-    def next_number(game: Evolution, number: int) -> None:
+    def next_number(game: TimeBombEvolution, number: int) -> None:
         """Arrange the state's rng so that the next Number card drawn is `number`."""
         for seed in itertools.count():
             rng = random.Random(seed)
@@ -84,7 +84,7 @@ class Table:
                 return
 
     @staticmethod
-    def act(game: Evolution, seat: int, kind: str, **fields) -> None:
+    def act(game: TimeBombEvolution, seat: int, kind: str, **fields) -> None:
         assert game.to_act() == frozenset((seat,)), (game.to_act(), seat)
         game.apply(seat, {"type": kind, **fields})
 
@@ -94,6 +94,6 @@ def table() -> type[Table]:
     return Table
 
 
-def decisions(game: Evolution, seat: int) -> list[dict]:
+def decisions(game: TimeBombEvolution, seat: int) -> list[dict]:
     """`seat`'s legal actions but claims, which are legal at any time (RULES.md, "Talk and claims")."""
     return [a for a in game.legal_actions(seat) if a["type"] != "claim"]

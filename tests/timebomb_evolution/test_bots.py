@@ -11,7 +11,7 @@ import engine
 from engine import simulate
 from engine.timebomb_evolution.bots import BOTS
 
-GAME = "timebomb-evolution"
+GAME = "timebomb_evolution"
 
 
 def play(players, options, seed, sherlock_bot, moriarty_bot) -> str:
@@ -100,7 +100,7 @@ def test_smart_sherlock_claims_the_truth_and_moriarty_lures(table):
 
 @pytest.mark.parametrize("variante", [False, True])
 def test_smart_sherlocks_beat_random_ones_against_random_moriarty(variante):
-    # The full cross table: benchmarks/bots.py --game timebomb-evolution.
+    # The full cross table: benchmarks/bots.py --game timebomb_evolution.
     options = {"variante": variante}
     assert sherlock_rate(6, options, 300, "smart", "random") >= sherlock_rate(
         6, options, 300, "random", "random") + 0.07

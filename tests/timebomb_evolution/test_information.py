@@ -21,7 +21,7 @@ from engine.timebomb_evolution.bots import BOTS
 
 from support.random_sim import redeal_wires
 
-GAME = "timebomb-evolution"
+GAME = "timebomb_evolution"
 
 
 def copy_game(game):

@@ -9,7 +9,7 @@ from engine.timebomb_evolution.game import COLOURS
 
 from .conftest import decisions
 
-GAME = "timebomb-evolution"
+GAME = "timebomb_evolution"
 
 
 def play_random(game, rng_seed=0):

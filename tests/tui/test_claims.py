@@ -25,7 +25,7 @@ from tui.messages import LobbyChanged, StateChanged
 from tui.models.seats import seat_infos
 from tui.widgets.action_picker import ActionPicker
 
-EVOLUTION = "timebomb-evolution"
+TIMEBOMB_EVOLUTION = "timebomb_evolution"
 
 
 def app():
@@ -82,14 +82,14 @@ async def test_each_deal_offers_the_claim_with_the_truth_first_and_enter_says_it
 
 
 async def test_evolution_offers_its_claim_with_the_defusing_wires_and_the_commonest_colour():
-    game = engine.new_game(EVOLUTION, 5, {}, 7)
+    game = engine.new_game(TIMEBOMB_EVOLUTION, 5, {}, 7)
     seat = not_the_cutter(game)
     hand = game.view(seat)["hand"]
     colours = {k: n for k, n in hand.items() if k != "defusing" and n}
     commonest = max(colours.values())
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
-        screen = await open_table(application, game, seat, lobby(game=EVOLUTION))
+        screen = await open_table(application, game, seat, lobby(game=TIMEBOMB_EVOLUTION))
         await pilot.pause()
         assert offered(application)
         truth = highlighted(application)
@@ -257,7 +257,7 @@ async def test_past_claims_are_on_the_board_at_80x24():
 
 
 def test_evolution_history_names_colours_and_the_wires_cut():
-    game = engine.new_game(EVOLUTION, 5, {}, 7)
+    game = engine.new_game(TIMEBOMB_EVOLUTION, 5, {}, 7)
     game.apply(0, {"type": "claim", "defusing": 1, "colour": game.colours[0]})
     while game.round == 1 and game.outcome is None:
         (seat,) = game.to_act()
@@ -301,7 +301,7 @@ async def test_evolution_rows_stay_one_line_with_a_claim_and_every_mark():
             game.apply(seat, {"type": "claim", "defusing": held - 1, "colour": colour})
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
-        await open_table(application, game, 0, lobby(game=EVOLUTION))
+        await open_table(application, game, 0, lobby(game=TIMEBOMB_EVOLUTION))
         await skip_claim_offer(pilot)
         text = screen_text(application)
         rows = [line for line in text.splitlines() if "▮" in line]
@@ -323,14 +323,14 @@ async def test_the_log_keeps_each_rounds_claims_before_the_next_deal():
     """Where a short board has no room left (Évolution at 80x24), the log has them."""
     from tui.widgets.event_log import EventLog
 
-    game = engine.new_game(EVOLUTION, 5, {}, 7)
+    game = engine.new_game(TIMEBOMB_EVOLUTION, 5, {}, 7)
     game.apply(0, {"type": "claim", "defusing": 0, "colour": ""})
     while game.round == 1 and game.outcome is None:
         (seat,) = game.to_act()
         game.apply(seat, next(a for a in game.legal_actions(seat) if a["type"] != "claim"))
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
-        await open_table(application, game, 0, lobby(game=EVOLUTION))
+        await open_table(application, game, 0, lobby(game=TIMEBOMB_EVOLUTION))
         await skip_claim_offer(pilot)
         entries = application.screen.query_one(EventLog).entries
         deal = next(i for i, e in enumerate(entries)

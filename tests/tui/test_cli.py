@@ -35,7 +35,7 @@ def test_help_lists_every_game_with_its_player_counts(capsys):
 
 def test_host_takes_every_option_a_game_declares():
     setup = table_setup(host_args(
-        "--game", "timebomb-evolution", "--players", "5", "--option", "variante=on",
+        "--game", "timebomb_evolution", "--players", "5", "--option", "variante=on",
         "--option", "colours=red,blue,yellow,green,pink", "--option", "first-player=seat-2",
         "--option", "claims=off", "--bot-level", "Novice", "--turn-timer", "45"))
     assert setup["options"] == {"variante": True, "colours": ["yellow", "blue", "red", "pink",
@@ -64,7 +64,7 @@ def test_host_takes_every_option_a_game_declares():
 ])
 def test_a_bad_option_names_what_is_allowed(typed, message):
     with pytest.raises(OptionError) as error:
-        parse_options(CATALOGUE["timebomb-evolution"], 5, [typed])
+        parse_options(CATALOGUE["timebomb_evolution"], 5, [typed])
     assert message in str(error.value)
 
 

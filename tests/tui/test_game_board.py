@@ -21,6 +21,7 @@ from support.positions import (
 from support.screen_text import screen_text
 
 import engine
+from engine.catalogue import CATALOGUE
 from tui.app import create_app
 from tui.games.timebomb.dialogs import CutScreen
 from tui.messages import StateChanged
@@ -51,13 +52,13 @@ def tb_lobby(game):
 
 POSITIONS = {
     "timebomb": (cutter_game, tb_lobby),
-    "timebomb-evolution": (arranged_game, ev_lobby),
+    "timebomb_evolution": (arranged_game, ev_lobby),
     "machinations": (proposing_at_0, mm_lobby),
     "holmes": (holmes_at_my_turn, ho_lobby),
 }
 ENDINGS = {
     "timebomb": (finished_game, tb_lobby),
-    "timebomb-evolution": (lambda: variante_game(200), ev_lobby),
+    "timebomb_evolution": (lambda: variante_game(200), ev_lobby),
     "machinations": (lambda: machinations_game(lambda g: False), mm_lobby),
     "holmes": (lambda: holmes_game(1000), ho_lobby),
 }
@@ -78,17 +79,18 @@ def status_bar(application) -> str:
     return screen_text(application).splitlines()[0]
 
 
-@pytest.mark.parametrize(
-    "game_id, seat_of, mine, theirs",
-    [
-        ("timebomb", lambda g: g.cutter, "✂ your cut", "✂ {} cuts"),
-        ("timebomb-evolution", lambda g: 0, "✂ your cut", "✂ {} cuts"),
-        ("machinations", lambda g: 0, "your proposal", "{} proposes"),
-        ("holmes", lambda g: 0, "your turn", "waiting for {}"),
-    ],
-)
-async def test_the_status_bar_says_whose_turn_it_is(game_id, seat_of, mine, theirs):
+WHOSE_TURN = {
+    "timebomb": (lambda g: g.cutter, "✂ your cut", "✂ {} cuts"),
+    "timebomb_evolution": (lambda g: 0, "✂ your cut", "✂ {} cuts"),
+    "machinations": (lambda g: 0, "your proposal", "{} proposes"),
+    "holmes": (lambda g: 0, "your turn", "waiting for {}"),
+}
+
+
+@pytest.mark.parametrize("game_id", list(CATALOGUE))
+async def test_the_status_bar_says_whose_turn_it_is(game_id):
     """From the seat the game waits on, and as a spectator, who is named."""
+    seat_of, mine, theirs = WHOSE_TURN[game_id]
     build, lobby_of = POSITIONS[game_id]
     game = build()
     seat = seat_of(game)
@@ -100,7 +102,7 @@ async def test_the_status_bar_says_whose_turn_it_is(game_id, seat_of, mine, thei
             assert status_bar(application).strip().startswith(expected), status_bar(application)
 
 
-@pytest.mark.parametrize("game_id", list(POSITIONS))
+@pytest.mark.parametrize("game_id", list(CATALOGUE))
 async def test_the_board_alone_holds_the_view_its_legal_actions_and_its_seat(game_id):
     """The screen keeps no copy to drift from the board's (issue 26): a state's view and
     legal actions go to the board, the screen reads them there, and the board reads whose
@@ -199,7 +201,7 @@ def holmes_with_a_secret() -> engine.Game:
     return next(g for g in games if any(e["private"] for e in g.view(0)["events"]))
 
 
-@pytest.mark.parametrize("game_id", list(POSITIONS))
+@pytest.mark.parametrize("game_id", list(CATALOGUE))
 async def test_h_hides_the_events_only_this_seat_sees(game_id):
     """The engine marks each private event; Ctrl+E masks exactly those in the log."""
     build, lobby_of = POSITIONS[game_id]
@@ -219,7 +221,7 @@ async def test_h_hides_the_events_only_this_seat_sees(game_id):
         assert not any(log.line(e) == HIDDEN for e in events)
 
 
-@pytest.mark.parametrize("game_id", list(ENDINGS))
+@pytest.mark.parametrize("game_id", list(CATALOGUE))
 async def test_the_end_screen_says_whether_you_won(game_id):
     build, lobby_of = ENDINGS[game_id]
     game = build()
@@ -240,7 +242,7 @@ async def test_the_end_screen_says_whether_you_won(game_id):
 # -- 80x24: what must be on screen without scrolling ----------------------------------------
 
 
-@pytest.mark.parametrize("game_id", ["timebomb", "timebomb-evolution", "machinations", "holmes"])
+@pytest.mark.parametrize("game_id", list(CATALOGUE))
 async def test_the_host_form_shows_its_buttons_at_80x24(game_id):
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
@@ -389,3 +391,26 @@ async def test_the_game_keys_work_when_the_table_opened_before_its_first_state()
         await pilot.pause()
         await pilot.pause()
         assert isinstance(table.focused, OptionList) and table.board in table.focused.ancestors
+
+
+async def test_switching_game_in_the_host_form_keeps_the_seats_it_can_and_says_what_changed():
+    """Issue 35: Time Bomb's 5 seats and 3 bots stay 5 and 3 at Évolution (4-6); Holmes (2)
+    takes 2 seats and 0 bots, and says so."""
+    from textual.widgets import Select
+
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        await application.push_screen(HostTableScreen("Ada", "timebomb"))
+        await pilot.pause()
+        form = application.screen
+        assert (form.players, form.bots) == (5, 3)
+        form.query_one("#host-game", Select).value = "timebomb_evolution"
+        await pilot.pause()
+        assert (form.game_id, form.players, form.bots) == ("timebomb_evolution", 5, 3)
+        assert not application._notifications
+        form.query_one("#host-game", Select).value = "holmes"
+        await pilot.pause()
+        assert (form.players, form.bots) == (2, 0)
+        [said] = [n.message for n in application._notifications]
+        assert "Players 5 → 2" in said and "Bots 3 → 0" in said
+        assert form.request().players == 2 and form.request().bots == 0

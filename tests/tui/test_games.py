@@ -14,7 +14,7 @@ def test_every_game_in_the_catalogue_has_a_package_and_nothing_else_does():
 def test_each_package_gives_its_own_board():
     boards = {game_id: board_for(game_id) for game_id in game_ids()}
     assert all(issubclass(board, GameBoard) for board in boards.values())
-    assert boards["timebomb-evolution"].__module__ == "tui.games.timebomb_evolution.board"
+    assert boards["timebomb_evolution"].__module__ == "tui.games.timebomb_evolution.board"
     assert len(set(boards.values())) == len(boards)
 
 
@@ -22,4 +22,4 @@ def test_an_unknown_game_gets_the_fallback_and_a_host_cannot_name_another_module
     assert board_for("cluedo") is UnsupportedBoard
     assert game_package("timebomb.board") is None
     assert game_package("../timebomb") is None
-    assert game_package("timebomb_evolution") is None  # the id has a dash; the package does not
+    assert game_package("timebomb-evolution") is None  # protocol 3's id: one name per game now

@@ -143,3 +143,15 @@ async def test_play_a_full_game_of_holmes_against_the_bot(app_factory, waiter):
         assert choices >= 21  # at least one decision for each of my 21 markers' moves
         assert table.view["outcome"] is not None and table.view["day"] == 7
         assert "points" in screen_text(app)
+
+
+def test_the_end_names_a_complete_set_in_plain_words():
+    """HO rule on complete sets: every copy of a type scores +3, said without a made-up plural."""
+    from engine.holmes.catalogue import CLUE_NAMES, FALSE_PASS
+    from tui.games.holmes.board import HolmesBoard
+
+    view = holmes_game(1000).view(engine.REFEREE)
+    view["scores"][0]["complete_sets"] = [FALSE_PASS]
+    text = str(HolmesBoard.ending(view, 0, SEATS).content)
+    assert f"every {CLUE_NAMES[FALSE_PASS]} +3" in text
+    assert "Passs" not in text

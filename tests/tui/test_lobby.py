@@ -84,6 +84,27 @@ async def test_long_names_give_way_to_the_address(app_factory, waiter):
         assert len(row.rstrip()) <= 80
 
 
+async def test_every_game_is_told_apart_however_narrow_its_column(app_factory, waiter):
+    """Issue 35: with long names, Évolution read `Time Bomb…` like Time Bomb; a game's short
+    title takes the place of a title that does not fit."""
+    from engine.catalogue import CATALOGUE
+
+    name = "The Adventure of the Long-Winded Table Name"
+    listings = [TableListing(Address("192.168.100.200", 60000 + i), f"t{i}", f"{name} {i}",
+                             game_id, 5, 1, "waiting", host_id=f"h{i}")
+                for i, game_id in enumerate(CATALOGUE)]
+    for width in (80, 70):
+        app = app_factory()
+        async with app.run_test(size=(width, 24), message_hook=waiter.hook) as pilot:
+            app.lobby.post_message(TablesFound(listings, "lan"))
+            tables = app.lobby.query_one(TableList)
+            await waiter.until(pilot, lambda: tables.row_count == len(listings), "the rows")
+            games = [str(tables.get_row_at(row)[1]) for row in range(tables.row_count)]
+            assert len(set(games)) == len(games), games
+            assert all(g.startswith(CATALOGUE[t.game].short_title[:len(g) - 1])
+                       for g, t in zip(games, sorted(listings, key=lambda t: t.name))), games
+
+
 def notices(app) -> list[str]:
     return [n.message for n in app._notifications]
 

@@ -1,5 +1,6 @@
-"""Below 80x24 (60x20 tried) a screen cannot show every button: every screen says the terminal
-is too small and how large it must be, until it is large enough again."""
+"""Below 80x24 (60x20 tried) a screen cannot show every button: the app says once that the
+terminal is too small and how large it must be, on whatever screen it opens at, and not again
+on every new screen (where it covered a player's row)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from support.offline import (
 )
 from support.screen_text import screen_text
 
-from tui.app import create_app
+from tui.app import TOO_SMALL_SHOWN, create_app
 from tui.screens.end import EndScreen
 from tui.screens.quick_play import QuickPlayScreen
 
@@ -54,3 +55,22 @@ async def test_every_screen_says_the_terminal_is_too_small_and_how_large_it_must
         for _ in range(4):
             await pilot.pause()
         assert "Terminal too small" not in screen_text(application)
+
+
+async def test_the_notice_is_said_once_and_not_again_on_the_next_screen():
+    application = create_app(offline_backend(), player_name="Ada")
+    async with application.run_test(size=(60, 20), notifications=True) as pilot:
+        for _ in range(4):
+            await pilot.pause()
+        assert "Terminal too small" in screen_text(application)
+        assert [n.timeout for n in application._notifications] == [TOO_SMALL_SHOWN]
+        application.clear_notifications()  # as its timeout does
+        await open_table(application, seeded_game(3), 0)
+        for _ in range(4):
+            await pilot.pause()
+        assert "Terminal too small" not in screen_text(application)
+        await pilot.resize_terminal(80, 24)
+        await pilot.resize_terminal(60, 20)
+        for _ in range(4):
+            await pilot.pause()
+        assert "Terminal too small" in screen_text(application)  # shrunk again: said again

@@ -15,6 +15,7 @@ from support.offline import (
 )
 from support.positions import cutter_game
 
+from engine.catalogue import CATALOGUE
 from tui.address import Address
 from tui.backend import TableListing
 from tui.messages import TablesFound
@@ -61,7 +62,7 @@ def test_lobby_asks_the_name_on_first_start(snap_compare, size):
 
 
 @pytest.mark.parametrize("size", SIZES)
-@pytest.mark.parametrize("game", ["timebomb", "timebomb-evolution", "machinations", "holmes"])
+@pytest.mark.parametrize("game", list(CATALOGUE))
 def test_host_form_offers_the_games_declared_options(snap_compare, size, game):
     """The host form: game, name, players, bots and the game's options, buttons in view."""
     from tui.screens.host_table import HostTableScreen

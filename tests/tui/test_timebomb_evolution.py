@@ -8,15 +8,17 @@ from support import offline
 from support.flows import play_screen
 from support.offline import SIZES, lobby
 from support.offline import offline_app as app
-from support.positions import EVOLUTION, arranged_game, evolution_lobby, variante_game
+from support.positions import TIMEBOMB_EVOLUTION, arranged_game, evolution_lobby, variante_game
 from support.screen_text import screen_text
 
 import engine
 from tui.games.timebomb.dialogs import CutScreen
 from tui.games.timebomb_evolution.model import (
+    COLOUR_POWERS,
     build_model,
     claim_text,
     describe_decision,
+    ending_rule,
 )
 from tui.models.seats import seat_infos
 from tui.widgets.action_picker import ActionPicker
@@ -110,19 +112,22 @@ async def test_every_fact_is_on_screen_at_80x24():
     async with application.run_test(size=(80, 24)) as pilot:
         await table_run(game, 0)(pilot)
         text = screen_text(application)
-    assert f"◆ Defusing {view['defusing_found']}/5" in text
+    assert f"◆ {view['defusing_found']}/5 found" in text
     assert "apart " + " ".join(f"◆{n}" for n in view["set_apart"]) in text
     assert "moved " + " ".join(f"◆{n}" for n in view["moved_apart"]) in text
+    designated = names()[game.designated].name
+    # Every colour in play, on a line of its own with what it does (issue 35): the Red just
+    # cut says whose wire its draw named, the Orange what is left of round 4.
     for colour in game.colours:
         cell = f"{colour.capitalize():<6} {game.revealed(colour)}/{game.thresholds[colour]}"
         if colour in game.wire_on:
             cell += f" ◆{game.wire_on[colour]}"
-        assert cell in text, cell
-    assert "Last: " + game.last_reveal.capitalize() in text
-    assert "Numbers: " + " ".join(str(d["number"]) for d in game.draws) in text
-    designated = names()[game.designated].name
-    assert f"Next cut: a wire of {designated}" in text
-    assert f"R4: ≤{view['round4_length']} cuts" in text
+        power = {"red": f"next cut: {designated}'s wire ({game.draws[-1]['number']}) ◂",
+                 "orange": f"round 4: ≤{view['round4_length']} cuts"}.get(colour,
+                                                                         COLOUR_POWERS[colour])
+        assert any(line.startswith(cell) and power in line
+                   for line in (part.strip("│ ") for part in text.splitlines())), (cell, power)
+    assert game.last_reveal == "red"
     assert "removed" not in text.lower()
 
 
@@ -145,7 +150,7 @@ async def test_play_the_variante_against_bots_to_the_end(app_factory, waiter):
     application = app_factory()
     async with application.run_test(size=(100, 32), message_hook=waiter.hook) as pilot:
         ticket = await application.backend.host_table(
-            EVOLUTION, 5, {"variante": True}, name="Variante", bots=4, advertise=False
+            TIMEBOMB_EVOLUTION, 5, {"variante": True}, name="Variante", bots=4, advertise=False
         )
         application.screen.go(ticket)
         table = await waiter.until(pilot, lambda: play_screen(application), "the table")
@@ -192,3 +197,11 @@ async def test_play_the_variante_against_bots_to_the_end(app_factory, waiter):
         text = screen_text(application)
         assert "team wins" in text and "Removed unseen" in text
         assert table.view["outcome"] is not None and "removed" in table.view
+
+
+@pytest.mark.parametrize("reason, variante, rule", [
+    ("pink", True, "EV-18"), ("bomb", True, "unless a Defusing wire lies on it"),
+    ("bomb", False, "EV-14: the fourth bomb"), ("orange", True, "EV-21"),
+    ("defused", False, "EV-13"), ("time", True, "EV-15")])
+def test_the_end_names_the_rule_that_ended_the_game(reason, variante, rule):
+    assert rule in ending_rule(reason, variante)

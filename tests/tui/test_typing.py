@@ -14,7 +14,7 @@ from support.offline import (
     skip_claim_offer,
 )
 from support.positions import (
-    EVOLUTION,
+    TIMEBOMB_EVOLUTION,
     arranged_game,
     holmes_game,
     holmes_lobby,
@@ -23,6 +23,7 @@ from support.positions import (
 )
 from support.screen_text import screen_text
 
+from engine.catalogue import CATALOGUE
 from netplay.protocol import Chat
 from tui.app import create_app
 from tui.screens.confirm import ConfirmScreen
@@ -63,13 +64,13 @@ async def test_typing_in_the_waiting_room_goes_to_the_chat_only():
         assert screen.query_one("#chat-input").value == ""
 
 
-@pytest.mark.parametrize("game_id", ["timebomb", "timebomb-evolution", "machinations", "holmes"])
+@pytest.mark.parametrize("game_id", list(CATALOGUE))
 async def test_typing_at_the_table_goes_to_the_chat_only(game_id):
     """At the player's turn, with claims and dialogs on offer: only the chat line is sent,
     and no dialog opened."""
     build, lobby_message = {
         "timebomb": (lambda: seeded_game(0), lambda g: lobby()),
-        "timebomb-evolution": (arranged_game, lambda g: lobby(players=g.players, game=EVOLUTION)),
+        "timebomb_evolution": (arranged_game, lambda g: lobby(players=g.players, game=TIMEBOMB_EVOLUTION)),
         "machinations": (proposing_at_0, lambda g: machinations_lobby(g.players)),
         "holmes": (lambda: next(g for n in range(14, 60) if 0 in (g := holmes_game(n)).to_act()),
                    lambda g: holmes_lobby()),
@@ -136,7 +137,7 @@ async def test_the_keys_list_shows_each_key_once_and_each_description_whole():
         text = " ".join(text.split())
         for whole in ("Any letter you type goes to the chat (Enter sends, Esc comes back)",
                       "Claim in public what you hold (a bluff is fine)",
-                      "Hide your secrets from onlookers, and the log's",
+                      "Hide your hand and your private log lines from onlookers",
                       "Quit Gaslight (at a running game it asks first)"):
             assert whole in text
         keys = [row[0] for row in application.screen.keys]

@@ -25,6 +25,7 @@ from support.positions import (
 )
 
 import engine
+from engine.catalogue import CATALOGUE
 from netplay.game_record import GameRecord, Move, Player
 from tui.backend import Backend
 from tui.screens.replay import ReplayScreen, replay_app
@@ -70,14 +71,14 @@ async def settled(pilot) -> None:
 
 LIVE = {
     "timebomb": (cutter_game, lambda g: lobby()),
-    "timebomb-evolution": (arranged_game, lambda g: evolution_lobby(g.players)),
+    "timebomb_evolution": (arranged_game, lambda g: evolution_lobby(g.players)),
     "machinations": (proposing_at_0, lambda g: machinations_lobby(g.players)),
     "holmes": (lambda: next(g for n in range(14, 60) if 0 in (g := holmes_game(n)).to_act()),
                lambda g: holmes_lobby()),
 }
 
 
-@pytest.mark.parametrize("game_id", list(LIVE))
+@pytest.mark.parametrize("game_id", list(CATALOGUE))
 async def test_at_a_table_every_your_turn_agrees_with_to_act(game_id):
     """From the seat the table waits on, from one it does not, and as a spectator."""
     build, lobby_of = LIVE[game_id]
@@ -148,14 +149,14 @@ def first_step(game: engine.Game, holds) -> tuple[int, engine.Game]:
 
 FINISHED = {
     "timebomb": (finished_game, lambda g: True),  # the deal: the first cutter's turn
-    "timebomb-evolution": (lambda: variante_game(200), lambda g: g.pending is not None),
+    "timebomb_evolution": (lambda: variante_game(200), lambda g: g.pending is not None),
     "machinations": (lambda: machinations_game(lambda g: False),
                      lambda g: g.history and g.phase == "proposal"),
     "holmes": (lambda: holmes_game(1000), lambda g: len(g.history) >= 20),
 }
 
 
-@pytest.mark.parametrize("game_id", list(FINISHED))
+@pytest.mark.parametrize("game_id", list(CATALOGUE))
 async def test_in_a_replay_every_your_turn_agrees_with_to_act(tmp_path, monkeypatch, game_id):
     """A replay's step offers no legal action, yet through the eyes of a seat the table
     waited on, every place says it was their turn, and none offers a key to act; through
@@ -179,7 +180,7 @@ async def test_in_a_replay_every_your_turn_agrees_with_to_act(tmp_path, monkeypa
             assert_agrees_with_to_act(screen)
             words = " ".join(k for k in your_turn_places(screen) if "words" in k)
             assert not re.search(r"Ctrl\+|Enter|pick one", words), words
-        if game_id == "timebomb-evolution":
+        if game_id == "timebomb_evolution":
             screen.ask(step, waited_on)
             await until(pilot, lambda: screen.drawn == (step, waited_on))
             assert "Your choice" in str(screen.board.query_one("#ev-board").content)

@@ -2,9 +2,8 @@
 
 A game's package (`tui/games/<package>/`) holds its model, its board, its dialogs and its end
 screen, and registers itself once, in its `__init__`: `GAME_ID`, the engine's id, and
-`load_board()`, which imports the board only when someone sits at that game. The package is named after the
-id, with `-` as `_` (`timebomb-evolution` is `tui.games.timebomb_evolution`), so finding a
-game's package needs no list here. See tui/README.md for adding a game.
+`load_board()`, which imports the board only when someone sits at that game. The package's name
+is the id (`tui.games.timebomb_evolution`), so finding a game's package needs no list here. See tui/README.md for adding a game.
 
 Headless: nothing here imports textual until `load_board()` is called.
 """
@@ -21,8 +20,8 @@ if TYPE_CHECKING:
 
 
 def package_name(game_id: str) -> str:
-    """The module path of `game_id`'s package: the one place an id becomes a package name."""
-    return f"{__name__}.{game_id.replace('-', '_')}"
+    """The module path of `game_id`'s package."""
+    return f"{__name__}.{game_id}"
 
 
 def game_package(game_id: str) -> ModuleType | None:

@@ -155,15 +155,33 @@ class HostTableScreen(ModalScreen[TableRequest | None]):
 
     async def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "host-game" and event.value != self.game_id:
-            self.game_id = str(event.value)
-            players = self.query_one("#host-players", Select)
-            players.set_options(self.player_choices())
-            players.value = self.game.min_players
-            await self.rebuild()
+            await self.switch_game(str(event.value))
         elif event.select.id == "host-players":
             await self.rebuild()
         elif event.select.id == "host-bots" and isinstance(event.value, int):
             self.people = self.players - event.value
+
+    @property
+    def bots(self) -> int:
+        value = self.query_one("#host-bots", Select).value
+        return value if isinstance(value, int) else 0
+
+    async def switch_game(self, game_id: str) -> None:
+        """Another game: the seats and bots stay where the game allows them, and a change is
+        said, never made quietly."""
+        before = self.players, self.bots
+        self.game_id = game_id
+        game = self.game
+        players = self.query_one("#host-players", Select)
+        with self.prevent(Select.Changed):
+            players.set_options(self.player_choices())
+            players.value = min(max(before[0], game.min_players), game.max_players)
+        await self.rebuild()
+        changed = [f"{what} {old} → {new}" for what, old, new in
+                   zip(("Players", "Bots"), before, (self.players, self.bots)) if old != new]
+        if changed:
+            self.notify(f"{game.title} is for {game.min_players}-{game.max_players} players: "
+                        + ", ".join(changed) + ".", title="Seats changed")
 
     def request(self) -> TableRequest:
         players = self.players
@@ -171,13 +189,11 @@ class HostTableScreen(ModalScreen[TableRequest | None]):
         for option in self.game.describe_options(players):
             index = self.query_one(f"#opt-{option['name']}", Select).value
             options[option["name"]] = option["choices"][index if isinstance(index, int) else 0]
-        bots = self.query_one("#host-bots", Select).value
         name = " ".join(self.query_one("#host-name", Input).value.split()) or (
             f"{self.player_name}'s table"
         )
         pace = self.query_one("#host-pace", Select).value
-        return TableRequest(self.game_id, players, options, name,
-                            bots if isinstance(bots, int) else 0,
+        return TableRequest(self.game_id, players, options, name, self.bots,
                             pace if pace in PACE_WORDS else DEFAULT_PACE)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

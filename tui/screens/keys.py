@@ -6,7 +6,7 @@ from __future__ import annotations
 from rich.table import Table
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -31,11 +31,12 @@ def keys_table(keys: list[tuple[str, str]]) -> Table:
 
 
 class KeysScreen(ModalScreen[None]):
+    # The scrolling box is the bordered one, sized against the screen: inside a box of its own
+    # it grew to its whole content and was clipped, its last keys out of reach.
     DEFAULT_CSS = """
     KeysScreen { align: center middle; }
-    KeysScreen > Vertical { width: 72; max-width: 100%; height: auto; max-height: 100%;
-                            border: thick $accent; background: $surface; padding: 0 1; }
-    KeysScreen VerticalScroll { height: auto; max-height: 100%; }
+    KeysScreen > VerticalScroll { width: 72; max-width: 100%; height: auto; max-height: 100%;
+                                  border: thick $accent; background: $surface; padding: 0 1; }
     KeysScreen #keys-table { height: auto; }
     """
 
@@ -46,10 +47,14 @@ class KeysScreen(ModalScreen[None]):
         self.keys = keys
 
     def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static("Keys you can use here now (Esc closes):")
-            with VerticalScroll():
-                yield Static(keys_table(self.keys), id="keys-table")
+        box = VerticalScroll()
+        box.border_title = "Keys you can use here now"
+        box.border_subtitle = "↑↓ scroll · Esc closes"
+        with box:
+            yield Static(keys_table(self.keys), id="keys-table")
+
+    def on_mount(self) -> None:
+        self.query_one(VerticalScroll).focus()
 
     def action_close(self) -> None:
         self.dismiss(None)

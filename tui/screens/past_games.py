@@ -48,6 +48,14 @@ class PastGame:
     fingerprint: str | None = None
     """The key of the host that gave `token`: watching expects it."""
     path: Path | None = None
+    seat: int | None = None
+    """The seat this player played: its replay starts through their own eyes."""
+
+    @property
+    def eyes(self) -> int | str:
+        from netplay.replays import EYES_SPECTATOR
+
+        return self.seat if isinstance(self.seat, int) else EYES_SPECTATOR
 
     def line(self) -> str:
         from engine.catalogue import CATALOGUE
@@ -62,6 +70,7 @@ class PastGame:
 def files_of(folder: Path) -> list[PastGame]:
     from netplay import replay_file
     from netplay.replays import Replay
+    from netplay.table import HUMAN
 
     games = []
     for path in sorted(folder.glob(f"*{replay_file.SUFFIX}"), key=lambda p: p.stat().st_mtime,
@@ -71,9 +80,11 @@ def files_of(folder: Path) -> list[PastGame]:
         except replay_file.ReplayFileError:
             continue  # a damaged file is refused when opened by name; here it is left out
         replay = Replay(record)
+        # A kept file is a game against bots: its one person is this player.
+        people = [seat for seat, player in enumerate(record.seats) if player.kind == HUMAN]
         games.append(PastGame(record.kind, record.name, record.players, replay.ended,
                               replay.outcome.text if replay.outcome else "", record.game,
-                              path=path))
+                              path=path, seat=people[0] if len(people) == 1 else None))
     return games
 
 
@@ -98,7 +109,7 @@ async def games_at(address: Address, tokens: list[str], name: str,
                     found.setdefault(str(g["game"]), PastGame(
                         str(g["kind"]), str(g["name"]), int(g["players"]), g.get("ended"),
                         str(g.get("result", "")), str(g["game"]), address=address,
-                        token=token, fingerprint=trust["fingerprint"]))
+                        token=token, fingerprint=trust["fingerprint"], seat=g.get("seat")))
         finally:
             await conn.close()
         return list(found.values())
@@ -195,13 +206,13 @@ class PastGamesScreen(ModalScreen[None]):
                 self.notify(f"Cannot open {game.path.name}: {error}", severity="error",
                             markup=False)
                 return
-            screen: Any = await open_file_replay(self.backend, record, self.player_name)
+            screen: Any = await open_file_replay(self.backend, record, self.player_name,
+                                                 eyes=game.eyes)
         else:
             assert game.address is not None
             screen = ReplayScreen(self.backend, ReplaySource(
                 Ticket(game.address, None, spectate=True), game=game.game, token=game.token,
-                fingerprint=game.fingerprint),
-                self.player_name)
+                fingerprint=game.fingerprint, eyes=game.eyes), self.player_name)
         self.app.push_screen(screen)
 
     def action_close(self) -> None:

@@ -36,6 +36,7 @@ from tui.messages import ConnectionStatusChanged
 from tui.models.seats import SeatInfo, seat_infos
 from tui.screens.play import PlayScreen
 from tui.widgets.chat_panel import ChatPanel
+from tui.widgets.connection_indicator import ConnectionIndicator
 from tui.widgets.event_log import EventLog
 from tui.widgets.status_bar import StatusBar
 
@@ -62,6 +63,8 @@ class ReplaySource:
     screen the answers (`receive`). None: this screen opens a connection of its own."""
     on_close: Callable[[], Awaitable[None]] | None = None
     """Put away what was started for this replay (a replay file's host)."""
+    local: bool = False
+    """A replay file, shown by a host of this app's own: no link to anyone to show."""
 
 
 def eyes_name(eyes: int | str, seats: list[SeatInfo]) -> str:
@@ -148,6 +151,7 @@ class ReplayScreen(PlayScreen, inherit_bindings=False):
         bar.set_title("Replay")
         bar.set_game("asking the host for the game…")
         self.query_one(ChatPanel).border_title = "Chat then"
+        self.query_one(ConnectionIndicator).display = not self.source.local
         if self.source.send is None:
             self.run_connection()
         else:
@@ -292,9 +296,8 @@ class ReplayScreen(PlayScreen, inherit_bindings=False):
         if title != self.title_shown:
             self.title_shown = title
             self.query_one(StatusBar).set_title(title)
-        round_number = sum(1 for mark in self.marks if mark <= self.step)
-        where = (f"{self.step}/{self.steps} · round {round_number}/{len(self.marks)}"
-                 f" · eyes: {eyes_name(self.shown_eyes, self.seats)}")
+        # The board's own status names the round (Machinations: the heist; Holmes: the day).
+        where = f"{self.step}/{self.steps} · eyes: {eyes_name(self.shown_eyes, self.seats)}"
         moved = self.moved
         if moved is None:
             return where + " · the deal"
@@ -531,9 +534,10 @@ class AboutScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-async def open_file_replay(backend: Backend, record: Any, player_name: str) -> ReplayScreen:
+async def open_file_replay(backend: Backend, record: Any, player_name: str,
+                           eyes: int | str = EYES_SPECTATOR) -> ReplayScreen:
     """A replay screen for a replay file's record, shown by a host of its own on 127.0.0.1
-    that stops when the screen closes."""
+    that stops when the screen closes, through `eyes` at first."""
     from netplay.replay_file import ReplayHost
     from tui.address import Address
 
@@ -541,8 +545,8 @@ async def open_file_replay(backend: Backend, record: Any, player_name: str) -> R
     _, port = await host.start()
     ticket = Ticket(Address("127.0.0.1", port), None, spectate=True)
     backend.remember_code(ticket.address, host.host.table_code)  # it pairs by the code silently
-    return ReplayScreen(backend, ReplaySource(ticket, game=record.game, on_close=host.stop),
-                        player_name)
+    return ReplayScreen(backend, ReplaySource(ticket, game=record.game, on_close=host.stop,
+                                              eyes=eyes, local=True), player_name)
 
 
 def replay_app(backend: Backend, record: Any) -> Any:

@@ -57,7 +57,7 @@ class GameBoard(Widget):
     """
 
     BINDINGS = [
-        Binding("ctrl+e", "hide", "Hide", tooltip="Hide your secrets from onlookers, and the log's"),
+        Binding("ctrl+e", "hide", "Hide", tooltip="Hide your hand and your private log lines from onlookers"),
         Binding("ctrl+e", "unhide", "Show", tooltip="Show your secrets again"),
     ]
 

@@ -28,6 +28,7 @@ SCROLLBAR = 1
 """The vertical scrollbar's width, kept free even before the list scrolls, so that a list
 growing past the screen never pushes the address out."""
 HEADERS = ("Table", "Game", "Seated", "Free", "Phase", "Address")
+GAME_COLUMN = HEADERS.index("Game")
 
 
 def game_title(game_id: str) -> str:
@@ -39,6 +40,17 @@ def game_title(game_id: str) -> str:
 
 def shorten(text: str, width: int) -> str:
     return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
+
+
+def shorten_title(title: str, width: int) -> str:
+    """A game's title in `width` cells: whole, else its short title, cut if need be; the short
+    titles start differently, so Time Bomb and Évolution never both read `Time Bomb…`."""
+    from engine.catalogue import CATALOGUE
+
+    if len(title) <= width:
+        return title
+    short = next((g.short_title for g in CATALOGUE.values() if g.title == title), title)
+    return shorten(short, width)
 
 
 def plural(count: int, one: str, many: str) -> str:
@@ -169,7 +181,8 @@ class TableList(DataTable):
         return Vanished(current, now)
 
     def cells(self, key: str, row: tuple[str, ...]) -> list[Text]:
-        texts = [shorten(cell, w) for cell, w in zip(row, self.widths)]
+        texts = [(shorten_title if column == GAME_COLUMN else shorten)(cell, width)
+                 for column, (cell, width) in enumerate(zip(row, self.widths))]
         return [NameCell(texts[0], order(self.listings[key]))] + [
             Text(text, no_wrap=True, end="") for text in texts[1:]
         ]

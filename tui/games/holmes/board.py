@@ -284,7 +284,7 @@ class HolmesBoard(GameBoard):
             for clue, points in score["majorities"].items():
                 text.append(f"  {CLUE_NAMES[clue]} majority +{points}\n")
             for clue in score["complete_sets"]:
-                text.append(f"  all {CLUE_NAMES[clue]}s +3\n")
+                text.append(f"  every {CLUE_NAMES[clue]} +3\n")
             if score["maps"]:
                 text.append(f"  Map Fragments {score['maps']:+d}\n")
             for line in penalty_lines(area, score["penalties"]):

@@ -17,6 +17,7 @@ class TimeBombEnding(Vertical):
     TimeBombEnding #ending-headline { text-style: bold; content-align: center middle;
                                       height: 3; border: heavy $accent; }
     TimeBombEnding #ending-reason { content-align: center middle; height: 1; }
+    TimeBombEnding #ending-rule { content-align: center middle; height: auto; }
     TimeBombEnding #ending-last-cut { content-align: center middle; height: 1; }
     TimeBombEnding #ending-table { height: auto; margin: 1 0 0 0; }
     """
@@ -30,6 +31,8 @@ class TimeBombEnding(Vertical):
         # Players' names are text, never markup: each line is a Text.
         yield Static(Text(ending.headline), id="ending-headline")
         yield Static(Text(ending.reason), id="ending-reason")
+        if ending.rule:
+            yield Static(Text(ending.rule, style="italic"), id="ending-rule")
         if ending.last_cut:
             yield Static(Text(ending.last_cut), id="ending-last-cut")
         table = Table(expand=True, box=None, padding=(0, 1), header_style="bold")

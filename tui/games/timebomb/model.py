@@ -251,6 +251,8 @@ class Ending:
     set_aside: str | None
     last_cut: str
     """The cut that ended the game, in words."""
+    rule: str = ""
+    """The numbered rule that ended it, where a variant says it."""
 
 
 REASONS = {

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from tui.games.timebomb_evolution.board import EvolutionBoard
+    from tui.games.timebomb_evolution.board import TimeBombEvolutionBoard
 
-GAME_ID = "timebomb-evolution"
+GAME_ID = "timebomb_evolution"
 
 
-def load_board() -> type["EvolutionBoard"]:
-    from tui.games.timebomb_evolution.board import EvolutionBoard
+def load_board() -> type["TimeBombEvolutionBoard"]:
+    from tui.games.timebomb_evolution.board import TimeBombEvolutionBoard
 
-    return EvolutionBoard
+    return TimeBombEvolutionBoard

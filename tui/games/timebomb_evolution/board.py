@@ -19,13 +19,16 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from tui.games.timebomb_evolution.model import (
+    COLOUR_POWERS,
     COLOUR_STYLES,
     QUESTIONS,
-    EvolutionModel,
+    ColourRow,
+    TimeBombEvolutionModel,
     build_model,
-    colour_word,
+    colour_name,
     describe_claim,
     describe_decision,
+    ending_rule,
 )
 from tui.games.timebomb.board import TimeBombBoard
 from tui.widgets.action_picker import ActionPicker
@@ -52,15 +55,53 @@ def hand_text(hand: dict[str, int]) -> Text:
 def kind_text(kind: str) -> Text:
     if kind == "defusing":
         return Text("◆ Defusing", style="bold")
-    return Text(colour_word(kind), style=COLOUR_STYLES.get(kind, ""))
+    return Text(colour_name(kind), style=COLOUR_STYLES.get(kind, ""))
 
 
-class EvolutionBoard(TimeBombBoard):
+def colour_cell(row: ColourRow) -> Text:
+    """`Red    2/4 ⚠ `: a colour, its count against its threshold, and its state."""
+    cell = Text(f"{colour_name(row.colour):<6}", style=COLOUR_STYLES.get(row.colour, ""))
+    cell.append(f" {row.revealed}/{row.threshold}")
+    if row.wire is not None:
+        cell.append(f" ◆{row.wire}", style="bold")
+    elif row.gone_off:
+        cell.append(" ✹ ", style="bold")
+    elif row.one_from_exploding:
+        cell.append(" ⚠ ", style="bold red1")
+    else:
+        cell.append("   ")
+    return cell
+
+
+def wires_apart_text(model: TimeBombEvolutionModel) -> str:
+    """` · apart ◆1 · moved ◆3`: the Defusing wires on no colour (EV-16, EV-17)."""
+    text = ""
+    if model.set_apart:
+        text += " · apart " + " ".join(f"◆{n}" for n in model.set_apart)
+    if model.moved_apart:
+        text += " · moved " + " ".join(f"◆{n}" for n in model.moved_apart)
+    return text
+
+
+def power_text(colour: str, model: TimeBombEvolutionModel, names: dict[int, str]) -> str:
+    """What `colour` does in the Variante, or what it has done: the target a Red's draw named,
+    round 4's length as Oranges left it (a maximum before round 4: more can only shorten it)."""
+    if colour == "red" and model.designated is not None:
+        draw = model.draws[-1] if model.draws else None
+        drew = f" ({draw.number})" if draw else ""
+        return f"next cut: {names.get(model.designated, '?')}'s wire{drew}"
+    if colour == "orange":
+        bound = "" if model.round4_final else "≤"
+        return f"round 4: {bound}{model.round4_length} cuts"
+    return COLOUR_POWERS[colour]
+
+
+class TimeBombEvolutionBoard(TimeBombBoard):
     BINDINGS = [Binding("ctrl+d", "decide", "Decide")]
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.model: EvolutionModel | None = None
+        self.model: TimeBombEvolutionModel | None = None
         self.deciding = False
 
     def variant_panels(self) -> ComposeResult:
@@ -106,49 +147,37 @@ class EvolutionBoard(TimeBombBoard):
             return
         board = self.query_one("#ev-board", Static)
         board.set_class(self.your_choice, "-your-turn")
-        retitle(board, "Bombs · Variante" if model.variante else "Bombs")
+        title = "Bombs"
+        if model.variante:  # its lines are the colours': the wires apart go in the title
+            title += " · Variante" + wires_apart_text(model)
+        retitle(board, title)
         update_changed(board, self.board_text(model, board.content_size.width or 44))
 
     def on_resize(self) -> None:
         super().on_resize()
         self.refresh_variant()
 
-    def board_text(self, model: EvolutionModel, width: int) -> Text:
+    def board_text(self, model: TimeBombEvolutionModel, width: int) -> Text:
         names = {row.seat: row.name for row in model.players}
-        text = Text(f"◆ Defusing {model.defusing_found}/{model.defusing_total}", style="bold")
-        if model.set_apart:
-            text.append(" · apart " + " ".join(f"◆{n}" for n in model.set_apart))
-        if model.moved_apart:
-            text.append(" · moved " + " ".join(f"◆{n}" for n in model.moved_apart))
-        per_line = max(1, (width + 2) // 15)
-        for i, row in enumerate(model.colours):
-            text.append("\n" if i % per_line == 0 else "  ")
-            cell = Text(f"{colour_word(row.colour):<6}", style=COLOUR_STYLES.get(row.colour, ""))
-            cell.append(f" {row.revealed}/{row.threshold}")
-            if row.wire is not None:
-                cell.append(f" ◆{row.wire}", style="bold")
-            elif row.gone_off:
-                cell.append(" ✹ ", style="bold")
-            elif row.one_from_exploding:
-                cell.append(" ⚠ ", style="bold red1")
-            else:
-                cell.append("   ")
-            text.append_text(cell)
         if model.variante:
-            text.append("\nLast: ")
-            text.append_text(kind_text(model.last_reveal) if model.last_reveal else Text("—"))
-            if model.number_cards:
-                # The latest few fit the line; the log keeps every draw.
-                drawn = " ".join(str(d.number) for d in model.draws[-4:]) or "—"
-                text.append(f" · Numbers: {'… ' if len(model.draws) > 4 else ''}{drawn}")
-            # Before round 4 more Oranges can only shorten it: the projection is a maximum.
-            bound = "" if model.round4_final else "≤"
-            text.append(f" · R4: {bound}{model.round4_length} cuts")
-        if model.designated is not None:
-            draw = model.draws[-1] if model.draws else None
-            why = f" ({draw.drawer} drew {draw.number})" if draw else ""
-            text.append(f"\n⇨ Next cut: a wire of {names.get(model.designated, '?')}{why}",
+            # Each colour has a power: a line each saying it, and the colour cut last stands
+            # out, having just done it.
+            text = Text()
+            for row in model.colours:
+                last = row.colour == model.last_reveal
+                text.append("\n" if text else "")
+                text.append_text(colour_cell(row))
+                text.append(f" {power_text(row.colour, model, names)}",
+                            style="bold" if last else "dim")
+                text.append(" ◂" if last else "", style="bold")
+        else:
+            # Colours only count to their threshold, several to a line.
+            text = Text(f"◆ Defusing {model.defusing_found}/{model.defusing_total}",
                         style="bold")
+            per_line = max(1, (width + 2) // 15)
+            for i, row in enumerate(model.colours):
+                text.append("\n" if i % per_line == 0 else "  ")
+                text.append_text(colour_cell(row))
         if model.pending_kind and model.pending_seat is not None:
             if self.your_choice:  # Ctrl+D only when it decides: not in a replay
                 text.append(f"\n… Your choice: {WAITING[model.pending_kind]}"
@@ -240,7 +269,7 @@ class EvolutionBoard(TimeBombBoard):
 
     @classmethod
     def ending(cls, view, seat, seats) -> Widget:
-        from tui.games.timebomb_evolution.ending import EvolutionEnding
+        from tui.games.timebomb_evolution.ending import TimeBombEvolutionEnding
 
         ending = build_ending(view, seat, seats)
         hands = view.get("hands") or []
@@ -255,6 +284,7 @@ class EvolutionBoard(TimeBombBoard):
             last = revealed[-1]
             last_cut = (f"Last cut: {names.get(last['cutter'], '?')} ✂ "
                         f"{names.get(last['target'], '?')}: {kind_text(last['wire']).plain}")
-        return EvolutionEnding(
-            replace(ending, rows=rows, last_cut=last_cut), view.get("removed") or {}
+        rule = ending_rule((view.get("outcome") or {}).get("reason"), bool(view.get("variante")))
+        return TimeBombEvolutionEnding(
+            replace(ending, rows=rows, last_cut=last_cut, rule=rule), view.get("removed") or {}
         )

@@ -10,12 +10,12 @@ from textual.widgets import Static
 
 from tui.games.timebomb.ending import TimeBombEnding
 from tui.games.timebomb.model import Ending
-from tui.games.timebomb_evolution.model import COLOUR_STYLES, colour_word
+from tui.games.timebomb_evolution.model import COLOUR_STYLES, colour_name
 
 
-class EvolutionEnding(TimeBombEnding):
+class TimeBombEvolutionEnding(TimeBombEnding):
     DEFAULT_CSS = """
-    EvolutionEnding #ending-removed { content-align: center middle; height: auto; }
+    TimeBombEvolutionEnding #ending-removed { content-align: center middle; height: auto; }
     """
 
     def __init__(self, ending: Ending, removed: Mapping[str, int]) -> None:
@@ -29,5 +29,5 @@ class EvolutionEnding(TimeBombEnding):
         for i, (colour, count) in enumerate(parts):
             text.append(" · " if i else "")
             text.append(f"{count} ")
-            text.append(colour_word(colour), style=COLOUR_STYLES.get(colour, ""))
+            text.append(colour_name(colour), style=COLOUR_STYLES.get(colour, ""))
         yield Static(text, id="ending-removed")

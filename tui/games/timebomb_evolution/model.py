@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any, Mapping, Sequence
 
 from engine.timebomb.cards import claim_words
-from engine.timebomb.cards import colour_name as colour_word
+from engine.timebomb.cards import colour_name
 from tui.games.timebomb.model import TimeBombModel, build_model as build_timebomb_model
 from tui.models.seats import SeatInfo
 
@@ -24,6 +24,36 @@ COLOUR_STYLES = {
     "green": "bold green3",
     "orange": "bold dark_orange",
 }
+COLOUR_POWERS = {
+    "yellow": "never takes a Defusing wire",
+    "blue": "moves a Defusing wire apart",
+    "red": "draws a Number: next target",
+    "pink": "two Pinks in a row explode",
+    "green": "explodes at 3",
+    "orange": "each one shortens round 4",
+}
+"""What a colour does in the Variante when it is cut (RULES.md, EV-16 to EV-21), in a line."""
+
+ENDING_RULES = {
+    "defused": "EV-13: the last Defusing wire cut wins for Sherlock's team.",
+    "pink": "EV-18: a Pink explodes when the cut just before it was a Pink too.",
+    "orange": "EV-21: each Orange cut takes a cut from round 4, and none was left.",
+    "time": "EV-15: round 4 ended without a winner.",
+}
+"""The rule that ended a game, by the outcome's reason; a colour's explosion depends on the
+Variante (`ending_rule`)."""
+
+
+def ending_rule(reason: str | None, variante: bool) -> str:
+    """The rule that ended the game, numbered, for the end screen."""
+    if reason == "bomb":
+        if variante:
+            return ("EV-14: a colour explodes at its threshold (4, Green 3), unless a Defusing "
+                    "wire lies on it.")
+        return "EV-14: the fourth bomb of a colour to be cut explodes."
+    return ENDING_RULES.get(reason or "", "")
+
+
 DECISIONS = ("defuse", "move_apart", "draw_number")
 QUESTIONS = {
     "defuse": "Your Defusing wire defuses a colour. Which one?",
@@ -44,7 +74,7 @@ def claim_text(claim: Mapping[str, Any] | None, short: bool = False) -> str:
     if claim is None:
         return "—"
     colour = claim.get("colour") or ""
-    named = wire_letter(colour) if short else colour_word(colour)
+    named = wire_letter(colour) if short else colour_name(colour)
     return f"{claim.get('defusing', 0)}◆" + (f" +{named}" if colour else "")
 
 
@@ -60,14 +90,14 @@ def describe_claim(action: Mapping[str, Any]) -> str:
     return claim_words(action.get("defusing", 0), colour=action.get("colour"))
 
 
-def describe_decision(action: Mapping[str, Any], model: "EvolutionModel") -> str:
+def describe_decision(action: Mapping[str, Any], model: "TimeBombEvolutionModel") -> str:
     """The words of one choice the player may make."""
     kind = action["type"]
     if kind == "draw_number":
         return f"Draw a Number card (0 to {model.number_cards - 1})"
     row = next((c for c in model.colours if c.colour == action.get("colour")), None)
     count = f" ({row.revealed}/{row.threshold} out)" if row else ""
-    colour = colour_word(str(action.get("colour")))
+    colour = colour_name(str(action.get("colour")))
     if kind == "defuse":
         return f"Lay the Defusing wire on {colour}{count}"
     return f"Move the wire off {colour}{count}: {colour} is armed again"
@@ -99,7 +129,7 @@ class NumberDraw:
 
 
 @dataclass(frozen=True)
-class EvolutionModel(TimeBombModel):
+class TimeBombEvolutionModel(TimeBombModel):
     variante: bool = False
     colours: tuple[ColourRow, ...] = ()
     set_apart: tuple[int, ...] = ()
@@ -121,7 +151,7 @@ def build_model(
     legal: Sequence[Mapping[str, Any]],
     seat: int | None,
     seats: Sequence[SeatInfo],
-) -> EvolutionModel:
+) -> TimeBombEvolutionModel:
     base = build_timebomb_model(view, legal, seat, seats, claim_words=claim_text,
                                 wire_mark=wire_letter, truthful=truthful_claim)
     claims = view.get("claims") or [None] * len(base.players)
@@ -136,7 +166,7 @@ def build_model(
     pending = view.get("pending") or {}
     shared = {f.name: getattr(base, f.name) for f in fields(TimeBombModel)}
     shared["players"] = players
-    return EvolutionModel(
+    return TimeBombEvolutionModel(
         **shared,
         variante=bool(view.get("variante")),
         colours=tuple(
