@@ -237,7 +237,8 @@ class Backend:
                 # The seat is gone (the table closed, or the host started anew).
                 self.seats.forget(*held.key)
             else:
-                self.seats.keep(replace(held, address=ticket.address, pid=os.getpid()))
+                self.seats.keep(replace(held, address=ticket.address, pid=os.getpid(),
+                                        fingerprint=connection.fingerprint))
                 return connection
         connection = await Connection.connect(
             ticket.address.host,
