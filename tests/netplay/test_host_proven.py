@@ -69,6 +69,7 @@ async def test_a_reconnect_mid_game_that_lands_on_a_machine_in_the_middle(host, 
         assert conn.token is not None and host.tables[conn.table].game is not None
         await reconnect_lands_on(conn, relay, mitm_port)
     assert_told_nothing(mitm, conn)
+    assert not mitm.heard
     await conn.close()
 
 
