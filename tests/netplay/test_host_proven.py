@@ -10,16 +10,19 @@ machine in the middle, or lets `locate` find a forged record that leads there.""
 from __future__ import annotations
 
 import asyncio
+import secrets
 
 import pytest
 
 from netplay.client import CLOSED, Connection, HostKeyChanged, Status, WrongCode
+from netplay.discovery import Advertiser, locator
 from netplay.host import Host
 from netplay.protocol import Chat, ListReplays
 from netplay.transport import HostKey
 from support.relays import MachineInTheMiddle, RecordingRelay
 
 from .conftest import TIMEOUT, next_of, play, until
+from .test_discovery import DISCOVERY_TIMEOUT, LOOPBACK
 
 NAME = "Irene Adler"
 CHAT = "meet me at the Serpentine"
@@ -123,6 +126,33 @@ async def test_following_the_host_to_a_forged_record_says_nothing_there(host, mi
             relay.cut()
             await until(lambda: conn.status == CLOSED, "the reconnect stopped")
     assert asked == [host.host_id]
+    assert (conn.host, conn.port) == ("127.0.0.1", mitm_port)
+    assert_told_nothing(mitm, conn)
+    await conn.close()
+
+
+async def test_following_the_host_by_zeroconf_to_a_forged_record_says_nothing_there(
+        host, mitm_key):
+    """The same with real discovery on loopback: someone announces a table under the host's
+    identity and key (`host` and `fp` in its TXT record), at the machine in the middle's port,
+    and the client's locator finds it there."""
+    relay, mitm = RecordingRelay(host.address[1]), MachineInTheMiddle(mitm_key, host.address[1])
+    forged = {"id": secrets.token_hex(4), "name": "Baker Street", "game": "holmes",
+              "players": 2, "seats_taken": 1, "seats_free": 1, "phase": "playing"}
+    advertiser = Advertiser(LOOPBACK)
+    await advertiser.start()
+    try:
+        async with mitm as mitm_port, relay as relay_port:
+            await advertiser.publish(forged, mitm_port, ["127.0.0.1"], host.key.fingerprint)
+            conn = await seated(host, relay_port,
+                                locate=locator(LOOPBACK, timeout=DISCOVERY_TIMEOUT))
+            relay.server.close()
+            await relay.server.wait_closed()
+            relay.cut()
+            await until(lambda: conn.status == CLOSED, "the reconnect stopped",
+                        timeout=DISCOVERY_TIMEOUT * 2)
+    finally:
+        await advertiser.close()
     assert (conn.host, conn.port) == ("127.0.0.1", mitm_port)
     assert_told_nothing(mitm, conn)
     await conn.close()
