@@ -14,19 +14,22 @@ every `State` with a full view, `view["events"]` holding them all and `view["eve
 index of the first one kept (a client that joins late gets the last few), and its `legal`
 unpacked.
 
-Every connection is TLS 1.3, and the client trusts a host only by a pin or by its table code
-(protocol 3): given `code`, it pairs with the host (see `netplay.pairing`) and pins the host's
-key in `known_hosts`; without one, the host's key must be pinned there already (or have been
-met earlier on this connection), else `NotPaired` is raised before anything is sent. A host
-whose key differs from the one pinned for its address raises `HostKeyChanged`.
+Every connection is TLS 1.3, and nothing of the player's (name, table, seat token) is sent
+until the host is proven on that connection (protocol 4): given `code`, the client pairs with
+the host first (see `netplay.pairing`), saying nothing else until the host's MAC checks out,
+and pins the host's key in `known_hosts`; without one, the host's key must be pinned there
+already, else `NotPaired` is raised before anything is sent. A host whose key differs from the
+one pinned for its address raises `HostKeyChanged`. Given `fingerprint` (the key this client
+met where it holds a seat token), or once it has met the host, the connection expects that
+key on every way back (a reconnect, an address `locate` found) and no code overrides it.
 
 The connection sends a `ping` every few seconds and treats a host silent for longer than
 `dead_after` as gone. When the link drops it reconnects with backoff, using the seat token the
 host gave it (or, for a spectator, the table id), unless the host had refused it with a fatal
-error. Given `locate`, it also asks where the host with its identity is now, and follows it
-there (a host restarted on another port or address). While it reconnects, the iterator yields
-`Status("reconnecting")` and then `Status("connected")`: these are made locally, never sent by
-the host.
+error or could not be proven (`refused` then says why, in words). Given `locate`, it also
+asks where the host with its identity is now, and follows it there (a host restarted on
+another port or address). While it reconnects, the iterator yields `Status("reconnecting")`
+and then `Status("connected")`: these are made locally, never sent by the host.
 """
 
 from __future__ import annotations
@@ -123,12 +126,14 @@ class Connection:
     def __init__(self, host: str, port: int, *, name: str, table: str | None, token: str | None,
                  spectate: bool, reconnect: bool, on_frame: Callable[[bytes], None] | None,
                  heartbeat_interval: float, dead_after: float, locate: Locate | None,
-                 code: str | None, known_hosts: KnownHosts | None):
+                 code: str | None, known_hosts: KnownHosts | None, fingerprint: str | None):
         self.host, self.port, self.name = host, port, name
         self.code = code
         self.known_hosts = known_hosts if known_hosts is not None else KnownHosts()
-        self.fingerprint: str | None = None
-        """The host's key fingerprint once it is trusted: every reconnect must find it."""
+        self.fingerprint = fingerprint
+        """The key the host must present: the one met before (on this connection, or where
+        the caller holds a seat token). Every reconnect and every address followed must find
+        it."""
         self.host_id: str | None = None
         """The host's identity, from its welcome: the same after it restarts."""
         self.locate = locate
@@ -147,8 +152,9 @@ class Connection:
         self.on_frame = on_frame
         self.heartbeat_interval = heartbeat_interval
         self.dead_after = dead_after
-        self.refusal: str | None = None
-        """The host's fatal error message, once it has refused this connection."""
+        self.refused: HostRefused | None = None
+        """Why the connection ended for good, once the host refused it (a fatal error) or
+        could not be proven (a changed key, a wrong code)."""
         self._inbox: asyncio.Queue[Received | None] = asyncio.Queue()
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
@@ -163,15 +169,16 @@ class Connection:
                       heartbeat_interval: float = HEARTBEAT_INTERVAL,
                       dead_after: float = DEAD_AFTER,
                       locate: Locate | None = None, code: str | None = None,
-                      known_hosts: KnownHosts | None = None) -> "Connection":
-        """Connect, make sure of the host (a pin, or pairing by `code`) and finish the
-        handshake. Raises HostRefused if the host says no or cannot be trusted (NotPaired,
-        HostKeyChanged, WrongCode), OSError if it cannot be reached. `on_frame` sees the raw
-        bytes of every frame received."""
+                      known_hosts: KnownHosts | None = None,
+                      fingerprint: str | None = None) -> "Connection":
+        """Connect, make sure of the host (the expected `fingerprint`, a pin, or pairing by
+        `code`) and finish the handshake. Raises HostRefused if the host says no or cannot be
+        trusted (NotPaired, HostKeyChanged, WrongCode), OSError if it cannot be reached.
+        `on_frame` sees the raw bytes of every frame received."""
         conn = cls(host, port, name=name, table=table, token=token, spectate=spectate,
                    reconnect=reconnect, on_frame=on_frame,
                    heartbeat_interval=heartbeat_interval, dead_after=dead_after, locate=locate,
-                   code=code, known_hosts=known_hosts)
+                   code=code, known_hosts=known_hosts, fingerprint=fingerprint)
         conn._inbox.put_nowait(await conn._open())
         conn._run_task = asyncio.get_running_loop().create_task(conn._run())
         conn._heartbeat_task = asyncio.get_running_loop().create_task(conn._heartbeat())
@@ -206,6 +213,11 @@ class Connection:
                 return
             yield msg
 
+    @property
+    def refusal(self) -> str | None:
+        """Why the connection ended for good, in words, if it did."""
+        return None if self.refused is None else str(self.refused)
+
     async def next_message(self, timeout: float | None = None) -> Received:
         """The next message; raises ConnectionError once closed, TimeoutError on timeout."""
         async with asyncio.timeout(timeout):
@@ -236,51 +248,29 @@ class Connection:
         return f"{self.host}:{self.port}"
 
     async def _open(self) -> Welcome:
-        """Connect, make sure of the host, and shake hands; the host's welcome."""
+        """Connect, prove the host, and shake hands; the host's welcome. Nothing of the
+        player's is written before the host is proven."""
         try:
             reader, writer = await open_tls(self.host, self.port, CONNECT_TIMEOUT)
         except ssl.SSLError as error:
             raise ProtocolError(
                 f"{self.address} does not speak TLS: it may run an older Gaslight (protocol 1 "
                 f"or 2), which must be updated ({error.reason or error})") from None
-        pair = None
         try:
             fingerprint = peer_fingerprint(writer)
-            pair = self._pairing(fingerprint)
-            message = pair.message if pair is not None else None
-            if self.token is not None:
-                hello = Hello(self.name, token=self.token, pair=message)
-            elif self.table is not None:
-                hello = Hello(self.name, table=self.table, spectate=self.spectator, pair=message)
-            else:
-                hello = Hello(self.name, pair=message)
-            writer.write(encode(hello))
+            pairing = self._pairing(fingerprint)
+            if pairing is not None:
+                await self._pair(pairing, fingerprint, reader, writer)
+            writer.write(encode(self._hello()))
             await writer.drain()
-            async with asyncio.timeout(CONNECT_TIMEOUT):
-                first = await self._read(reader)
-            if pair is not None and not isinstance(first, Error):
-                if not isinstance(first, Pair):
-                    # A host that skips the pairing it was asked for is not the host.
-                    raise WrongCode(f"{self.address} did not pair when asked to: it cannot "
-                                    "be trusted")
-                try:
-                    writer.write(encode(pair.confirm(first, fingerprint)))
-                except PairingFailed as error:
-                    raise WrongCode(f"{self.address}: {error}") from None
-                await writer.drain()
-                async with asyncio.timeout(CONNECT_TIMEOUT):
-                    first = await self._read(reader)
+            first = await self._answer(reader)
         except BaseException:
             writer.close()
             raise
-        if isinstance(first, Error):
-            writer.close()
-            self.refusal = first.message
-            raise HostRefused(self.refusal)
         if not isinstance(first, Welcome):
             writer.close()
             raise ProtocolError(f"the host answered hello with {first.TAG!r}, not 'welcome'")
-        if pair is not None:
+        if pairing is not None:
             self.known_hosts.pin(fingerprint, self.address)
         else:
             self.known_hosts.seen(fingerprint, self.address)
@@ -293,23 +283,61 @@ class Connection:
 
     def _pairing(self, fingerprint: str) -> ClientPairing | None:
         """How to trust the host that presented `fingerprint`: a pairing to run (a code was
-        given), or None (its key is pinned, or met before on this connection). Raises
-        HostKeyChanged or NotPaired, before anything is sent, when it cannot be trusted."""
+        given), or None (it is the key expected, or a pinned one). Raises HostKeyChanged or
+        NotPaired, before anything is sent, when it cannot be trusted. A code never overrides
+        the key expected: where a seat token is at stake, that key is the only host."""
+        if self.fingerprint is not None and fingerprint != self.fingerprint:
+            raise self._key_changed(self.fingerprint, fingerprint)
         if self.code is not None:
             return ClientPairing(self.code)
         if fingerprint == self.fingerprint or self.known_hosts.trusts(fingerprint):
             return None
-        expected = self.fingerprint or self.known_hosts.expected_at(self.address)
-        if expected is not None:
-            raise HostKeyChanged(
-                f"the host at {self.address} has changed its key (it was {identity(expected)}, "
-                f"now {identity(fingerprint)}): someone may be pretending to be it. If its "
-                "player gave it a new key, ask them for the table code and join with it: "
-                "the new key then replaces the old")
+        pinned_here = self.known_hosts.expected_at(self.address)
+        if pinned_here is not None:
+            raise self._key_changed(pinned_here, fingerprint)
         raise NotPaired(
             f"the host at {self.address} ({identity(fingerprint)}) is not paired with this "
             f"computer yet: its table code (shown by the host, like {show_code('12345678')}) "
             "is needed once", identity(fingerprint))
+
+    def _key_changed(self, expected: str, fingerprint: str) -> HostKeyChanged:
+        return HostKeyChanged(
+            f"the host at {self.address} has changed its key (it was {identity(expected)}, "
+            f"now {identity(fingerprint)}): someone may be pretending to be it, so nothing was "
+            "sent to it. If its player gave it a new key, ask them for the table code and "
+            "join with it")
+
+    async def _pair(self, pairing: ClientPairing, fingerprint: str,
+                    reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """Pair by the code on a connection that has said nothing else, and prove the host
+        by its MAC over the fingerprint this client saw. Raises WrongCode if it does not."""
+        writer.write(encode(pairing.request))
+        await writer.drain()
+        answer = await self._answer(reader)
+        if not isinstance(answer, Pair):
+            # A host that skips the pairing it was asked for is not the host.
+            raise WrongCode(f"{self.address} did not pair when asked to: it cannot be trusted")
+        try:
+            writer.write(encode(pairing.confirm(answer, fingerprint)))
+        except PairingFailed as error:
+            raise WrongCode(f"{self.address}: {error}") from None
+        await writer.drain()
+
+    def _hello(self) -> Hello:
+        """Where this client goes: its seat again (by its token), a table, or the lobby."""
+        if self.token is not None:
+            return Hello(self.name, token=self.token)
+        if self.table is not None:
+            return Hello(self.name, table=self.table, spectate=self.spectator)
+        return Hello(self.name)
+
+    async def _answer(self, reader: asyncio.StreamReader) -> HostRecord:
+        """The host's answer in the handshake; HostRefused for a fatal error."""
+        async with asyncio.timeout(CONNECT_TIMEOUT):
+            answer = await self._read(reader)
+        if isinstance(answer, Error):
+            raise HostRefused(answer.message)
+        return answer
 
     def _welcomed(self, welcome: Welcome) -> None:
         self.host_id = welcome.host
@@ -349,7 +377,7 @@ class Connection:
                             msg = self._full_replay_step(msg)
                         case Error(fatal=True):
                             fatal = True
-                            self.refusal = msg.message
+                            self.refused = HostRefused(msg.message)
                     self._inbox.put_nowait(msg)
             except (asyncio.IncompleteReadError, ConnectionError, OSError, ProtocolError) as error:
                 log.info("link to %s:%d lost: %s", self.host, self.port, error or "closed")
@@ -398,7 +426,8 @@ class Connection:
             await asyncio.sleep(delay)
             try:
                 welcome = await self._open()
-            except HostRefused:
+            except HostRefused as refused:  # said no, or not proven: no more tries
+                self.refused = refused
                 return False
             except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ProtocolError):
                 delay = min(delay * 2, MAX_BACKOFF)

@@ -20,12 +20,20 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 import engine
-from netplay.errors import FatalError, ProtocolError, Refusal, Rejection
+from netplay.errors import FatalError, ProtocolError, Refusal, Rejection, VersionMismatch
 from netplay.limits import HostLimits
 from netplay.pairing import HostPairing
-from netplay.frames import SENT_FRAME, encode, read_message
+from netplay.frames import PROTOCOL_VERSION, SENT_FRAME, encode, read_message
 from netplay.legal import pack_legal
-from netplay.protocol import ClientMessage, Error, Hello, HostMessage, State, parse_client_message
+from netplay.protocol import (
+    ClientMessage,
+    Error,
+    Hello,
+    HostMessage,
+    PairRequest,
+    State,
+    parse_client_message,
+)
 from netplay.ratelimit import RateLimit
 from netplay.store import CommitGate
 from netplay.transport import Door, waiting_bytes
@@ -245,7 +253,7 @@ class Connections:
 
     async def serve(self, sock: socket.socket, address: str) -> None:
         """One connection from its first byte to its end: the door (TLS, or a plain refusal),
-        then the client's `hello`, its pairing if it asks, and its requests."""
+        then the client's pairing if it asks, its `hello`, and its requests."""
         with contextlib.suppress(OSError):
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SOCKET_SEND_BUFFER)
             # asyncio sets this only on sockets it made itself with IPPROTO_TCP: without it,
@@ -290,24 +298,40 @@ class Connections:
         if not self._per_address[address]:
             del self._per_address[address]
 
-    async def _serve_client(self, client: Client) -> None:
-        limits, reader, address = self.limits, client.reader, client.address
+    async def _handshake_message(self, client: Client, what: str) -> ClientMessage:
+        """The next message of a client in its handshake, within the handshake timeout."""
+        timeout = self.limits.handshake_timeout
         try:
-            try:
-                async with asyncio.timeout(limits.handshake_timeout):
-                    first = await read_message(reader)
-            except asyncio.TimeoutError:
-                raise Rejection(f"no hello within {limits.handshake_timeout:g} seconds") from None
-            client.last_heard = time.monotonic()
-            hello = parse_client_message(first)
-            if not isinstance(hello, Hello):
-                raise ProtocolError(f"the first message must be 'hello', not {first['t']!r}")
-            if hello.pair is not None:
-                await self.pairing.run(hello.pair, address, client.send,
-                                       lambda: read_message(reader))
+            async with asyncio.timeout(timeout):
+                message = parse_client_message(await read_message(client.reader))
+        except asyncio.TimeoutError:
+            raise Rejection(f"no {what} within {timeout:g} seconds") from None
+        client.last_heard = time.monotonic()
+        return message
+
+    async def _hello(self, client: Client) -> Hello:
+        """The client's `hello`: its first message, or the one right after it paired. A client
+        that pairs says nothing else first, so nothing of its player's travels before it has
+        proven the host (PROTOCOL.md, "Transport")."""
+        match await self._handshake_message(client, "hello"):
+            case Hello() as hello:
+                return hello
+            case PairRequest(msg=msg):
+                await self.pairing.run(msg, client.address, client.send,
+                                       lambda: read_message(client.reader))
                 client.paired = True
-                client.last_heard = time.monotonic()
-            self.on_hello(client, hello)
+            case other:
+                raise ProtocolError(f"the first message must be 'pair' or 'hello', not "
+                                    f"{other.TAG!r}")
+        hello = await self._handshake_message(client, "hello after pairing")
+        if not isinstance(hello, Hello):
+            raise ProtocolError(f"after pairing comes 'hello', not {hello.TAG!r}")
+        return hello
+
+    async def _serve_client(self, client: Client) -> None:
+        reader = client.reader
+        try:
+            self.on_hello(client, await self._hello(client))
             while not client.closing:
                 incoming = await read_message(reader)
                 client.last_heard = time.monotonic()
@@ -318,6 +342,11 @@ class Connections:
                 # A burst of frames already buffered would otherwise be handled without a
                 # pause: let the other connections have their turn between requests.
                 await asyncio.sleep(0)
+        except VersionMismatch as error:
+            # In a frame of this version, which an older client decodes enough of to report
+            # the mismatch to its player.
+            client.fail(f"protocol version {error.version!r} is not supported: this host "
+                        f"speaks Gaslight protocol {PROTOCOL_VERSION}: update Gaslight")
         except FatalError as error:
             client.fail(str(error))
         except (asyncio.IncompleteReadError, ConnectionError, OSError):

@@ -26,6 +26,7 @@ from netplay.protocol import (
     ListReplays,
     ListTables,
     Paired,
+    PairRequest,
     Ping,
     PlayAgain,
     Pong,
@@ -91,8 +92,8 @@ class Dispatcher:
                     host.changed(table)
             case Hello():
                 raise ProtocolError("'hello' is only for the first message")
-            case Paired():
-                raise ProtocolError("'paired' only answers the host's 'pair'")
+            case PairRequest() | Paired():
+                raise ProtocolError(f"{request.TAG!r} is only for the pairing, before 'hello'")
 
     def _create_and_sit(self, client: Client, request: CreateTable) -> None:
         host = self.host

@@ -6,6 +6,8 @@
   - `ProtocolError`: bytes or a message that break the protocol (malformed, oversized, wrong
     version, unknown type, a second `hello`). The client library raises it too, for a host
     that breaks the protocol.
+    - `VersionMismatch`: a message of another protocol version, which the host answers by
+      telling the client which version it speaks.
   - `Rejection`: a well-formed request refused so firmly that the connection ends (an unknown
     seat token, no such table at `hello`, too many connections from one address).
 """
@@ -27,6 +29,15 @@ class FatalError(HostError):
 
 class ProtocolError(FatalError, ValueError):
     """Bytes or a message that break the protocol."""
+
+
+class VersionMismatch(ProtocolError):
+    """A message of another protocol version than this side's."""
+
+    def __init__(self, version: object, own: int) -> None:
+        super().__init__(f"protocol version {version!r} is not supported; this side speaks "
+                         f"version {own}: update Gaslight on both machines")
+        self.version = version
 
 
 class Rejection(FatalError):

@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 
 import msgpack
 
-from netplay.errors import ProtocolError
+from netplay.errors import ProtocolError, VersionMismatch
 
 if TYPE_CHECKING:
     from netplay.protocol import Message
 
-PROTOCOL_VERSION: Final = 3
+PROTOCOL_VERSION: Final = 4
 MAX_FRAME: Final = 64 * 1024
 """Bytes in one frame body. Checked against the length prefix before the body is read."""
 SENT_FRAME: Final = 16 * 1024
@@ -81,10 +81,7 @@ def decode_body(body: bytes) -> dict:
         raise ProtocolError("message has no protocol version 'v'")
     version = message["v"]
     if type(version) is not int or version != PROTOCOL_VERSION:
-        raise ProtocolError(
-            f"protocol version {version!r} is not supported; this side speaks version "
-            f"{PROTOCOL_VERSION}: update Gaslight on both machines"
-        )
+        raise VersionMismatch(version, PROTOCOL_VERSION)
     tag = message.get("t")
     if type(tag) is not str:
         raise ProtocolError("message has no string tag 't'")

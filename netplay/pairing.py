@@ -23,7 +23,7 @@ from spake2 import SPAKE2_A, SPAKE2_B
 from spake2.spake2 import SPAKEError
 
 from netplay.errors import ProtocolError, Rejection
-from netplay.protocol import Pair, Paired, parse_client_message
+from netplay.protocol import Pair, Paired, PairRequest, parse_client_message
 from netplay.ratelimit import Lockout
 
 log = logging.getLogger("gaslight.host")
@@ -31,8 +31,12 @@ log = logging.getLogger("gaslight.host")
 CODE_DIGITS: Final = 8
 CLIENT_SIDE, HOST_SIDE = b"gaslight-client", b"gaslight-host"
 """SPAKE2's identities of the two sides."""
-HOST_LABEL, CLIENT_LABEL = b"gaslight-3 host", b"gaslight-3 client"
-"""What each side's MAC starts with: they differ, so no MAC can be reflected back."""
+HOST_LABEL, CLIENT_LABEL = b"gaslight-4 host", b"gaslight-4 client"
+"""What each side's MAC starts with: they differ, so no MAC can be reflected back, and name the
+protocol, so no MAC of another version passes."""
+SPAKE2_MESSAGE_BYTES: Final = 33
+"""A SPAKE2 message: its side byte, then a group element of 32 bytes. `spake2` itself reads
+the first 32 bytes after the side and ignores the rest, and takes a short element."""
 PAIR_FAILURES: Final = 5
 """Pairings one address may fail per `PAIR_FAILURE_WINDOW` before every `pair` is refused."""
 PAIR_FAILURE_WINDOW: Final = 60.0
@@ -67,9 +71,13 @@ def mac(key: bytes, label: bytes, fingerprint: str) -> str:
 
 def _message_bytes(text: str) -> bytes:
     try:
-        return bytes.fromhex(text)
+        message = bytes.fromhex(text)
     except ValueError:
         raise ProtocolError("a SPAKE2 message must be hex") from None
+    if len(message) != SPAKE2_MESSAGE_BYTES:
+        raise ProtocolError(f"a SPAKE2 message is {SPAKE2_MESSAGE_BYTES} bytes, "
+                            f"not {len(message)}")
+    return message
 
 
 class ClientPairing:
@@ -77,15 +85,15 @@ class ClientPairing:
 
     def __init__(self, code: str):
         self._spake = SPAKE2_A(code.encode(), idA=CLIENT_SIDE, idB=HOST_SIDE)
-        self.message = self._spake.start().hex()
-        """Goes in the `hello`'s `pair`."""
+        self.request = PairRequest(self._spake.start().hex())
+        """The connection's first frame."""
 
     def confirm(self, pair: Pair, fingerprint: str) -> Paired:
         """The `paired` answer to the host's `pair`, if its MAC covers the fingerprint this
         client saw; PairingFailed if not."""
         try:
             key = self._spake.finish(_message_bytes(pair.msg))
-        except (SPAKEError, ValueError, ProtocolError):
+        except (SPAKEError, ValueError):  # a ProtocolError is a ValueError
             raise PairingFailed("the host's pairing message is malformed") from None
         if not hmac.compare_digest(mac(key, HOST_LABEL, fingerprint), str(pair.mac)):
             raise PairingFailed(
@@ -132,8 +140,9 @@ class HostPairing:
     async def _run(self, message: str, send: Send, receive: Receive) -> None:
         spake = SPAKE2_B(self.code.encode(), idA=CLIENT_SIDE, idB=HOST_SIDE)
         answer = spake.start().hex()
+        received = _message_bytes(message)
         try:
-            key = spake.finish(_message_bytes(message))
+            key = spake.finish(received)
         except (SPAKEError, ValueError) as error:
             raise ProtocolError(f"a malformed SPAKE2 message: {error}") from None
         send(Pair(answer, mac(key, HOST_LABEL, self.fingerprint)))

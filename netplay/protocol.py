@@ -75,8 +75,15 @@ class Hello(Message):
     token: str | None = None
     table: str | None = None
     spectate: bool = False
-    pair: str | None = None
-    """The client's SPAKE2 message, in hex, to pair by the table code (see "Pairing")."""
+
+
+@dataclass(frozen=True, slots=True)
+class PairRequest(Message):
+    """The client's SPAKE2 message, in hex: the first frame of a pairing by the table code,
+    before anything of the player's is said (see "Pairing")."""
+
+    TAG = "pair"
+    msg: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +184,7 @@ class FetchRecord(Message):
 
 
 ClientMessage = (
-    Hello | Paired | ListTables | CreateTable | Sit | AddBot | Leave | Start | Act | Chat
+    Hello | PairRequest | Paired | ListTables | CreateTable | Sit | AddBot | Leave | Start | Act | Chat
     | PlayAgain | Ping | ListReplays | ShowReplay | FetchRecord
 )
 REPLAY_REQUESTS: Final = (ListReplays, ShowReplay, FetchRecord)
@@ -187,7 +194,8 @@ _REQUIRED = object()
 # tag -> (record, {field: (type, default)}); a None value means "absent" for optional fields.
 _CLIENT_SCHEMAS: Final[dict[str, tuple[type, dict[str, tuple[type, Any]]]]] = {
     "hello": (Hello, {"name": (str, _REQUIRED), "token": (str, None), "table": (str, None),
-                      "spectate": (bool, False), "pair": (str, None)}),
+                      "spectate": (bool, False)}),
+    "pair": (PairRequest, {"msg": (str, _REQUIRED)}),
     "paired": (Paired, {"mac": (str, _REQUIRED)}),
     "list_tables": (ListTables, {}),
     "create_table": (CreateTable, {"game": (str, _REQUIRED), "players": (int, _REQUIRED),
@@ -250,7 +258,7 @@ def _check_sizes(tag: str, values: dict) -> None:
         values["name"] = check_name(values["name"], allow_empty=tag == "create_table")
     if values.get("token") is not None and len(values["token"]) > MAX_TOKEN:
         raise ProtocolError(f"token is {len(values['token'])} characters; the limit is {MAX_TOKEN}")
-    for key in ("pair", "mac"):
+    for key in ("msg", "mac"):
         if values.get(key) is not None and len(values[key]) > MAX_TOKEN:
             raise ProtocolError(f"{key} is {len(values[key])} characters; the limit is {MAX_TOKEN}")
     for key in ("table", "game", "bot_level", "bot_pace"):

@@ -28,7 +28,7 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
-from netplay.frames import encode
+from netplay.frames import PROTOCOL_VERSION, encode
 from netplay.protocol import Error
 
 log = logging.getLogger("gaslight.host")
@@ -37,7 +37,8 @@ IDENTITY_DIGITS: Final = 16
 """Hex digits of the fingerprint that make the host's identity."""
 MAX_HANDSHAKES: Final = 64
 """TLS handshakes a host runs at once; more connections wait their turn."""
-PLAIN_REFUSAL: Final = "this host speaks Gaslight protocol 3 (encrypted): update Gaslight"
+PLAIN_REFUSAL: Final = (f"this host speaks Gaslight protocol {PROTOCOL_VERSION} (encrypted): "
+                        "update Gaslight")
 STREAM_LIMIT: Final = 2 ** 16 + 64
 """The stream reader's buffer: a frame's body at most, and its header."""
 CERT_YEARS: Final = 100
@@ -140,15 +141,14 @@ async def open_tls(host: str, port: int, timeout: float) -> tuple[
             ssl_handshake_timeout=timeout, limit=STREAM_LIMIT)
 
 
-def could_be_tls(first: bytes) -> bool:
-    """Whether a connection's first bytes may start a TLS handshake record (type 22, version
-    3.x). A Gaslight frame of protocol 1 or 2 starts with its length's high byte, 0."""
-    return len(first) >= 2 and first[0] == 0x16 and first[1] == 0x03
+TLS_HANDSHAKE_RECORD: Final = 0x16
+"""The first byte of a TLS handshake record. A Gaslight frame of protocol 1 or 2 starts with
+its length's high byte, 0."""
 
 
 class Door:
-    """The host's first look at each connection: bytes that cannot be TLS get one plain
-    protocol-3 error an old client can read; the rest get a TLS handshake, at most
+    """The host's first look at each connection: a first byte that cannot start TLS gets one
+    plain error an old client can read; the rest get a TLS handshake, at most
     `MAX_HANDSHAKES` at once, each within `timeout` seconds of waiting and of shaking."""
 
     def __init__(self, key: HostKey, timeout: float, max_handshakes: int = MAX_HANDSHAKES):
@@ -165,7 +165,7 @@ class Door:
         loop = asyncio.get_running_loop()
         async with asyncio.timeout(self.timeout):
             first = await self._peek(sock)
-        if not could_be_tls(first):
+        if first != bytes([TLS_HANDSHAKE_RECORD]):
             if first:
                 log.info("refused a connection that does not speak TLS (protocol 1 or 2?)")
                 with contextlib.suppress(OSError):
@@ -187,8 +187,9 @@ class Door:
 
     @staticmethod
     async def _peek(sock: socket.socket) -> bytes:
-        """The first two bytes of a connection, left in the socket for the handshake to read
-        (fewer only if it closed first)."""
+        """The first byte of a connection, left in the socket for the handshake to read (none
+        if it closed first). One byte decides, as waiting for more would not see a close: a
+        peek at a closed socket that still holds a byte returns that byte, again and again."""
         loop = asyncio.get_running_loop()
         while True:
             readable = loop.create_future()
@@ -198,12 +199,9 @@ class Door:
             finally:
                 loop.remove_reader(sock.fileno())
             try:
-                first = sock.recv(2, socket.MSG_PEEK)
+                return sock.recv(1, socket.MSG_PEEK)
             except BlockingIOError:
                 continue
-            if len(first) >= 2 or not first:
-                return first
-            await asyncio.sleep(0.01)  # one byte so far: wait for the second
 
 
 class Listener:

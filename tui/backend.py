@@ -175,14 +175,22 @@ class Backend:
                 return host
         return None
 
-    def trust(self, address: Address) -> dict[str, Any]:
+    def trust(self, address: Address, expected: str | None = None) -> dict[str, Any]:
         """How to make sure of the host at `address`: a host this app runs pairs by the code
         it holds, pinned nowhere (its key goes with its store); any other by the code the
-        player gave for it, if any, and the known hosts."""
+        player gave for it, if any, and the known hosts. Going back with a token, the key of
+        the host that gave it is `expected` first, and no code overrides it: the token goes
+        to that host only."""
         own = self.own_host(address)
         if own is not None:
-            return {"code": own.table_code, "known_hosts": None}
-        return {"code": self.codes.get(address), "known_hosts": self.known_hosts}
+            return {"code": own.table_code, "known_hosts": None, "fingerprint": expected}
+        return {"code": self.codes.get(address), "known_hosts": self.known_hosts,
+                "fingerprint": expected}
+
+    def seat_key(self, seat: HeldSeat) -> str | None:
+        """The key of the host that gave `seat`'s token. A seat kept before protocol 4 has no
+        key with it: its host's pin stands in."""
+        return seat.fingerprint or self.known_hosts.pinned(seat.host_id)
 
     def remember_code(self, address: Address, code: str) -> None:
         from netplay.pairing import read_code
@@ -220,7 +228,8 @@ class Backend:
             try:
                 connection = await Connection.connect(
                     ticket.address.host, ticket.address.port, name=name, token=held.token,
-                    reconnect=True, locate=self.locate, **self.trust(ticket.address),
+                    reconnect=True, locate=self.locate,
+                    **self.trust(ticket.address, self.seat_key(held)),
                 )
             except (HostKeyChanged, NotPaired, WrongCode):
                 raise  # the host is not trusted yet: the seat may well still be there
@@ -228,7 +237,8 @@ class Backend:
                 # The seat is gone (the table closed, or the host started anew).
                 self.seats.forget(*held.key)
             else:
-                self.seats.keep(replace(held, address=ticket.address, pid=os.getpid()))
+                self.seats.keep(replace(held, address=ticket.address, pid=os.getpid(),
+                                        fingerprint=connection.fingerprint))
                 return connection
         connection = await Connection.connect(
             ticket.address.host,
@@ -246,7 +256,7 @@ class Backend:
         ):
             self.seats.keep(HeldSeat(
                 connection.host_id, connection.table, connection.token, ticket.address,
-                ticket.game, ticket.name, ticket.store, os.getpid(),
+                ticket.game, ticket.name, ticket.store, os.getpid(), connection.fingerprint,
             ))
         return connection
 
@@ -274,7 +284,7 @@ class Backend:
             async with asyncio.timeout(LOOKUP_TIMEOUT):
                 connection = await Connection.connect(
                     listing.address.host, listing.address.port, name=name, token=seat.token,
-                    reconnect=False, **self.trust(listing.address))
+                    reconnect=False, **self.trust(listing.address, self.seat_key(seat)))
         except Exception:  # gone, or the seat with it: forgotten here all the same
             return False
         try:
@@ -322,7 +332,7 @@ class Backend:
         return found
 
     async def find_held(self, seat: HeldSeat, name: str) -> TableListing | None:
-        tables = await self.tables_of(seat.host_id, seat.address, name)
+        tables = await self.tables_of(seat, seat.address, name)
         address = seat.address
         if tables is None and seat.store is not None:
             # This app hosted that table and was closed: bring its host back from its store.
@@ -331,13 +341,13 @@ class Backend:
                 self.seats.forget(*seat.key)
                 return None
             address = resumed
-            tables = await self.tables_of(seat.host_id, address, name)
+            tables = await self.tables_of(seat, address, name)
         if tables is None:
             moved = await self.locate(seat.host_id)
             if moved is None:
                 return None
             address = Address(*moved)
-            tables = await self.tables_of(seat.host_id, address, name)
+            tables = await self.tables_of(seat, address, name)
             if tables is None:
                 return None
         listing = next((t for t in tables if t.id == seat.table), None)
@@ -351,15 +361,16 @@ class Backend:
         return listing
 
     async def tables_of(
-        self, host_id: str, address: Address, name: str
+        self, seat: HeldSeat, address: Address, name: str
     ) -> list[TableListing] | None:
-        """The tables at `address` if the host there is the one with `host_id`; else None."""
+        """The tables at `address` if the host there is the one that gave `seat`; else
+        None."""
         try:
             async with asyncio.timeout(LOOKUP_TIMEOUT):
-                tables, found = await self.list_tables_of(address, name)
+                tables, found = await self.list_tables_of(address, name, seat)
         except (OSError, ConnectionError, asyncio.TimeoutError):
             return None
-        return tables if found == host_id else None
+        return tables if found == seat.host_id else None
 
     async def list_tables(self, address: Address, name: str) -> list[TableListing]:
         """Ask the host at `address` for its tables."""
@@ -367,14 +378,16 @@ class Backend:
         return tables
 
     async def list_tables_of(
-        self, address: Address, name: str
+        self, address: Address, name: str, seat: HeldSeat | None = None
     ) -> tuple[list[TableListing], str]:
-        """The tables at `address`, and the identity of the host there."""
+        """The tables at `address`, and the identity of the host there (which must be the one
+        that gave `seat`, if given)."""
         from netplay.client import Connection
         from netplay.protocol import Error, ListTables, TableList
 
         connection = await Connection.connect(
-            address.host, address.port, name=name, reconnect=False, **self.trust(address)
+            address.host, address.port, name=name, reconnect=False,
+            **self.trust(address, None if seat is None else self.seat_key(seat)),
         )
         try:
             await connection.send(ListTables())

@@ -3,7 +3,9 @@
 A seat's token is all it takes to sit in that seat, so the book is the player's alone: one JSON
 file, 0600, in a 0700 directory of Gaslight's data directory. Seats are keyed by the host's
 identity (`welcome.host`, the same at any address and after `gaslight host --resume`) and the
-table id; the address is only where that host was last seen.
+table id; the address is only where that host was last seen. Each seat keeps the fingerprint
+of the key its host presented: every way back to the seat expects that key before the token
+is sent, whatever code the player types (PROTOCOL.md, "Transport").
 
 The file is read on every call: two apps of the same player on one machine share it, and it
 holds a handful of entries.
@@ -39,6 +41,8 @@ class HeldSeat:
     """The process of the app that last sat in this seat. Two apps of one player on one
     machine share the book (friends trying Gaslight on one computer): a seat whose app still
     runs is that app's, and another must not take it over."""
+    fingerprint: str | None = None
+    """The key of the host that gave the token (None in a book written before protocol 4)."""
 
     @property
     def in_use_elsewhere(self) -> bool:
@@ -72,6 +76,7 @@ class HeldSeat:
                 token=str(data["token"]), address=Address(str(host), int(port)),
                 game=str(data.get("game") or ""), name=str(data.get("name") or ""),
                 store=str(data["store"]) if data.get("store") else None,
+                fingerprint=str(data["fingerprint"]) if data.get("fingerprint") else None,
                 pid=int(data["pid"]) if data.get("pid") else None,
             )
         except (KeyError, TypeError, ValueError):

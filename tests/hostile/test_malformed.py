@@ -13,6 +13,7 @@ import pytest
 from netplay.host import Host
 from netplay.limits import HostLimits
 from netplay.frames import MAX_FRAME, MAX_NESTING
+from netplay.frames import PROTOCOL_VERSION as VERSION
 
 from .conftest import (
     RawPeer,
@@ -37,7 +38,7 @@ def nested(depth: int, leaf="x") -> object:
     return value
 
 
-HELLO = {"v": 3, "t": "hello", "name": "Mallory"}
+HELLO = {"v": VERSION, "t": "hello", "name": "Mallory"}
 
 # (id, payload, words in the fatal error; None when the host may close without a word)
 FIRST_FRAMES = [
@@ -61,36 +62,38 @@ FIRST_FRAMES = [
     ("timestamp", frame(b"\x83\xa1v\x01\xa1t\xa5hello\xa4name\xd6\xff\x00\x00\x00\x01"),
      "unsupported msgpack"),
     ("bin-name", body({**HELLO, "name": b"Mallory"}), "unsupported msgpack"),
-    ("unknown-type", body({"v": 3, "t": "teleport"}), "unknown message type 'teleport'"),
-    ("int-tag", body({"v": 3, "t": 3}), "no string tag"),
+    ("unknown-type", body({"v": VERSION, "t": "teleport"}), "unknown message type 'teleport'"),
+    ("int-tag", body({"v": VERSION, "t": 3}), "no string tag"),
     ("name-wrong-type", body({**HELLO, "name": 7}), "must be a string"),
     ("spectate-int", body({**HELLO, "spectate": 1}), "must be true or false"),
     ("token-int", body({**HELLO, "token": 12345}), "must be a string"),
     ("version-1", body({**HELLO, "v": 1}), "protocol version 1 is not supported"),
     ("version-str", body({**HELLO, "v": "1"}), "protocol version '1' is not supported"),
     ("version-bool", body({**HELLO, "v": True}), "protocol version True is not supported"),
-    ("version-float", body({**HELLO, "v": 3.0}), "protocol version 3.0 is not supported"),
+    ("version-float", body({**HELLO, "v": float(VERSION)}),
+     f"protocol version {float(VERSION)} is not supported"),
     ("version-missing", body({"t": "hello", "name": "Mallory"}), "no protocol version"),
-    ("no-hello-first", body({"v": 3, "t": "ping"}), "first message must be 'hello'"),
+    ("no-hello-first", body({"v": VERSION, "t": "ping"}),
+     "first message must be 'pair' or 'hello'"),
 ]
 
 # Sent by a client that has joined (as a spectator of the running table).
 LATER_FRAMES = [
     ("garbage", struct.pack(">I", 3) + b"\xc1\xc1\xc1", "malformed msgpack"),
     ("length-over-limit", struct.pack(">I", MAX_FRAME + 1), "over the limit"),
-    ("act-nested", body({"v": 3, "t": "act", "action": nested(10, {"type": "cut"})}),
+    ("act-nested", body({"v": VERSION, "t": "act", "action": nested(10, {"type": "cut"})}),
      "must be a map"),
-    ("act-deep-map", body({"v": 3, "t": "act", "action": {"type": "cut", "target":
+    ("act-deep-map", body({"v": VERSION, "t": "act", "action": {"type": "cut", "target":
                                                           nested(MAX_NESTING)}}), "nests"),
-    ("act-int-key", body({"v": 3, "t": "act", "action": {"type": "cut", 1: 1}}),
+    ("act-int-key", body({"v": VERSION, "t": "act", "action": {"type": "cut", 1: 1}}),
      "not allowed for map key"),
-    ("act-list", body({"v": 3, "t": "act", "action": [1, 2]}), "must be a map"),
-    ("sit-bool-seat", body({"v": 3, "t": "sit", "table": "x", "seat": True}),
+    ("act-list", body({"v": VERSION, "t": "act", "action": [1, 2]}), "must be a map"),
+    ("sit-bool-seat", body({"v": VERSION, "t": "sit", "table": "x", "seat": True}),
      "must be a whole number"),
-    ("create-float-players", body({"v": 3, "t": "create_table", "game": "timebomb",
+    ("create-float-players", body({"v": VERSION, "t": "create_table", "game": "timebomb",
                                    "players": 5.0}), "must be a whole number"),
-    ("chat-bin", body({"v": 3, "t": "chat", "text": b"hi"}), "unsupported msgpack"),
-    ("unknown-type", body({"v": 3, "t": "become_referee"}), "unknown message type"),
+    ("chat-bin", body({"v": VERSION, "t": "chat", "text": b"hi"}), "unsupported msgpack"),
+    ("unknown-type", body({"v": VERSION, "t": "become_referee"}), "unknown message type"),
     ("second-hello", body(HELLO), "only for the first message"),
     ("version-0", body({"v": 0, "t": "ping"}), "protocol version 0"),
 ]

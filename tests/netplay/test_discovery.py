@@ -19,6 +19,7 @@ import pytest
 
 from netplay.client import Connection, HostKeyChanged, NotPaired
 from netplay.discovery import TXT_KEYS, Advertiser, TableBrowser, locator, txt_record
+from netplay.frames import PROTOCOL_VERSION
 from netplay.host import Host
 from netplay.pins import KnownHosts
 
@@ -43,7 +44,8 @@ async def test_loopback_table_appears_changes_and_vanishes(tmp_path):
     async with TableBrowser(interfaces=LOOPBACK) as browser:
         table = await next_event(browser, table_id, "added")
         assert (table.name, table.game, table.players, table.seats_taken, table.seats_free,
-                table.phase, table.version) == ("Baker Street", "timebomb", 5, 2, 3, "waiting", 3)
+                table.phase, table.version) == ("Baker Street", "timebomb", 5, 2, 3, "waiting",
+                                                 PROTOCOL_VERSION)
         assert (table.host, table.port, table.host_id) == (*address, host.host_id)
 
         ann = await Connection.connect(*address, code=host.table_code, name="Ann",
@@ -147,8 +149,8 @@ def test_txt_record_holds_only_public_facts():
                "seats_taken": 2, "seats_free": 3, "people": 1, "bots": 1, "phase": "playing"}
     record = txt_record(summary, "0123456789abcdef" * 4)
     assert tuple(record) == TXT_KEYS
-    assert record == {"v": "3", "host": "0123456789abcdef", "fp": "0123456789abcdef" * 4,
-                      "id": "ab12cd34",
+    assert record == {"v": str(PROTOCOL_VERSION), "host": "0123456789abcdef",
+                      "fp": "0123456789abcdef" * 4, "id": "ab12cd34",
                       "name": "Baker Street", "game": "timebomb", "players": "5", "taken": "2",
                       "free": "3", "people": "1", "bots": "1", "phase": "playing", "seq": "0"}
 

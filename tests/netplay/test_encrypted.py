@@ -5,7 +5,6 @@ and none of the secrets the secret-scan tests look for is in the capture."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import random
 
 import msgpack
@@ -14,44 +13,13 @@ import engine
 from netplay.client import Connection
 from netplay.protocol import Chat, ChatLine
 from netplay.transport import TLS_READ_BUFFER, HostKey, open_tls
+from support.relays import RecordingRelay
 
 from .conftest import TIMEOUT, next_of, play, watch
 
 SEED = 0x5EED_0F_5EC2E7  # distinctive: its bytes would stand out anywhere
 PLAYERS = 5
 CHAT_TEXT = "Moriarty holds the bomb, I swear it"
-
-
-class RecordingRelay:
-    """A TCP relay on 127.0.0.1 that forwards each connection to the host and keeps every
-    byte it carries, both ways: what someone on the LAN would capture."""
-
-    def __init__(self, host_port: int):
-        self.host_port = host_port
-        self.captured = bytearray()
-        self.connections = 0
-        self.server: asyncio.Server | None = None
-
-    async def __aenter__(self) -> int:
-        self.server = await asyncio.start_server(self.relay, "127.0.0.1", 0)
-        return self.server.sockets[0].getsockname()[1]
-
-    async def __aexit__(self, *exc) -> None:
-        self.server.close()
-
-    async def relay(self, client_reader, client_writer) -> None:
-        self.connections += 1
-        host_reader, host_writer = await asyncio.open_connection("127.0.0.1", self.host_port)
-
-        async def pump(reader, writer):
-            with contextlib.suppress(Exception):
-                while data := await reader.read(65536):
-                    self.captured += data
-                    writer.write(data)
-                    await writer.drain()
-            writer.close()
-
-        await asyncio.gather(pump(client_reader, host_writer), pump(host_reader, client_writer))
 
 
 def canaries(game: engine.Game, tokens: list[str], chat: list[str]) -> dict[str, list[bytes]]:

@@ -10,6 +10,7 @@ import pytest
 
 from netplay.client import Connection
 from netplay.frames import MAX_FRAME, encode
+from netplay.frames import PROTOCOL_VERSION as VERSION
 from netplay.protocol import Error, Lobby, State
 
 from .conftest import TIMEOUT, RawClient, bots_have_claimed, next_of, play
@@ -83,9 +84,9 @@ async def expect_fatal_then_close(raw: RawClient, words: str) -> None:
         ((MAX_FRAME + 1).to_bytes(4, "big"), "over the limit"),
         (b"\xff\xff\xff\xff", "over the limit"),
         (encode({"v": 1, "t": "hello", "name": "Future"}), "protocol version 1 is not supported"),
-        (encode({"v": 3, "t": "act", "action": {}}), "first message must be 'hello'"),
+        (encode({"v": VERSION, "t": "act", "action": {}}), "first message must be 'pair' or 'hello'"),
         (len(b := msgpack.packb({1: 1})).to_bytes(4, "big") + b, "malformed msgpack"),
-        (encode({"v": 3, "t": "hello", "name": ["Ann"]}), "must be a string"),
+        (encode({"v": VERSION, "t": "hello", "name": ["Ann"]}), "must be a string"),
     ],
     ids=["garbage", "oversized", "huge-length", "wrong-version", "no-hello", "int-key",
          "wrong-type"],
@@ -110,8 +111,8 @@ async def test_bad_first_frame_closes_only_that_connection(host, payload, words)
         (b"\x00\x00\x00\x02\x92\x01", "malformed msgpack"),
         ((MAX_FRAME + 1).to_bytes(4, "big"), "over the limit"),
         (encode({"v": 2, "t": "ping"}), "protocol version 2"),
-        (encode({"v": 3, "t": "teleport"}), "unknown message type 'teleport'"),
-        (encode({"v": 3, "t": "hello", "name": "Again"}), "only for the first message"),
+        (encode({"v": VERSION, "t": "teleport"}), "unknown message type 'teleport'"),
+        (encode({"v": VERSION, "t": "hello", "name": "Again"}), "only for the first message"),
     ],
     ids=["garbage", "oversized", "wrong-version", "unknown-type", "second-hello"],
 )

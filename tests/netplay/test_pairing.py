@@ -4,7 +4,6 @@ table code, pins, private tables, and a machine in the middle, all over real soc
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import stat
 
 import pytest
@@ -16,6 +15,7 @@ from netplay.pins import KnownHosts
 from netplay.frames import encode, message, read_message
 from netplay.protocol import Error, Sit, TableList, Welcome
 from netplay.transport import HostKey, client_context, identity, open_tls, peer_fingerprint
+from support.relays import MachineInTheMiddle
 
 from .conftest import TIMEOUT, next_of
 
@@ -142,43 +142,19 @@ async def test_only_a_paired_client_may_create_a_private_table(host):
     await pinned.close()
 
 
-class MachineInTheMiddle:
-    """An active attacker on the path: it ends the client's TLS with a key of its own, opens
-    its own TLS to the real host, and relays what it reads either way."""
-
-    def __init__(self, key: HostKey, host_port: int):
-        self.key, self.host_port = key, host_port
-        self.server: asyncio.Server | None = None
-
-    async def __aenter__(self) -> int:
-        self.server = await asyncio.start_server(self.relay, "127.0.0.1", 0,
-                                                 ssl=self.key.server_context())
-        return self.server.sockets[0].getsockname()[1]
-
-    async def __aexit__(self, *exc) -> None:
-        self.server.close()
-
-    async def relay(self, client_reader, client_writer) -> None:
-        host_reader, host_writer = await open_tls("127.0.0.1", self.host_port, TIMEOUT)
-
-        async def pump(reader, writer):
-            with contextlib.suppress(Exception):
-                while data := await reader.read(65536):
-                    writer.write(data)
-                    await writer.drain()
-            writer.close()
-
-        await asyncio.gather(pump(client_reader, host_writer), pump(host_reader, client_writer))
-
-
 async def test_a_machine_in_the_middle_cannot_pair_even_relaying_the_right_code(host, tmp_path):
+    """A first join: the client pairs before it says a word, so the machine in the middle,
+    which reads all the client sends it, learns neither its name nor its table."""
     table_id = host.create_table("timebomb", 5, bots=3)
-    async with MachineInTheMiddle(HostKey(tmp_path / "mitm.pem"), host.address[1]) as port:
+    mitm = MachineInTheMiddle(HostKey(tmp_path / "mitm.pem"), host.address[1])
+    async with mitm as port:
         with pytest.raises(WrongCode, match="the table code is wrong, or someone between you "
                                             "and the host"):
-            await Connection.connect("127.0.0.1", port, name="Ann", table=table_id,
+            await Connection.connect("127.0.0.1", port, name="Ann Onymous", table=table_id,
                                      code=host.table_code)
-    # The host never seated anyone, and never counted the client's code as its own guess.
+    assert mitm.heard  # it read the pairing message
+    assert mitm.heard_any("Ann Onymous", table_id) == []
+    # The host never seated anyone.
     assert host.tables[table_id].seats_taken() == 3
 
 

@@ -58,16 +58,16 @@ async def test_truncated_frame_is_an_incomplete_read():
     [
         (b"\xc1", "malformed msgpack"),
         (b"\x92\x01", "malformed msgpack"),
-        (msgpack.packb({"v": 3, "t": "ping"}) + b"\x00", "malformed msgpack"),
+        (msgpack.packb({"v": PROTOCOL_VERSION, "t": "ping"}) + b"\x00", "malformed msgpack"),
         (msgpack.packb([1, 2]), "must hold a msgpack map"),
-        (msgpack.packb({1: 2, "v": 3, "t": "x"}), "malformed msgpack"),
+        (msgpack.packb({1: 2, "v": PROTOCOL_VERSION, "t": "x"}), "malformed msgpack"),
         (b"\x81\xa1t\xa2\xff\xfe", "malformed msgpack"),
         (msgpack.packb({"t": "ping"}), "no protocol version"),
         (msgpack.packb({"v": 1, "t": "ping"}), "protocol version 1 is not supported"),
         (msgpack.packb({"v": True, "t": "ping"}), "protocol version True"),
-        (msgpack.packb({"v": 3}), "no string tag"),
-        (msgpack.packb({"v": 3, "t": "x", "b": b"bin"}), "unsupported msgpack value"),
-        (msgpack.packb({"v": 3, "t": "x", "e": msgpack.ExtType(1, b"")}), "unsupported"),
+        (msgpack.packb({"v": PROTOCOL_VERSION}), "no string tag"),
+        (msgpack.packb({"v": PROTOCOL_VERSION, "t": "x", "b": b"bin"}), "unsupported msgpack value"),
+        (msgpack.packb({"v": PROTOCOL_VERSION, "t": "x", "e": msgpack.ExtType(1, b"")}), "unsupported"),
     ],
 )
 async def test_malformed_bodies_are_protocol_errors(body, error):
@@ -89,7 +89,8 @@ async def test_deep_nesting_is_refused(depth):
 
 
 async def test_nesting_within_the_limit_is_accepted():
-    body = b"\x83\xa1v\x03\xa1t\xa1x\xa1n" + b"\x91" * (MAX_NESTING - 2) + b"\x90"
+    header = b"\x83\xa1v" + bytes([PROTOCOL_VERSION]) + b"\xa1t\xa1x\xa1n"
+    body = header + b"\x91" * (MAX_NESTING - 2) + b"\x90"
     assert (await read_message(reader_with(frame(body))))["t"] == "x"
 
 
@@ -120,8 +121,8 @@ def test_encode_refuses_a_message_over_the_frame_limit():
 
 def test_every_client_message_parses_into_its_record():
     cases = {
-        "hello": ({"name": "Ann", "token": "t", "table": "x", "spectate": True, "pair": "ab"},
-                  protocol.Hello),
+        "hello": ({"name": "Ann", "token": "t", "table": "x", "spectate": True}, protocol.Hello),
+        "pair": ({"msg": "ab"}, protocol.PairRequest),
         "paired": ({"mac": "cd"}, protocol.Paired),
         "list_tables": ({}, protocol.ListTables),
         "create_table": ({"game": "timebomb", "players": 5, "options": {}, "name": "n", "bots": 2},

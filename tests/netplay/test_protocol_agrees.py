@@ -88,7 +88,7 @@ def test_a_client_that_joined_late_keeps_appending_after_its_tail():
     index just past the client's last event appends; `first` 0 starts a new list."""
     conn = Connection("127.0.0.1", 0, name="Late", table=None, token=None, spectate=True,
                       reconnect=False, on_frame=None, heartbeat_interval=5, dead_after=15,
-                      locate=None, code=None, known_hosts=None)
+                      locate=None, code=None, known_hosts=None, fingerprint=None)
     view = conn._full_state(state(50, list(range(50, 90)))).view
     assert (view["events_from"], len(view["events"])) == (50, 40)
     for first, last in [(90, 92), (92, 95), (95, 98)]:

@@ -6,14 +6,24 @@ from __future__ import annotations
 
 import asyncio
 
+from support.relays import MachineInTheMiddle
+
 from netplay import replay_file
 from netplay.client import Connection
+from netplay.transport import HostKey
 from tui.address import Address
 from tui.app import create_app
-from tui.backend import Backend
-from tui.screens.past_games import PastGamesScreen
-from tui.screens.replay import ReplayScreen, keep_bot_games, played_book, replays_dir
+from tui.backend import Backend, Ticket
+from tui.screens.past_games import PastGamesScreen, games_at
+from tui.screens.replay import (
+    ReplayScreen,
+    ReplaySource,
+    keep_bot_games,
+    played_book,
+    replays_dir,
+)
 from tui.seat_book import HeldSeat
+from tui.widgets.event_log import EventLog
 
 from .conftest import play_game, play_seat
 from .test_screen import bots_game, until
@@ -96,3 +106,28 @@ async def test_a_seat_played_to_the_end_is_remembered_with_its_token(host, tmp_p
         assert mode == 0o600
     finally:
         await played.close()
+
+
+async def test_past_games_at_a_machine_in_the_middle_hear_no_token(host, tmp_path):
+    """The address where a seat's host was seen answers with another key, and the player
+    typed the code for it (which whoever saw the host's screen knows): the list asks nothing
+    there, and watching the game again says the key changed, before the token is sent."""
+    played = await play_game(host, "timebomb", 4, 1, seed=21)
+    seat = played.people[0]
+    token, fingerprint = seat.token, seat.fingerprint
+    await played.close()
+    backend = Backend(interfaces=["127.0.0.1"], data_dir=tmp_path / "app", discover=False)
+    mitm = MachineInTheMiddle(HostKey(tmp_path / "mitm.pem"), host.address[1])
+    app = create_app(backend, player_name="Ann")
+    async with mitm as port, app.run_test(size=(80, 24)) as pilot:
+        address = Address("127.0.0.1", port)
+        backend.remember_code(address, host.table_code)
+        assert await games_at(address, [token], "Ann", backend.trust(address, fingerprint)) == []
+        source = ReplaySource(Ticket(address, None, spectate=True), game=f"{played.table}-1",
+                              token=token, fingerprint=fingerprint)
+        await app.push_screen(ReplayScreen(backend, source, "Ann"))
+        replay = app.screen
+        await until(pilot, lambda: replay.status == "closed", "the replay to stop")
+        told = " ".join(e for e in replay.query_one(EventLog).entries if isinstance(e, str))
+    assert "has changed its key" in told, told
+    assert mitm.heard_any(token, "Ann", played.table) == []

@@ -25,6 +25,7 @@ from textual.widgets.option_list import Option
 
 from tui.address import Address
 from tui.backend import Backend, Ticket
+from tui.seat_book import HeldSeat
 
 ASK_TIMEOUT = 3.0
 """Seconds a host has to answer before the list goes on without it."""
@@ -44,6 +45,8 @@ class PastGame:
     address: Address | None = None
     """The host that shows it; None for a replay file."""
     token: str | None = None
+    fingerprint: str | None = None
+    """The key of the host that gave `token`: watching expects it."""
     path: Path | None = None
     seat: int | None = None
     """The seat this player played: its replay starts through their own eyes."""
@@ -106,7 +109,7 @@ async def games_at(address: Address, tokens: list[str], name: str,
                     found.setdefault(str(g["game"]), PastGame(
                         str(g["kind"]), str(g["name"]), int(g["players"]), g.get("ended"),
                         str(g.get("result", "")), str(g["game"]), address=address,
-                        token=token, seat=g.get("seat")))
+                        token=token, fingerprint=trust["fingerprint"], seat=g.get("seat")))
         finally:
             await conn.close()
         return list(found.values())
@@ -150,13 +153,16 @@ class PastGamesScreen(ModalScreen[None]):
 
         from tui.screens.replay import played_book
 
-        by_address: dict[Address, list[str]] = {}
+        # The tokens go, together, to the host that gave them: the one with their key.
+        by_host: dict[tuple[Address, str | None], list[HeldSeat]] = {}
         for seat in [*reversed(played_book(self.backend).all()), *self.backend.seats.all()]:
-            if seat.token not in by_address.get(seat.address, []):
-                by_address.setdefault(seat.address, []).append(seat.token)
+            held = by_host.setdefault((seat.address, seat.fingerprint), [])
+            if seat.token not in [s.token for s in held]:
+                held.append(seat)
         found: list[PastGame] = []
-        asked = [games_at(address, tokens, self.player_name, self.backend.trust(address))
-                 for address, tokens in by_address.items()]
+        asked = [games_at(address, [s.token for s in held], self.player_name,
+                          self.backend.trust(address, self.backend.seat_key(held[0])))
+                 for (address, _), held in by_host.items()]
         for games in await asyncio.gather(*asked):
             found.extend(games)
         found.extend(await asyncio.to_thread(files_of, replays_dir(self.backend)))
@@ -206,7 +212,7 @@ class PastGamesScreen(ModalScreen[None]):
             assert game.address is not None
             screen = ReplayScreen(self.backend, ReplaySource(
                 Ticket(game.address, None, spectate=True), game=game.game, token=game.token,
-                eyes=game.eyes), self.player_name)
+                fingerprint=game.fingerprint, eyes=game.eyes), self.player_name)
         self.app.push_screen(screen)
 
     def action_close(self) -> None:

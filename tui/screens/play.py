@@ -137,8 +137,9 @@ class PlayScreen(Screen):
         except Exception as error:
             self.post_message(ConnectionStatusChanged("closed", f"Lost the host: {error}"))
             return
-        refusal = getattr(connection, "refusal", None)
-        detail = f"The host said: {refusal}" if refusal else f"The host at {address} is gone."
+        refused = connection.refused  # the host said no, or its key changed, or a wrong code
+        detail = (connect_error_text(address, refused) if refused
+                  else f"The host at {address} is gone.")
         self.post_message(ConnectionStatusChanged("closed", detail))
 
     def dispatch(self, message: Received) -> None:

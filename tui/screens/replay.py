@@ -55,6 +55,8 @@ class ReplaySource:
     game: str | None = None
     table: str | None = None
     token: str | None = None
+    fingerprint: str | None = None
+    """The key of the host that gave `token`, expected before the token is sent."""
     eyes: int | str = EYES_SPECTATOR
     send: Callable[[wire.ClientMessage], Awaitable[None]] | None = None
     """The table's connection, lent: requests go through it, and its play screen hands this
@@ -166,7 +168,7 @@ class ReplayScreen(PlayScreen, inherit_bindings=False):
         try:
             self.connection = await Connection.connect(
                 address.host, address.port, name=self.player_name or "Replay", reconnect=False,
-                **self.backend.trust(address))
+                **self.backend.trust(address, self.source.fingerprint))
         except Exception as error:
             self.post_message(ConnectionStatusChanged(
                 "closed", f"Could not reach the host at {address}: {error}"))
@@ -454,7 +456,8 @@ def remember_played(backend: Backend, ticket: Ticket, connection: Any) -> None:
     if token is None or host_id is None or ticket.table is None or ticket.private:
         return  # a game against bots is kept whole, as a file (`keep_bot_games`)
     book = played_book(backend)
-    book.keep(HeldSeat(host_id, ticket.table, token, ticket.address, ticket.game, ticket.name))
+    book.keep(HeldSeat(host_id, ticket.table, token, ticket.address, ticket.game, ticket.name,
+                       fingerprint=getattr(connection, "fingerprint", None)))
     for old in book.all()[:-PLAYED_KEPT]:
         book.forget(*old.key)
 
