@@ -288,12 +288,15 @@ async def test_the_end_screens_footer_shows_every_key_at_80_columns(seated):
         await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
         await pilot.pause()
         footer = screen_text(app).rstrip("\n").splitlines()[-1]
-        shown_keys = [b for b in app.screen.active_bindings.values()
-                      if b.binding.show and b.enabled]
-        assert shown_keys
-        for active in shown_keys:
-            key = app.get_key_display(active.binding)
-            assert f"{key} {active.binding.description}" in footer, footer
+        # A binding of several keys (Ctrl+W or F3, for browsers) shows one of them.
+        keys_of: dict[tuple[str, str], list[str]] = {}
+        for active in app.screen.active_bindings.values():
+            if active.binding.show and active.enabled:
+                keys_of.setdefault((active.binding.action, active.binding.description),
+                                   []).append(app.get_key_display(active.binding))
+        assert keys_of
+        for (_, description), keys in keys_of.items():
+            assert any(f"{key} {description}" in footer for key in keys), footer
 
 
 async def test_no_outdated_end_screen_waits_under_a_replay(tmp_path, monkeypatch):
