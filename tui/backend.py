@@ -404,14 +404,16 @@ class Backend:
         advertise: bool,
         bot_level: str | None = None,
         bot_pace: str = "normal",
+        start_when_full: bool = False,
     ) -> Ticket:
         """Start a host in this process on a free port and create one table on it. Each such
-        host has a store of its own, from which a restarted app brings the table back."""
+        host has a store of its own, from which a restarted app brings the table back. A table
+        for people starts when its host says so; `start_when_full`, once every seat is taken."""
         store = f"{LAN_STORE if advertise else BOTS_STORE}-{secrets.token_hex(4)}"
         host = await self.start_host(store, 0 if self.hosts else self.port)
         table = host.create_table(
             game, players, options, name=name, bots=bots, seed=self.seed, bot_level=bot_level,
-            bot_pace=bot_pace,
+            bot_pace=bot_pace, start_when_full=start_when_full,
         )
         if self.seed is not None:
             # Screenshots and tests replay the same game: the bots' choices must repeat too.
@@ -491,6 +493,7 @@ class Backend:
             advertise=False,
             bot_level=bot_level,
             bot_pace=bot_pace,
+            start_when_full=True,
         )
 
     async def browse(self) -> AsyncIterator[list[TableListing]]:

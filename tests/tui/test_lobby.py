@@ -21,7 +21,7 @@ async def baker_street_host(tmp_path):
 
     host = Host(data_dir=tmp_path / "lan")
     _, port = await host.start("127.0.0.1", 0)
-    host.create_table("timebomb", 5, {}, "Baker Street", bots=2)
+    host.create_table("timebomb", 5, {}, "Baker Street", bots=2, start_when_full=True)
     try:
         yield host, port
     finally:
@@ -58,7 +58,7 @@ async def test_rows_added_by_address_stay_current_and_go_with_their_host(
             tables = app.lobby.query_one(TableList)
             await pilot.press("ctrl+o", *f"127.0.0.1:{port}", "enter")
             await waiter.until(pilot, lambda: tables.row_count == 1, "the first table")
-            host.create_table("holmes", 2, {}, "Diogenes Club", bots=1)
+            host.create_table("holmes", 2, {}, "Diogenes Club", bots=1, start_when_full=True)
             await waiter.until(pilot, lambda: tables.row_count == 2, "the new table")
             assert "Diogenes Club" in screen_text(app)
             await host.stop()

@@ -120,7 +120,7 @@ def test_claim_dialog_lists_the_legal_claims(snap_compare, size):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_waiting_room_before_the_game(snap_compare, size):
-    """A hosted table waiting for players: seats, and s/a for the host."""
+    """A hosted table waiting for players: seats, who hosts, the setup, and the host's keys."""
 
     async def run_before(pilot):
         message = lobby(phase="waiting")
