@@ -111,7 +111,9 @@ class GaslightApp(App):
 
     # -- help -----------------------------------------------------------------------------------
 
-    def action_show_keys(self) -> None:
+    def action_show_keys(self, note: str = "") -> None:
+        """The keys of the screen now; `note` says what else is worth knowing there (how
+        others join the table this app hosts)."""
         from tui.screens.keys import KeysScreen
 
         seen: dict[str, str] = {}
@@ -122,7 +124,7 @@ class GaslightApp(App):
             if active.enabled and listed and binding.description:
                 key = binding.key_display or self.get_key_display(binding)
                 seen[key] = binding.tooltip or binding.description
-        self.push_screen(KeysScreen(list(seen.items())))
+        self.push_screen(KeysScreen(list(seen.items()), note))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         from tui.screens.lobby import LobbyScreen
@@ -140,6 +142,10 @@ class GaslightApp(App):
             yield SystemCommand("Rules of this game", "Read the rules", screen.action_rules)
             yield SystemCommand("Chat", "Say something to the table", screen.action_chat)
             yield SystemCommand("Back to the lobby", "Leave this table", screen.action_leave)
+            if screen.joining_words:
+                yield SystemCommand(f"Table code {screen.ticket.code}",
+                                    "How others join this table, to play or watch",
+                                    screen.action_show_code)
         from tui.config import bell_on
 
         yield SystemCommand(

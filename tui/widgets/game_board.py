@@ -30,6 +30,7 @@ from engine.core import REFEREE
 from tui.models.seats import SeatInfo
 from tui.widgets.changed import retitle, update_changed
 from tui.widgets.gives_way import GivesWayToTyping
+from tui.widgets.sentence_start import refuse
 
 
 class GameBoard(Widget):
@@ -73,6 +74,10 @@ class GameBoard(Widget):
 
     class SecretsToggled(Message):
         """The player hid or showed their secrets: the log must mask or unmask its events."""
+
+    class ClaimPassed(Message):
+        """The player let a deal's claim offer go: the bots need not wait for their claim
+        (PROTOCOL.md, "Deals")."""
 
     @dataclass
     class Typed(Message):
@@ -260,7 +265,7 @@ class GameBoard(Widget):
 
     def on_player_list_refused(self, event: Message) -> None:
         event.stop()
-        self.notify(self.refusal(event.seat), severity="warning", timeout=3, markup=False)
+        refuse(self, self.refusal(event.seat))
 
     @property
     def can_hide(self) -> bool:
