@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import signal
 from typing import Iterable
 
 from textual import events
@@ -70,6 +73,8 @@ class GaslightApp(App):
         self.lobby = LobbyScreen(self.backend, self.initial)
         self.push_screen(self.lobby)
         self.say_if_too_small(*self.size)
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # no SIGHUP (Windows)
+            asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self.hung_up)
         if not self.player_name:
             self.ask_name()
 
@@ -90,10 +95,18 @@ class GaslightApp(App):
         await self.backend.close()
 
     async def action_quit(self) -> None:
-        """Ctrl+Q: at a running game it asks first, as Esc does; a second Ctrl+Q quits."""
+        """Ctrl+Q: while this app hosts a table for others it asks what becomes of it; at a
+        running game it asks first, as Esc does; a second Ctrl+Q quits (keeping a hosted
+        table running)."""
         from tui.screens.confirm import ConfirmScreen
         from tui.screens.play import PlayScreen
+        from tui.screens.quit_hosting import KEEP, QuitHostingScreen
 
+        if isinstance(self.screen, QuitHostingScreen):
+            self.screen.dismiss(KEEP)
+            return
+        if self.ask_about_hosted_tables():
+            return
         table = next((s for s in self.screen_stack if isinstance(s, PlayScreen)), None)
         if table is None or not table.seated_in_game or isinstance(self.screen, ConfirmScreen):
             await super().action_quit()
@@ -108,6 +121,43 @@ class GaslightApp(App):
             "Your seat stays yours: rejoin it from the lobby next time.",
             "Quit", "Stay",
         ), chosen)
+
+    def ask_about_hosted_tables(self) -> bool:
+        """Before quitting: whether this app hosts a table for others, and so asks whether to
+        keep it running in the background or close it for everyone."""
+        from tui.screens.quit_hosting import QuitHostingScreen
+
+        hosting = self.backend.hosting_for_others()
+        if not hosting:
+            return False
+        names = [table.name for host in hosting for table in host.tables.values()
+                 if table.phase != "over"]
+
+        def chosen(choice: str | None) -> None:
+            if choice is not None:
+                self.run_worker(self.quit_hosting(choice), group="quit", exclusive=True)
+
+        self.push_screen(QuitHostingScreen(names), chosen)
+        return True
+
+    async def quit_hosting(self, choice: str) -> None:
+        """Keep this app's hosted tables running in the background, or close them, then
+        quit."""
+        from tui.screens.quit_hosting import KEEP
+
+        name = self.player_name or "The host"
+        if choice == KEEP:
+            await self.backend.keep_in_background(name)
+        else:
+            await self.backend.close_for_everyone(name)
+        self.exit()
+
+    def hung_up(self) -> None:
+        """The terminal closed (SIGHUP): nobody is there to ask, so the tables this app hosts
+        for others keep running in the background, and the app quits."""
+        from tui.screens.quit_hosting import KEEP
+
+        self.run_worker(self.quit_hosting(KEEP), group="quit", exclusive=True)
 
     # -- help -----------------------------------------------------------------------------------
 

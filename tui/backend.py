@@ -259,15 +259,23 @@ class Backend:
         """Give up the seat this player holds at `listing`'s table: at its host, if it answers
         (`leave`, which frees a seat before the game), and in the seat book either way. A
         private bot game this app hosted ends with its host and its store, as nobody else is
-        there. Whether the host answered."""
+        there; a table this app hosted and keeps running in the background closes. Whether
+        the host answered."""
         from netplay.client import Connection
         from netplay.protocol import Leave, Welcome
+        from netplay.store import data_dir
+        from tui import background
 
         seat = self.seats.get(listing.host_id, listing.id)
         if seat is None:
             return False
         self.seats.forget(*seat.key)
         if seat.store is not None and seat.store.startswith(BOTS_STORE):
+            await self.discard_store(seat.store)
+            return True
+        if seat.store is not None and await asyncio.to_thread(
+                background.stop, data_dir(self.data_dir), seat.store):
+            # This app's table, kept running in the background: it closes, telling everyone.
             await self.discard_store(seat.store)
             return True
         try:
@@ -287,6 +295,46 @@ class Backend:
         finally:
             await connection.close()
         return True
+
+    def hosting_for_others(self) -> list["Host"]:
+        """The hosts this app runs for the LAN with a table not over: quitting the app asks
+        what becomes of their tables."""
+        return [host for host in self.hosts
+                if host.advertise and any(t.phase != "over" for t in host.tables.values())]
+
+    async def keep_in_background(self, name: str) -> None:
+        """Hand each table this app hosts for others to a host of its own, in the background,
+        on the same store and port (`gaslight host --resume`): the players' apps reconnect to
+        it, and `name`, who hosts, comes back to their seat from the lobby."""
+        from netplay.store import data_dir
+        from tui import background
+
+        for host in self.hosting_for_others():
+            assert host.address is not None
+            store, port = host.store.path.stem, host.address[1]
+            await self.stop_host(host)  # its store stays: its tables are unfinished
+            background.keep_running(data_dir(self.data_dir), store, port, closed_by=name,
+                                    interfaces=self.interfaces, bot_delay=self.bot_delay)
+
+    async def close_for_everyone(self, name: str) -> None:
+        """Close the tables this app hosts for others: everyone there is told that `name`
+        closed them, and nothing is kept to bring them back."""
+        for host in self.hosting_for_others():
+            self.hosts.remove(host)
+            await host.close(name)
+            for table_id in host.tables:
+                self.seats.forget(host.host_id, table_id)
+            await self.discard_store(host.store.path.stem)
+
+    def in_background(self, listing: "TableListing") -> bool:
+        """Whether `listing`'s table is one this app hosted, now kept running in the
+        background."""
+        from netplay.store import data_dir
+        from tui import background
+
+        seat = self.seats.get(listing.host_id, listing.id) if listing.host_id else None
+        return (seat is not None and seat.store is not None
+                and background.running(data_dir(self.data_dir), seat.store) is not None)
 
     async def discard_store(self, store: str) -> None:
         """Stop the host this app runs on `store`, if any, and delete the store."""

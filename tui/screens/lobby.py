@@ -39,8 +39,8 @@ class LobbyScreen(Screen):
         Binding("ctrl+n", "host", "Host", tooltip="Host a new table for the LAN"),
         Binding("ctrl+w", "watch", "Watch", tooltip="Watch the highlighted table as a spectator"),
         Binding("ctrl+o", "address", "By address", tooltip="Find a host's tables by HOST:PORT"),
-        Binding("ctrl+x", "let_go", "Let go", tooltip="Give up your seat at the highlighted ★ table "
-                "(asks first)"),
+        Binding("ctrl+x", "let_go", "Let go", tooltip="Give up your seat at the highlighted ★ table, "
+                "or stop it if you host it in the background (asks first)"),
         Binding("ctrl+r", "rename", "Change name", show=False, tooltip="Change your name"),
         Binding("ctrl+y", "past_games", "Replays", tooltip="Watch a finished game again: yours "
                 "at the hosts where you hold a seat, and your games against bots"),
@@ -381,6 +381,12 @@ class LobbyScreen(Screen):
             if let_go:
                 self.let_go(listing)
 
+        if self.backend.in_background(listing):
+            text = (f"Stop [b]{escape(listing.name)}[/b] ({game_title(listing.game)}), which "
+                    "you host in the background?\nThe table closes: everyone there is told "
+                    "you closed it.")
+            self.app.push_screen(ConfirmScreen(text, "Stop it", "Keep it"), chosen)
+            return
         text = (
             f"Give up your seat at [b]{escape(listing.name)}[/b] ({game_title(listing.game)}, "
             f"{listing.phase}) at {listing.address}?\nIts host is told, if it answers "
@@ -420,6 +426,9 @@ class LobbyScreen(Screen):
 
     def action_quit(self) -> None:
         from tui.screens.confirm import ConfirmScreen
+
+        if self.app.ask_about_hosted_tables():
+            return
 
         def chosen(quit: bool | None) -> None:
             if quit:
