@@ -312,6 +312,8 @@ class Backend:
         for host in self.hosting_for_others():
             assert host.address is not None
             store, port = host.store.path.stem, host.address[1]
+            # The same key goes on in the background: trusted when this player comes back.
+            self.known_hosts.pin(host.key.fingerprint, f"{LOCAL}:{port}")
             await self.stop_host(host)  # its store stays: its tables are unfinished
             background.keep_running(data_dir(self.data_dir), store, port, closed_by=name,
                                     interfaces=self.interfaces, bot_delay=self.bot_delay)
@@ -329,12 +331,17 @@ class Backend:
     def in_background(self, listing: "TableListing") -> bool:
         """Whether `listing`'s table is one this app hosted, now kept running in the
         background."""
+        seat = self.seats.get(listing.host_id, listing.id) if listing.host_id else None
+        return seat is not None and self.runs_in_background(seat)
+
+    def runs_in_background(self, seat: HeldSeat) -> bool:
+        """Whether the table of `seat` is one this app hosted, now kept running by a host
+        in the background: never another host on its store."""
         from netplay.store import data_dir
         from tui import background
 
-        seat = self.seats.get(listing.host_id, listing.id) if listing.host_id else None
-        return (seat is not None and seat.store is not None
-                and background.running(data_dir(self.data_dir), seat.store) is not None)
+        return seat.store is not None and background.running(
+            data_dir(self.data_dir), seat.store) is not None
 
     async def discard_store(self, store: str) -> None:
         """Stop the host this app runs on `store`, if any, and delete the store."""
@@ -372,7 +379,7 @@ class Backend:
     async def find_held(self, seat: HeldSeat, name: str) -> TableListing | None:
         tables = await self.tables_of(seat.host_id, seat.address, name)
         address = seat.address
-        if tables is None and seat.store is not None:
+        if tables is None and seat.store is not None and not self.runs_in_background(seat):
             # This app hosted that table and was closed: bring its host back from its store.
             resumed = await self.resume_host(seat)
             if resumed is None:

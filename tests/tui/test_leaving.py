@@ -103,6 +103,16 @@ async def test_keeping_the_table_running_hands_it_to_a_host_in_the_background(
                     return
         await asyncio.wait_for(back_in_the_game(), 10)
         assert bob.port == port
+        # Ann opens the app again: her table is in the lobby, and she takes her seat back.
+        again = app_factory("Ann")
+        async with again.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+            [listing] = await again.backend.held_tables("Ann")
+            assert listing.address.port == port and not again.backend.needs_code(listing)
+            assert again.backend.in_background(listing) and not again.backend.hosts
+            again.lobby.go(listing.ticket(spectate=False))
+            seat = await waiter.until(pilot, lambda: (s := play_screen(again))
+                                      and s.view is not None and s, "Ann at her seat")
+            assert seat.seat == 0 and not seat.spectator
         # The person who hosted comes back later to stop it from the lobby: it closes.
         assert await asyncio.to_thread(background.stop, data, store)
         closed = await asyncio.wait_for(next_closed(bob), 5)

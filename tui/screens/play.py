@@ -362,6 +362,7 @@ class PlayScreen(Screen):
     async def ensure_board(self, game_id: str) -> GameBoard:
         if self.board is None:
             self.board = board_for(game_id)(id="game")
+            self.board.talk = self.action_chat
             await self.query_one(ContentSwitcher).mount(self.board)
             self.call_after_refresh(self.focus_game)
         return self.board
@@ -400,9 +401,6 @@ class PlayScreen(Screen):
         self.say(event.text)
         # The line is said: the game's keys work again at once, without Esc.
         self.back_to_table()
-
-    def on_game_board_typed(self, event: GameBoard.Typed) -> None:
-        self.action_chat(event.text)
 
     def on_screen_resume(self) -> None:
         if self.board is not None:

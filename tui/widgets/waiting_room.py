@@ -51,14 +51,15 @@ class WaitingRoom(Static):
         text.append("\n")
         for line in setup_lines(lobby):
             text.append(line + "\n")
-        text.append("\n")
         if share:
-            text.append("Other players find this table in their lobby, or join it by address: ")
+            text.append("Others find it in their lobby, or join at ")
             text.append(share, style="bold")
             if code:
-                text.append("\nThe first time they join this table, they type its code: ")
+                text.append(", with the code ")
                 text.append(code, style="bold")
-            text.append("\n\n")
+                text.append(" the first time")
+            text.append(".\n")
+        text.append("\n")
         text.append_text(self.next_step(lobby, seats, seat, is_host, free))
         self.border_title = f"{escape(str(lobby.get('name') or 'Table'))} · waiting for players"
         self.update(text)

@@ -341,7 +341,7 @@ class TimeBombBoard(GameBoard):
             if not told:
                 told = True
                 self.notify("Claim put off: Ctrl+K claims when you are ready.", timeout=4)
-            self.post_message(self.Typed(text))
+            self.say_typed(text)
 
         def answered(claim: dict | None) -> None:
             if claim is None and offer and not told:
