@@ -311,3 +311,20 @@ async def test_play_again_shows_at_once_that_you_asked():
         await pilot.pause()
         assert sent == [PlayAgain()]
         assert "You asked." in screen_text(application)
+
+
+async def test_a_game_key_pressed_with_the_line_still_in_the_chat_box_reaches_the_game():
+    """A terminal delivers Ctrl+K as fast as the Enter before it, while the chat box still
+    has the keyboard: the box does not take it for its own editing, the table does."""
+    from tui.widgets.action_picker import ActionPicker
+
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(application, seeded_game(0), 0)
+        await skip_claim_offer(pilot)
+        await pilot.press(*"hmm")
+        assert screen.focused is screen.query_one("#chat-input")
+        await pilot.press("ctrl+k")
+        await pilot.pause()
+        assert isinstance(application.screen, ActionPicker)
+        assert screen.query_one("#chat-input").value == "hmm"  # kept for later

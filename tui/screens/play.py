@@ -33,7 +33,13 @@ from tui.messages import (
 from tui.games import board_for
 from tui.models.seats import SeatInfo, names_of, seat_infos
 from tui.screens.end import play_again_text
-from tui.widgets.chat_panel import ChatLine, ChatPanel, typed_character
+from tui.widgets.chat_panel import (
+    TABLE_KEYS,
+    ChatInput,
+    ChatLine,
+    ChatPanel,
+    typed_character,
+)
 from tui.widgets.closed_table import ClosedTable
 from tui.widgets.event_log import EventLog
 from tui.widgets.game_board import GameBoard
@@ -374,7 +380,7 @@ class PlayScreen(Screen):
         if self.board is not None and (from_chat or not isinstance(self.focused, Input)):
             lists = self.board.query(OptionList)
             if lists:
-                lists.first().focus()
+                self.set_focus(lists.first())  # at once: the next key may be for it
 
     def on_chat_received(self, event: ChatReceived) -> None:
         line = (event.sender, event.text, event.channel)
@@ -475,6 +481,14 @@ class PlayScreen(Screen):
             self.end_screen.show_play_again(self.play_again_text())
 
     def on_key(self, event: events.Key) -> None:
+        if (event.key in TABLE_KEYS and self.board is not None
+                and isinstance(self.focused, ChatInput)):
+            # A game key pressed while the chat line still has the keyboard (it comes as
+            # fast as the Enter that sent the line): the table takes it. The bindings are
+            # looked up from the focus once the key has bubbled up here, so the board's
+            # answer it.
+            self.back_to_table()
+            return
         text = self.sentence_start.key(event)
         if text is None:
             text = typed_character(event, self.focused, self.COMMAND_KEYS)
