@@ -310,7 +310,10 @@ async def test_play_again_shows_at_once_that_you_asked():
         await pilot.press("ctrl+r")
         await pilot.pause()
         assert sent == [PlayAgain()]
-        assert "You asked." in screen_text(application)
+        assert any("You asked for another game" in n.message
+                   for n in application._notifications)
+        # And the end screen's line of who asked, below its fold at 80x24, says so too.
+        assert "You asked." in str(application.screen.query_one("#end-again").render())
 
 
 async def test_a_game_key_pressed_with_the_line_still_in_the_chat_box_reaches_the_game():

@@ -475,10 +475,12 @@ class PlayScreen(Screen):
             self.notify("You asked already: the new game starts when everyone has.", timeout=3)
             return
         self.send(wire.PlayAgain())
-        # Shown at once, as the host will tell it: the next `lobby` holds the ask.
+        # Shown at once, as the host will tell it (the next `lobby` holds the ask), and said:
+        # at 80x24 the end screen's line of who asked may be below its fold.
         self.lobby = {**self.lobby, "play_again": [*asked, self.seat]}
         if self.end_screen is not None:
             self.end_screen.show_play_again(self.play_again_text())
+        self.notify("You asked for another game: it starts when everyone has.", timeout=4)
 
     def on_key(self, event: events.Key) -> None:
         if (event.key in TABLE_KEYS and self.board is not None
