@@ -30,8 +30,11 @@ BY_HOST, BY_TIMER = "host", "timer"
 PERSON, BOT_MOVE = "person", "bot"
 """Who made a move, besides a covering bot (named by its cover's `BY_HOST` or `BY_TIMER`)."""
 
-BOT_PACES: Final = {"fast": 0.5, "normal": 1.5, "slow": 3.0}
-"""Seconds a table's bots wait before each move, about (see `netplay.bots`), at each pace."""
+BOT_PACES: Final = {"fast": 0.5, "normal": 5.0, "slow": 10.0}
+"""Seconds a table's bots wait before each move, about (see `netplay.bots`), at each pace.
+Normal is a person's: people at a tmux table of three took 3.8-6.9 s a cut, 5.5 s on
+average, from the turn's start to the wire cut (reading the board, and now and then a claim
+or a chat line first). Slow is twice that."""
 DEAL_WAITS: Final = {"fast": 5.0, "normal": 15.0, "slow": 30.0}
 """Seconds a table's bots wait at a deal, at most, for its people to claim (PROTOCOL.md,
 "Deals"): long enough to read the last round's end and one's wires."""
