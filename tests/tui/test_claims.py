@@ -151,7 +151,7 @@ async def test_the_offer_leaves_the_players_their_claims_and_the_log_in_sight():
         assert "─ Players ─" in text and "─ Log ─" in text and "claim" in text
         for seat_info in lobby()["seats"]:
             assert seat_info["name"] in text
-        assert "Round 2: " in text  # the log's deal, after the last round's cuts
+        assert "cuts a wire of" in text and "Round 2: " in text  # the last cut, the deal
 
 
 async def test_a_new_deal_closes_the_last_rounds_offer_and_offers_again():

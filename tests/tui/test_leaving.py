@@ -122,3 +122,20 @@ async def test_keeping_the_table_running_hands_it_to_a_host_in_the_background(
         if pid is not None:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
+
+
+async def test_a_closed_terminal_keeps_the_table_running(app_factory, waiter):
+    """SIGHUP leaves nobody to ask: the table goes on in the background."""
+    app = app_factory("Ann")
+    kept: list[str] = []
+
+    async def keep_in_background(name: str) -> None:
+        kept.append(name)
+
+    async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+        _, bob = await host_for_bob(app, pilot, waiter)
+        app.backend.keep_in_background = keep_in_background
+        app.hung_up()  # what the app's SIGHUP handler runs
+        await waiter.until(pilot, lambda: kept, "the table kept running")
+        await bob.close()
+    assert kept == ["Ann"]
