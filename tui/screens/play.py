@@ -401,7 +401,8 @@ class PlayScreen(Screen):
         self.send(wire.Act(event.action))
 
     def on_game_board_claim_passed(self, event: GameBoard.ClaimPassed) -> None:
-        self.send(wire.ClaimDone())
+        if self.status == "connected":  # a hint to the host's bots: none is owed otherwise
+            self.send(wire.ClaimDone())
 
     def on_chat_panel_sent(self, event: ChatPanel.Sent) -> None:
         self.say(event.text)
