@@ -92,7 +92,7 @@ class GaslightApp(App):
         self.push_screen(NameScreen(self.player_name), chosen)
 
     async def on_unmount(self) -> None:
-        await self.backend.close()
+        await self.backend.close(self.player_name)
 
     async def action_quit(self) -> None:
         """Ctrl+Q: while this app hosts a table for others it asks what becomes of it; at a

@@ -601,6 +601,12 @@ class Backend:
                 with contextlib.suppress(OSError):
                     path.unlink()
 
-    async def close(self) -> None:
+    async def close(self, by: str | None = None) -> None:
+        """Stop every host this app runs. The players at a LAN table still here (one whose
+        game is over: quitting asks about the others) are told that `by` closed it, not left
+        reconnecting to a host that is gone."""
         for host in list(self.hosts):
+            if host.advertise:
+                with contextlib.suppress(Exception):
+                    await host.close(by)
             await self.stop_host(host)
