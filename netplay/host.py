@@ -148,6 +148,14 @@ class Host:
         if self._server is not None:
             self._server.close()
 
+    def empty_for(self) -> float:
+        """Seconds since anyone was at any of this host's tables: 0 while someone is."""
+        if any(table.clients() for table in self.tables.values()):
+            return 0.0
+        now = time.monotonic()
+        return min((now - table.empty_since for table in self.tables.values()
+                    if table.empty_since is not None), default=float("inf"))
+
     def advertised_addresses(self) -> list[str]:
         assert self.address is not None
         return advertised_addresses(self.address[0], self.interfaces)

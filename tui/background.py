@@ -30,8 +30,11 @@ def keep_running(data_dir: Path, store: str, port: int, *, closed_by: str,
                  interfaces: list[str] | None = None, bot_delay: float | None = None) -> int:
     """Start a detached `gaslight host --resume` on `store` at `port`: its pid. `closed_by` is
     the person its players are told closed the table, if it is stopped."""
+    # Once nobody has been at its tables for a while it stops, and the seat book brings the
+    # table back in the app of whoever returns.
     command = [sys.executable, "-m", "tui.cli", "host", "--resume", "--store", store,
-               "--data-dir", str(data_dir), "--port", str(port), "--closed-by", closed_by]
+               "--data-dir", str(data_dir), "--port", str(port), "--closed-by", closed_by,
+               "--stop-when-empty"]
     if interfaces is not None and len(interfaces) == 1:
         command += ["--interface", interfaces[0]]
     if bot_delay is not None:

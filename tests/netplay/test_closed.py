@@ -41,3 +41,18 @@ async def test_a_host_stopped_by_its_operator_says_nobody_closed_it(host):
     closed = await next_of(ann, Closed, timeout=TIMEOUT)
     assert closed.by is None and "closed" in closed.message
     await ann.close()
+
+
+async def test_a_host_knows_how_long_nobody_has_been_at_its_tables(host):
+    """`gaslight host --stop-when-empty` (a table the app keeps in the background) stops once
+    this has passed the abandoned tables' time."""
+    table_id = host.create_table("timebomb", 4, {"first_player": 0}, bots=3,
+                                 start_when_full=True)
+    ann = await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
+                                   name="Ann", table=table_id)
+    await next_of(ann, State)
+    assert host.empty_for() == 0.0
+    await ann.close()
+    while host.empty_for() == 0.0:
+        await asyncio.sleep(0.01)
+    assert 0.0 < host.empty_for() < 5.0

@@ -56,6 +56,9 @@ def add_parser(subparsers) -> None:
                         help="the store's name in the data directory, for its port, key, code "
                         "and tables (default host; the app keeps a table running in the "
                         "background on its own store)")
+    parser.add_argument("--stop-when-empty", action="store_true",
+                        help="stop once nobody has been at any of its tables for 10 minutes "
+                        "(the app's table kept running in the background)")
     parser.add_argument("--closed-by", metavar="NAME",
                         help="the person the players are told closed the table when this host "
                         "is stopped (default: nobody named)")
@@ -114,8 +117,13 @@ def table_setup(args: argparse.Namespace) -> dict:
     return setup
 
 
+EMPTY_CHECK = 30.0
+"""Seconds between two looks, with --stop-when-empty, at whether anyone is still there."""
+
+
 def run(args: argparse.Namespace) -> int:
     import asyncio
+    import contextlib
     import logging
     import signal
     import sys
@@ -182,7 +190,13 @@ def run(args: argparse.Namespace) -> int:
               flush=True)
         print(f"players join with: gaslight join {address}:{port} --code {code}   "
               "(Ctrl-C stops)", flush=True)
-        await stop.wait()
+        while not stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(EMPTY_CHECK):
+                    await stop.wait()
+            if args.stop_when_empty and host.empty_for() >= host.limits.abandoned_after:
+                print("nobody has come back for a while: stopping", flush=True)
+                break
         # Its players are told the table closed, and by whom, not left reconnecting.
         await host.close(args.closed_by)
         return 0
