@@ -41,7 +41,7 @@ class QuitHostingScreen(ModalScreen[Choice | None]):
                 f"Quit Gaslight? You host {names} on this computer.\n"
                 "Keep it running: it goes on in the background here, the others play on, and "
                 "you come back to your seat from the lobby (where you can also stop it).\n"
-                "Close it: the game ends for everyone, and they are told you closed it.",
+                "Close it: it closes for everyone there, who are told you closed it.",
                 id="quit-text", markup=False)
             with Horizontal(id="quit-buttons"):
                 yield Button("Keep it running", variant="primary", compact=True, id=KEEP)
