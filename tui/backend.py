@@ -80,6 +80,20 @@ def optional_count(value: Any) -> int | None:
         return None
 
 
+def changed_options_text(game: str, options: Any) -> str:
+    """A table's options that differ from its game's defaults, in the lobby's words; empty for
+    none, an unknown game, or what a hostile host sent instead of a map."""
+    from engine.catalogue import CATALOGUE
+    from tui.commands.game_options import options_text
+
+    info = CATALOGUE.get(game)
+    if info is None or not isinstance(options, dict):
+        return ""
+    defaults = {option.name: option.default for option in info.options}
+    return options_text(info, {name: value for name, value in options.items()
+                               if name in defaults and value != defaults[name]})
+
+
 @dataclass(frozen=True)
 class TableListing:
     """One row of the lobby: a table and where it lives."""
@@ -101,6 +115,9 @@ class TableListing:
     people: int | None = None
     bots: int | None = None
     """Who is seated, when the host tells people from bots."""
+    options: str = ""
+    """The table's options that differ from its game's defaults, in words ("Variante: yes"),
+    so a joiner sees them before sitting."""
 
     @classmethod
     def from_message(
@@ -119,6 +136,7 @@ class TableListing:
             people=optional_count(entry.get("people")),
             bots=optional_count(entry.get("bots")),
             private=entry.get("private") is True,
+            options=changed_options_text(str(entry.get("game", "")), entry.get("options")),
         )
 
     @property
@@ -574,6 +592,7 @@ class Backend:
                         host_id=t.host_id,
                         people=t.people,
                         bots=t.bots,
+                        options=changed_options_text(t.game, t.options),
                     )
                     for t in browser.tables.values()
                 ]

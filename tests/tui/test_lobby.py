@@ -222,3 +222,19 @@ async def test_a_sentence_typed_in_the_lobby_changes_nothing(app_factory, waiter
         listed = dict(app.screen.keys)
         for key in ("g", "n", "o", "w"):  # each on a Ctrl key, listed with what it does
             assert any(k.lower() in (f"^{key}", f"ctrl+{key}") for k in listed), (key, listed)
+
+
+def test_a_tables_options_that_differ_from_its_games_are_named_before_joining():
+    """The `tables` entry's options (or the TXT record's `opts`), in the lobby's words: only
+    those a joiner would not expect (PROTOCOL.md, "Starting a table")."""
+    from tui.address import Address
+    from tui.backend import TableListing
+
+    entry = {"id": "t1", "name": "Ann's table", "game": "timebomb_evolution", "players": 5,
+             "seats_free": 2, "phase": "waiting",
+             "options": {"variante": True, "claims": True, "first_player": "random",
+                         "colours": "random"}}
+    listing = TableListing.from_message(Address("127.0.0.1", 1), entry, "lan")
+    assert listing.options == "Variante: yes"
+    plain = TableListing.from_message(Address("127.0.0.1", 1), {**entry, "options": {}}, "lan")
+    assert plain.options == ""

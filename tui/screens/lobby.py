@@ -6,6 +6,7 @@ import asyncio
 from dataclasses import replace
 
 from rich.markup import escape
+from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -207,7 +208,10 @@ class LobbyScreen(Screen):
             hint = f"◌ Connecting to {self.connecting}… (a host that does not answer: 10 s)"
         else:
             hint = TABLES_HINT if self.query_one(TableList).listings else EMPTY_HINT
-        self.query_one("#lobby-hint", Static).update(hint)
+            selected = self.query_one(TableList).selected
+            if selected is not None and selected.options:  # the Variante, before joining
+                hint = f"{selected.name}: {selected.options}\n{hint}"
+        self.query_one("#lobby-hint", Static).update(Text(hint))
 
     def go_initial(self) -> None:
         address, spectate = self.initial  # type: ignore[misc]
@@ -268,6 +272,7 @@ class LobbyScreen(Screen):
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self.typed = False
         self.update_bindings()
+        self.show_hint()
 
     def update_bindings(self) -> None:
         """Refresh the footer only when what the keys can do changed: each refresh rebuilds
