@@ -359,3 +359,25 @@ async def test_the_log_keeps_each_rounds_claims_before_the_next_deal():
                 break
             summary.append(entry)
         assert any(line.startswith("R1 Ada claimed 0◆ · cut") for line in summary)
+
+
+async def test_a_game_key_right_behind_a_sentence_typed_at_the_offer_reaches_the_game():
+    """"2 defusing here, honest", Enter and Ctrl+K, as fast as a terminal sends them: the
+    line is chat, and Ctrl+K opens the claim the sentence put off."""
+    from textual import events
+
+    game = seeded_game(0)
+    seat = not_the_cutter(game)
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(application, game, seat)
+        await pilot.pause()
+        assert offered(application)
+        sent = recording(screen)
+        post_burst(application, "2 defusing here, honest")
+        application.post_message(events.Key("ctrl+k", None))
+        for _ in range(6):
+            await pilot.pause()
+        assert sent == [Chat("2 defusing here, honest")]
+        assert isinstance(application.screen, ActionPicker)
+        assert "dealt" not in application.screen.question  # Ctrl+K's claim, not the offer

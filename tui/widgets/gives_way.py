@@ -37,6 +37,10 @@ class GivesWayToTyping:
                 self.typed("\n")
             elif event.is_printable and event.character is not None:
                 self.typed(event.character)
+            else:
+                # A command behind the sentence (Ctrl+K right after its Enter) is for the
+                # table: pressed again once this dialog is gone.
+                self.app.call_later(self.app.simulate_key, event.key)
             return
         if self.sentence_start is None:
             self.sentence_start = SentenceStart(self)
