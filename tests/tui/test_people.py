@@ -65,6 +65,12 @@ async def test_the_status_line_says_the_player_it_waits_for_is_away_and_who_can_
         await pilot.pause()
         assert "Edith cuts, away: the table's host can press Ctrl+O" in status(application)
         assert not screen.check_action("cover", ())
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        # Edith hosts, and is away: nobody else may set a bot on, so none is promised.
+        await open_table(application, waiting_for_edith(), 0, lobby(host_seat=4))
+        await pilot.pause()
+        assert "Edith cuts, away, as is the table's host" in status(application)
 
 
 async def test_a_covered_seat_reads_bot_playing_and_its_claims_are_the_bots():

@@ -341,9 +341,19 @@ class PlayScreen(Screen):
         text = board.turn_text()
         if board.waiting_for_away():
             key = spoken_key(self.cover_binding.key)
-            text += (f", away: press {key} for a bot" if self.is_host
-                     else f", away: the table's host can press {key}")
+            if self.is_host:
+                text += f", away: press {key} for a bot"
+            elif self.host_is_away():
+                # Nobody else may set a bot on: the table waits for the player (or its timer).
+                text += ", away, as is the table's host"
+            else:
+                text += f", away: the table's host can press {key}"
         return text
+
+    def host_is_away(self) -> bool:
+        """The person who hosts the table is away from its running game (it may go on in the
+        background after they quit)."""
+        return any(s["seat"] == self.lobby.get("host_seat") for s in self.away_seats())
 
     def ring_on_your_turn(self, yours: bool) -> None:
         """The terminal's bell, once, when the game starts waiting for this player."""
