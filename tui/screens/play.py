@@ -337,8 +337,9 @@ class PlayScreen(Screen):
         self.update_bindings()
 
     def turn_text(self, board: GameBoard) -> str:
-        """Whose turn, and when the game waits for a player who is away, who can help."""
-        text = board.turn_text()
+        """Whose turn, and when the game waits for a player who is away, who can help; at a
+        deal, whose claims the bots wait for."""
+        text = board.turn_text() + self.claims_awaited(board)
         if board.waiting_for_away():
             key = spoken_key(self.cover_binding.key)
             if self.is_host:
@@ -349,6 +350,20 @@ class PlayScreen(Screen):
             else:
                 text += f", away: the table's host can press {key}"
         return text
+
+    def claims_awaited(self, board: GameBoard) -> str:
+        """At a deal, while the bots whose turn it is wait for people to claim (PROTOCOL.md,
+        "Deals"): whom they wait for, so the status line says why nothing moves."""
+        awaited = set(self.lobby.get("claim_wait") or ())
+        to_act = (board.view or {}).get("to_act", ())
+        if not awaited or board.your_turn or not to_act or not all(
+                0 <= s < len(self.seats) and (self.seats[s].kind == "bot" or self.seats[s].covered)
+                for s in to_act):
+            return ""
+        names = ["you" if s.seat == self.seat and not self.spectator else s.name
+                 for s in self.seats if s.seat in awaited]
+        verb = "has" if len(names) == 1 and names[0] != "you" else "have"
+        return f" once {' and '.join(names)} {verb} claimed"
 
     def host_is_away(self) -> bool:
         """The person who hosts the table is away from its running game (it may go on in the
