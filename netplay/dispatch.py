@@ -18,6 +18,7 @@ from netplay.protocol import (
     Act,
     AddBot,
     Chat,
+    ClaimDone,
     ClientMessage,
     CreateTable,
     FetchRecord,
@@ -84,6 +85,8 @@ class Dispatcher:
                 await self._act(client, action)
             case Chat(text=text):
                 self._chat(client, text)
+            case ClaimDone():
+                host.claim_done(_own_table(client, "pass at a deal"), client.seat)
             case PlayAgain():
                 table = _own_table(client, "ask to play again")
                 if table.ask_play_again(client.seat):
@@ -115,7 +118,7 @@ class Dispatcher:
                 request.bots, bot_level=request.bot_level,
                 bot_pace=request.bot_pace or DEFAULT_PACE, turn_timer=request.turn_timer,
                 public_replays=request.public_replays, created_by=client.address,
-                private=request.private)
+                private=request.private, start_when_full=request.start_when_full)
         except (engine.InvalidSetup, ValueError) as error:
             raise Refusal(str(error)) from None
         self.seating.sit(client, host.tables[table_id], None)
@@ -138,7 +141,7 @@ class Dispatcher:
         _check_table_owner(client, table, "add a bot")
         host.tables.add_bot(table, wanted)
         host.changed(table)
-        if table.phase == WAITING and table.seats_taken() == table.players:
+        if table.starts_now:
             host.start_game(table, table.seed)
         host.after_move(table)
 

@@ -112,6 +112,7 @@ class CreateTable(Message):
     turn_timer: int = 0
     public_replays: bool = False
     private: bool = False
+    start_when_full: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +152,13 @@ class Chat(Message):
 
 
 @dataclass(frozen=True, slots=True)
+class ClaimDone(Message):
+    """A person has claimed or passed at this deal: the bots need not wait for them."""
+
+    TAG = "claim_done"
+
+
+@dataclass(frozen=True, slots=True)
 class PlayAgain(Message):
     TAG = "play_again"
 
@@ -184,8 +192,8 @@ class FetchRecord(Message):
 
 
 ClientMessage = (
-    Hello | PairRequest | Paired | ListTables | CreateTable | Sit | AddBot | Leave | Start | Act | Chat
-    | PlayAgain | Ping | ListReplays | ShowReplay | FetchRecord
+    Hello | PairRequest | Paired | ListTables | CreateTable | Sit | AddBot | Leave | Start | Act
+    | Chat | ClaimDone | PlayAgain | Ping | ListReplays | ShowReplay | FetchRecord
 )
 REPLAY_REQUESTS: Final = (ListReplays, ShowReplay, FetchRecord)
 
@@ -203,13 +211,15 @@ _CLIENT_SCHEMAS: Final[dict[str, tuple[type, dict[str, tuple[type, Any]]]]] = {
                                    "bots": (int, 0), "bot_level": (str, None),
                                    "bot_pace": (str, None),
                                    "turn_timer": (int, 0), "public_replays": (bool, False),
-                                   "private": (bool, False)}),
+                                   "private": (bool, False),
+                                   "start_when_full": (bool, False)}),
     "sit": (Sit, {"table": (str, _REQUIRED), "seat": (int, None)}),
     "add_bot": (AddBot, {"table": (str, _REQUIRED), "seat": (int, None)}),
     "leave": (Leave, {}),
     "start": (Start, {}),
     "act": (Act, {"action": (dict, _REQUIRED)}),
     "chat": (Chat, {"text": (str, _REQUIRED)}),
+    "claim_done": (ClaimDone, {}),
     "play_again": (PlayAgain, {}),
     "ping": (Ping, {}),
     "replays": (ListReplays, {"tokens": (list, None)}),
@@ -322,6 +332,10 @@ class Lobby(HostMessage):
     evening: list[dict] = field(default_factory=list)
     """The table's finished games, oldest first (see PROTOCOL.md, `lobby`)."""
     private: bool = False
+    start_when_full: bool = False
+    """The table starts by itself once every seat is taken (see "Starting a table")."""
+    claim_wait: list[int] = field(default_factory=list)
+    """The seats whose claims the bots wait for at this deal (see "Deals")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,6 +369,17 @@ class Error(HostMessage):
 @dataclass(frozen=True, slots=True)
 class Pong(HostMessage):
     TAG = "pong"
+
+
+@dataclass(frozen=True, slots=True)
+class Closed(HostMessage):
+    """The client's table has closed for good: it says so, and who closed it (None: the
+    host's operator stopped it). The client does not reconnect after it."""
+
+    TAG = "closed"
+    table: str
+    by: str | None
+    message: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -397,11 +422,11 @@ class Pair(HostMessage):
     mac: str
 
 
-HostRecord = (Welcome | TableList | Lobby | State | ChatLine | Error | Pong | ReplayList
-              | ReplayStep | RecordPart | Pair)
+HostRecord = (Welcome | TableList | Lobby | State | ChatLine | Error | Pong | Closed
+              | ReplayList | ReplayStep | RecordPart | Pair)
 _HOST_RECORDS: Final[dict[str, type]] = {
-    cls.TAG: cls for cls in (Welcome, TableList, Lobby, State, ChatLine, Error, Pong, ReplayList,
-                             ReplayStep, RecordPart, Pair)}
+    cls.TAG: cls for cls in (Welcome, TableList, Lobby, State, ChatLine, Error, Pong, Closed,
+                             ReplayList, ReplayStep, RecordPart, Pair)}
 
 
 def parse_host_message(message: dict) -> HostRecord:

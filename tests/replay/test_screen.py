@@ -198,7 +198,7 @@ async def watched_to_its_end(tmp_path, monkeypatch):
     host = Host(data_dir=tmp_path / "host", limits=HostLimits(bot_delay=0.002))
     await host.start()
     try:
-        table_id = host.create_table("timebomb", 4, {}, bots=3, seed=8)
+        table_id = host.create_table("timebomb", 4, {}, bots=3, seed=8, start_when_full=True)
         host.seed_bots(table_id, 8)
         backend = Backend(interfaces=["127.0.0.1"], data_dir=tmp_path / "data",
                           discover=False)
