@@ -259,9 +259,14 @@ class LobbyScreen(Screen):
         self.app.push_screen(PairingScreen(str(address), private), given)
 
     def go(self, ticket: Ticket) -> None:
-        from tui.screens.play import PlayScreen
+        from tui.screens.play import ASK_CODE_AGAIN, PlayScreen
 
-        self.app.push_screen(PlayScreen(self.backend, ticket, self.app.player_name or "guest"))
+        def closed(result: str | None) -> None:
+            if result == ASK_CODE_AGAIN:
+                self.ask_code(ticket.address, ticket.private, lambda: self.go(ticket))
+
+        self.app.push_screen(PlayScreen(self.backend, ticket, self.app.player_name or "guest"),
+                             closed)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         selected = self.query_one(TableList).selected if self.is_mounted else None
