@@ -10,7 +10,7 @@ from typing import Any
 
 from textual.message import Message
 
-from tui.backend import TableListing
+from tui.listing import TableListing
 
 
 @dataclass

@@ -13,7 +13,8 @@ from netplay.client import Connection
 from netplay.transport import HostKey
 from tui.address import Address
 from tui.app import create_app
-from tui.backend import Backend, Ticket
+from tui.backend import Backend
+from tui.listing import Ticket
 from tui.screens.past_games import PastGamesScreen, games_at
 from tui.screens.replay import (
     ReplayScreen,
@@ -90,7 +91,7 @@ async def test_the_lobby_lists_past_games_from_hosts_and_files_and_opens_one(hos
 
 
 async def test_a_seat_played_to_the_end_is_remembered_with_its_token(host, tmp_path):
-    from tui.backend import Ticket
+    from tui.listing import Ticket
     from tui.screens.replay import remember_played
 
     played = await play_game(host, "timebomb", 4, 1, seed=22)

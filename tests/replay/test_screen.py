@@ -24,7 +24,8 @@ from netplay.protocol import PlayAgain
 from netplay.game_record import GameRecord, Move, Player, Said
 from tui.address import Address
 from tui.app import create_app
-from tui.backend import Backend, Ticket
+from tui.backend import Backend
+from tui.listing import Ticket
 from tui.screens.end import EndScreen
 from tui.screens.play import PlayScreen
 from tui.screens.replay import AboutScreen, ReplayScreen, replay_app

@@ -13,7 +13,8 @@ import pytest
 import engine
 from tui.address import Address
 from tui.app import create_app
-from tui.backend import Backend, Ticket
+from tui.backend import Backend
+from tui.listing import Ticket
 from tui.messages import Connected, ConnectionStatusChanged, LobbyChanged, StateChanged
 from tui.screens.play import PlayScreen
 

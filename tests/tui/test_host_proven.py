@@ -14,7 +14,7 @@ from netplay.limits import HostLimits
 from netplay.protocol import Act
 from netplay.transport import HostKey
 from tui.address import Address
-from tui.backend import TableListing, connect_error_text
+from tui.listing import TableListing, connect_error_text
 from tui.screens.end import EndScreen
 from tui.screens.play import PlayScreen
 from tui.widgets.event_log import EventLog

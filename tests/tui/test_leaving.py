@@ -17,7 +17,7 @@ from netplay.client import CONNECTED, Connection, Status
 from netplay.protocol import Closed, State
 from tui import background
 from tui.address import Address
-from tui.backend import Ticket
+from tui.listing import Ticket
 from tui.screens.quit_hosting import QuitHostingScreen
 from tui.widgets.closed_table import ClosedTable
 

@@ -9,7 +9,7 @@ from support.flows import SENTENCE, pair
 from support.screen_text import footer_misses, screen_text
 
 from tui.address import Address
-from tui.backend import TableListing
+from tui.listing import TableListing
 from tui.messages import TablesFound
 from tui.widgets.table_list import TableList
 
@@ -249,7 +249,7 @@ def test_a_tables_options_that_differ_from_its_games_are_named_before_joining():
     """The `tables` entry's options (or the TXT record's `opts`), in the lobby's words: only
     those a joiner would not expect (PROTOCOL.md, "Starting a table")."""
     from tui.address import Address
-    from tui.backend import TableListing
+    from tui.listing import TableListing
 
     entry = {"id": "t1", "name": "Ann's table", "game": "timebomb_evolution", "players": 5,
              "seats_free": 2, "phase": "waiting",

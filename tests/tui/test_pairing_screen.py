@@ -45,7 +45,7 @@ async def test_a_refused_code_is_asked_again_and_costs_no_seat(backend_factory, 
     from netplay.client import WrongCode
     from netplay.host import Host
     from tui.address import Address
-    from tui.backend import TableListing, Ticket
+    from tui.listing import TableListing, Ticket
 
     host = Host(data_dir=tmp_path / "host")
     await host.start("127.0.0.1", 0)
@@ -75,7 +75,7 @@ async def test_a_wrong_code_says_so_once_and_offers_to_type_it_again(app_factory
     type the code again (then the table) or go back to the lobby."""
     from netplay.host import Host
     from tui.address import Address
-    from tui.backend import Ticket
+    from tui.listing import Ticket
     from tui.screens.confirm import ConfirmScreen
     from tui.screens.play import PlayScreen
 

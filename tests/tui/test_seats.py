@@ -10,7 +10,7 @@ from support.flows import pair, play_screen
 from support.screen_text import screen_text
 
 from tui.address import Address
-from tui.backend import TableListing
+from tui.listing import TableListing
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.quick_play import QuickPlayScreen
 from tui.seat_book import HeldSeat, SeatBook
@@ -192,7 +192,7 @@ async def test_a_held_seat_is_let_go_at_its_host_and_here(app_factory, backend_f
     """x on a ★ row asks first; yes gives the seat up at its host (before the game: freed for
     someone else) and forgets it here."""
     from netplay.host import Host
-    from tui.backend import Ticket
+    from tui.listing import Ticket
 
     host = Host(data_dir=tmp_path / "lan")
     _, port = await host.start("127.0.0.1", 0)

@@ -18,7 +18,7 @@ from support.positions import cutter_game
 
 from engine.catalogue import CATALOGUE
 from tui.address import Address
-from tui.backend import TableListing
+from tui.listing import TableListing
 from tui.messages import TablesFound
 
 

@@ -52,7 +52,7 @@ def tables_table(tables):
     from rich.text import Text
 
     from tui.address import Address
-    from tui.backend import TableListing
+    from tui.listing import TableListing
     from tui.widgets.table_list import HEADERS, order, row_of
 
     table = Table(title="Gaslight tables on the LAN (join one: gaslight join ADDRESS)",

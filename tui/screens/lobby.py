@@ -14,7 +14,9 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from tui.address import Address
-from tui.backend import LOOKUP_TIMEOUT, Backend, TableListing, Ticket, connect_error_text
+from tui.backend import Backend
+from tui.finding import LOOKUP_TIMEOUT
+from tui.listing import TableListing, Ticket, connect_error_text
 from tui.messages import TablesFound
 from tui.quick_play import QuickPlay, remember, remembered
 from tui.widgets.table_list import TableList, game_title

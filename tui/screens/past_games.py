@@ -24,7 +24,8 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from tui.address import Address
-from tui.backend import Backend, Ticket
+from tui.backend import Backend
+from tui.listing import Ticket
 from tui.seat_book import HeldSeat
 
 ASK_TIMEOUT = 3.0

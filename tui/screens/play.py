@@ -19,7 +19,8 @@ from textual.widgets import ContentSwitcher, Footer, Input
 
 from netplay import protocol as wire
 from netplay.client import Received, Status
-from tui.backend import Backend, Ticket, connect_error_text
+from tui.backend import Backend
+from tui.listing import Ticket, connect_error_text
 from tui.config import bell_on
 from tui.messages import (
     ChatReceived,

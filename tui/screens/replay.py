@@ -30,7 +30,8 @@ from textual.widgets import RichLog, Static
 from engine.catalogue import CATALOGUE
 from netplay import protocol as wire
 from netplay.replays import EYES_ALL, EYES_SPECTATOR
-from tui.backend import Backend, Ticket
+from tui.backend import Backend
+from tui.listing import Ticket
 from tui.commands.game_options import options_text
 from tui.messages import ConnectionStatusChanged
 from tui.models.seats import SeatInfo, seat_infos

@@ -16,7 +16,7 @@ from textual.coordinate import Coordinate
 from textual.events import Resize
 from textual.widgets import DataTable
 
-from tui.backend import TableListing
+from tui.listing import TableListing
 
 HELD = "★ "
 """Marks a table where this player holds a seat."""
