@@ -195,7 +195,8 @@ async def run(record: GameRecord, steps: int, data: Path,
     """Step through `record`. Without `expected`: untimed, every step settled, and its frame
     kept in a new `expected`. With it: each step timed to its expected frame."""
     from tui.backend import Backend
-    from tui.screens.replay import ReplayScreen, replay_app
+    from tui.commands.replay import replay_app
+    from tui.screens.replay import ReplayScreen
 
     app = replay_app(Backend(interfaces=["127.0.0.1"], data_dir=data, discover=False), record)
     frames: dict[tuple, Frame] = {}

@@ -8,9 +8,9 @@ import pytest
 
 import engine
 from tui.backend import Backend
+from tui.commands.replay import replay_app
 from tui.games.timebomb.model import wire_symbol
 from tui.games.timebomb_evolution.model import wire_letter
-from tui.screens.replay import replay_app
 from tui.widgets.event_log import EventLog
 
 from .test_screen import bots_game, screen_text, shown, until

@@ -15,14 +15,9 @@ from tui.address import Address
 from tui.app import create_app
 from tui.backend import Backend
 from tui.listing import Ticket
+from tui.played_games import keep_bot_games, played_book, replays_dir
 from tui.screens.past_games import PastGamesScreen, games_at
-from tui.screens.replay import (
-    ReplayScreen,
-    ReplaySource,
-    keep_bot_games,
-    played_book,
-    replays_dir,
-)
+from tui.screens.replay import ReplayScreen, ReplaySource
 from tui.seat_book import HeldSeat
 from tui.widgets.event_log import EventLog
 
@@ -92,7 +87,7 @@ async def test_the_lobby_lists_past_games_from_hosts_and_files_and_opens_one(hos
 
 async def test_a_seat_played_to_the_end_is_remembered_with_its_token(host, tmp_path):
     from tui.listing import Ticket
-    from tui.screens.replay import remember_played
+    from tui.played_games import remember_played
 
     played = await play_game(host, "timebomb", 4, 1, seed=22)
     backend = Backend(interfaces=["127.0.0.1"], data_dir=tmp_path / "app", discover=False)

@@ -25,10 +25,11 @@ from netplay.game_record import GameRecord, Move, Player, Said
 from tui.address import Address
 from tui.app import create_app
 from tui.backend import Backend
+from tui.commands.replay import replay_app
 from tui.listing import Ticket
 from tui.screens.end import EndScreen
 from tui.screens.play import PlayScreen
-from tui.screens.replay import AboutScreen, ReplayScreen, replay_app
+from tui.screens.replay import AboutScreen, ReplayScreen
 
 from .conftest import play_seat
 

@@ -6,8 +6,8 @@ import pytest
 
 import engine
 from tui.address import Address, AddressError, parse_address
-from tui.listing import connect_error_text
 from tui.config import InvalidName, clean_name, load_name, save_name
+from tui.listing import connect_error_text
 from tui.games.timebomb.model import build_ending, build_model, counts_text, team_label
 from tui.models.seats import SeatInfo, event_text, seat_infos
 

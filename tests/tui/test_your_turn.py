@@ -28,7 +28,8 @@ import engine
 from engine.catalogue import CATALOGUE
 from netplay.game_record import GameRecord, Move, Player
 from tui.backend import Backend
-from tui.screens.replay import ReplayScreen, replay_app
+from tui.commands.replay import replay_app
+from tui.screens.replay import ReplayScreen
 from tui.widgets.chat_panel import ChatPanel
 from tui.widgets.event_log import EventLog
 

@@ -5,6 +5,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tui.backend import Backend
 
 
 def add_parser(subparsers) -> None:
@@ -26,8 +31,26 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from tui.backend import Backend
     from tui.launch import interfaces_from
-    from tui.screens.replay import replay_app
 
     app = replay_app(Backend(interfaces=interfaces_from(args.app_interfaces)), record)
     app.run()
     return app.return_code or 0
+
+
+def replay_app(backend: Backend, record: Any) -> Any:
+    """The app of `gaslight replay FILE`: the replay screen alone; closing it quits."""
+    from textual import events
+
+    from tui.app import GaslightApp
+    from tui.config import load_name
+    from tui.screens.replay import open_file_replay
+
+    class ReplayApp(GaslightApp):
+        CSS_PATH = str(Path(__file__).parent.parent / "app.tcss")  # relative to tui/app.py's
+
+        async def on_mount(self, event: events.Mount) -> None:
+            event.prevent_default()  # no lobby, and no name to ask for
+            screen = await open_file_replay(self.backend, record, self.player_name or "")
+            self.push_screen(screen, lambda _: self.exit())
+
+    return ReplayApp(backend, player_name=load_name())

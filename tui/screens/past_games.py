@@ -26,6 +26,7 @@ from textual.widgets.option_list import Option
 from tui.address import Address
 from tui.backend import Backend
 from tui.listing import Ticket
+from tui.played_games import played_book, replays_dir
 from tui.seat_book import HeldSeat
 
 ASK_TIMEOUT = 3.0
@@ -150,10 +151,6 @@ class PastGamesScreen(ModalScreen[None]):
 
     @work(exclusive=True)
     async def find(self) -> None:
-        from tui.screens.replay import replays_dir
-
-        from tui.screens.replay import played_book
-
         # The tokens go, together, to the host that gave them: the one with their key.
         by_host: dict[tuple[Address, str | None], list[HeldSeat]] = {}
         for seat in [*reversed(played_book(self.backend).all()), *self.backend.seats.all()]:

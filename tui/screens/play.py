@@ -20,8 +20,8 @@ from textual.widgets import ContentSwitcher, Footer, Input
 from netplay import protocol as wire
 from netplay.client import Received, Status
 from tui.backend import Backend
-from tui.listing import Ticket, connect_error_text
 from tui.config import bell_on
+from tui.listing import Ticket, connect_error_text
 from tui.messages import (
     ChatReceived,
     CodeRefused,
@@ -34,6 +34,7 @@ from tui.messages import (
 )
 from tui.games import board_for
 from tui.models.seats import SeatInfo, names_of, seat_infos
+from tui.played_games import keep_bot_games, remember_played
 from tui.screens.end import play_again_text
 from tui.widgets.chat_panel import (
     TABLE_KEYS,
@@ -654,8 +655,6 @@ class PlayScreen(Screen[str | None]):
     def keep_for_replays(self) -> None:
         """The lobby's past games list this game: a seat's token is remembered, and a game
         against bots is kept as a replay file (its host goes when the player leaves)."""
-        from tui.screens.replay import keep_bot_games, remember_played
-
         try:
             remember_played(self.backend, self.ticket, self.connection)
             keep_bot_games(self.backend, self.ticket)

@@ -31,10 +31,11 @@ from engine.catalogue import CATALOGUE
 from netplay import protocol as wire
 from netplay.replays import EYES_ALL, EYES_SPECTATOR
 from tui.backend import Backend
-from tui.listing import Ticket
 from tui.commands.game_options import options_text
+from tui.listing import Ticket
 from tui.messages import ConnectionStatusChanged
 from tui.models.seats import SeatInfo, seat_infos
+from tui.played_games import replays_dir
 from tui.screens.play import PlayScreen
 from tui.widgets.chat_panel import ChatPanel
 from tui.widgets.connection_indicator import ConnectionIndicator
@@ -426,63 +427,6 @@ class ReplayScreen(PlayScreen, inherit_bindings=False):
         self.dismiss()
 
 
-def replays_dir(backend: Backend) -> Path:
-    """Where this player's replay files go: Gaslight's data directory, `replays/`."""
-    from netplay.store import data_dir
-
-    folder = data_dir(backend.data_dir) / "replays"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-PLAYED_DIR = "played"
-PLAYED_KEPT = 50
-"""Seats of finished games remembered for the past games: the most recent ones."""
-
-
-def played_book(backend: Backend) -> Any:
-    """The seats this player played to a game's end, tokens and all (owner-only, like the
-    seat book): a finished table's seat leaves the seat book, but its token still lets its
-    player watch that table's games again."""
-    from netplay.store import data_dir
-    from tui.seat_book import SeatBook
-
-    return SeatBook(data_dir(backend.data_dir) / PLAYED_DIR)
-
-
-def remember_played(backend: Backend, ticket: Ticket, connection: Any) -> None:
-    from tui.seat_book import HeldSeat
-
-    token, host_id = getattr(connection, "token", None), getattr(connection, "host_id", None)
-    if token is None or host_id is None or ticket.table is None or ticket.private:
-        return  # a game against bots is kept whole, as a file (`keep_bot_games`)
-    book = played_book(backend)
-    book.keep(HeldSeat(host_id, ticket.table, token, ticket.address, ticket.game, ticket.name,
-                       fingerprint=getattr(connection, "fingerprint", None)))
-    for old in book.all()[:-PLAYED_KEPT]:
-        book.forget(*old.key)
-
-
-def keep_bot_games(backend: Backend, ticket: Ticket) -> list[Path]:
-    """Save the finished games of a table this app hosts for this player alone (against
-    bots) as replay files, for the lobby's past games: its host and store go when the
-    player leaves. The files already saved stay as they are."""
-    from netplay import replay_file
-
-    if not ticket.private or ticket.table is None:
-        return []
-    host = next((h for h in backend.hosts
-                 if h.address is not None and h.address[1] == ticket.address.port), None)
-    if host is None:
-        return []
-    saved = []
-    for record in host.replays.finished_records(ticket.table):
-        path = replays_dir(backend) / replay_file.file_name(record)
-        if not path.exists():
-            saved.append(replay_file.save(path, record.entries()))
-    return saved
-
-
 class AboutScreen(ModalScreen[None]):
     """Who played each seat, the options, the covers, and the moves a turn timer forced."""
 
@@ -548,19 +492,3 @@ async def open_file_replay(backend: Backend, record: Any, player_name: str,
     backend.remember_code(ticket.address, host.host.table_code)  # it pairs by the code silently
     return ReplayScreen(backend, ReplaySource(ticket, game=record.game, on_close=host.stop,
                                               eyes=eyes, local=True), player_name)
-
-
-def replay_app(backend: Backend, record: Any) -> Any:
-    """The app of `gaslight replay FILE`: the replay screen alone; closing it quits."""
-    from tui.app import GaslightApp
-    from tui.config import load_name
-
-    class ReplayApp(GaslightApp):
-        CSS_PATH = str(Path(__file__).parent.parent / "app.tcss")  # relative to tui/app.py's
-
-        async def on_mount(self, event: events.Mount) -> None:
-            event.prevent_default()  # no lobby, and no name to ask for
-            screen = await open_file_replay(self.backend, record, self.player_name or "")
-            self.push_screen(screen, lambda _: self.exit())
-
-    return ReplayApp(backend, player_name=load_name())
