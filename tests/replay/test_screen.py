@@ -27,9 +27,10 @@ from tui.app import create_app
 from tui.backend import Backend
 from tui.commands.replay import replay_app
 from tui.listing import Ticket
+from tui.screens.about_game import AboutScreen
 from tui.screens.end import EndScreen
 from tui.screens.play import PlayScreen
-from tui.screens.replay import AboutScreen, ReplayScreen
+from tui.screens.replay import ReplayScreen
 
 from .conftest import play_seat
 

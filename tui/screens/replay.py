@@ -13,29 +13,24 @@ that saw the end).
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
-from rich.table import Table
 from textual import events, work
-from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
-from textual.screen import ModalScreen
-from textual.widgets import RichLog, Static
+from textual.widgets import RichLog
 
 from engine.catalogue import CATALOGUE
 from netplay import protocol as wire
 from netplay.replays import EYES_ALL, EYES_SPECTATOR
 from tui.backend import Backend
-from tui.commands.game_options import options_text
 from tui.listing import Ticket
 from tui.messages import ConnectionStatusChanged
 from tui.models.seats import SeatInfo, seat_infos
 from tui.played_games import replays_dir
+from tui.screens.about_game import AboutScreen, clock
 from tui.screens.play import PlayScreen
 from tui.widgets.chat_panel import ChatPanel
 from tui.widgets.connection_indicator import ConnectionIndicator
@@ -77,11 +72,6 @@ def eyes_name(eyes: int | str, seats: list[SeatInfo]) -> str:
     seat = int(eyes)
     name = seats[seat].name if seat < len(seats) else f"Seat {seat + 1}"
     return f"{name} ({seat + 1})"
-
-
-def clock(stamp: Any) -> str:
-    return time.strftime("%H:%M:%S", time.localtime(stamp)) if isinstance(stamp, (int, float)) \
-        else "--:--:--"
 
 
 class ReplayScreen(PlayScreen, inherit_bindings=False):
@@ -425,58 +415,6 @@ class ReplayScreen(PlayScreen, inherit_bindings=False):
         if self.source.on_close is not None:
             await self.source.on_close()
         self.dismiss()
-
-
-class AboutScreen(ModalScreen[None]):
-    """Who played each seat, the options, the covers, and the moves a turn timer forced."""
-
-    DEFAULT_CSS = """
-    AboutScreen { align: center middle; }
-    AboutScreen > Vertical { width: 76; max-width: 100%; height: auto; max-height: 100%;
-                             border: thick $accent; background: $surface; padding: 0 1; }
-    AboutScreen VerticalScroll { height: auto; max-height: 100%; }
-    """
-    BINDINGS = [Binding("escape", "close", "Close"), Binding("i", "close", "Close")]
-
-    def __init__(self, about: dict[str, Any], seats: list[SeatInfo]) -> None:
-        super().__init__()
-        self.about = about
-        self.seats = seats
-
-    def compose(self) -> ComposeResult:
-        with Vertical():
-            yield Static("About this game (Esc closes):")
-            with VerticalScroll():
-                yield Static(self.table())
-
-    def table(self) -> Table:
-        about = self.about
-        names = [s["name"] for s in about.get("seats", [])]
-        table = Table(show_header=False, box=None, expand=True, padding=(0, 1))
-        table.add_column(style="bold", no_wrap=True)
-        table.add_column(ratio=1, overflow="fold")
-        table.add_row("Table", f"{about.get('name', '')} · started {clock(about.get('started'))}")
-        for seat in about.get("seats", []):
-            kind = "bot" if seat["kind"] == "bot" else "person"
-            table.add_row(f"Seat {seat['seat'] + 1}", f"{seat['name']} ({kind})")
-        info = CATALOGUE.get(str(about.get("kind", "")))
-        options = about.get("options") or {}
-        table.add_row("Options", (options_text(info, options) if info else "") or "none")
-        bots = f"{about.get('bot_level', '')}"
-        timer = about.get("turn_timer") or 0
-        table.add_row("Bots", bots + (f" · turn timer {timer} s" if timer else " · no turn timer"))
-        for cover in about.get("covers", []):
-            who = names[cover["seat"]] if cover["seat"] < len(names) else cover["seat"]
-            by = "the turn timer" if cover["by"] == "timer" else "the table's host"
-            table.add_row("Covered", f"a bot played for {who} from step {cover['from']} to "
-                                     f"{cover['to']} (set on by {by})")
-        forced = about.get("forced") or []
-        table.add_row("Timer moves", ", ".join(f"step {s}" for s in forced) if forced
-                      else "none: no move was forced by a turn timer")
-        return table
-
-    def action_close(self) -> None:
-        self.dismiss(None)
 
 
 async def open_file_replay(backend: Backend, record: Any, player_name: str,
