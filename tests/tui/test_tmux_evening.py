@@ -259,6 +259,8 @@ def test_an_evening_in_tmux(tmp_path: Path) -> None:
                "Bob connected to the background host", timeout=10)
         screen = t.screen("bob")
         assert "reconnecting" not in screen.splitlines()[0], screen
+        # The host's recent chat, sent again on the reconnect, is not shown twice.
+        assert screen.count(f"Bob: {CHAT}") == 1, screen
     finally:
         # 6. Stop the background host and every terminal.
         stop_everything(t, tmp_path)
