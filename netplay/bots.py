@@ -20,9 +20,10 @@ from typing import Any, Awaitable, Callable, Final, Mapping
 
 import engine
 from engine.bots import Bot, BotError, BotTurns, Move
+from netplay.journal import BOT_PACES
 from netplay.limits import HostLimits
 from netplay.ratelimit import RateLimit
-from netplay.table import BOT_PACES, Table
+from netplay.table import Table
 
 log = logging.getLogger("gaslight.host")
 

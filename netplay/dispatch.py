@@ -35,7 +35,8 @@ from netplay.protocol import (
     Start,
 )
 from netplay.seating import Seating, check_private
-from netplay.table import DEFAULT_PACE, PLAYING, WAITING, Table
+from netplay.journal import DEFAULT_PACE
+from netplay.table import PLAYING, WAITING, Table
 
 if TYPE_CHECKING:
     from netplay.host import Host

@@ -14,7 +14,7 @@ from netplay.client import Connection
 from netplay.host import Host
 from netplay.limits import HostLimits
 from netplay.protocol import CreateTable, Error, Lobby, State, Welcome
-from netplay.table import BOT_PACES
+from netplay.journal import BOT_PACES
 
 from .conftest import next_of, stored_table
 

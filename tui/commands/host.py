@@ -6,7 +6,7 @@ import argparse
 
 
 def add_parser(subparsers) -> None:
-    from netplay.table import BOT_PACES
+    from netplay.journal import BOT_PACES
     from tui.commands.game_options import games_help, options_help
 
     parser = subparsers.add_parser(
