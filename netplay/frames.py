@@ -32,14 +32,14 @@ class Reader(Protocol):
     async def readexactly(self, n: int) -> bytes: ...
 
 
-class Record(Protocol):
+class Sendable(Protocol):
     """A typed message (`netplay.protocol.Message`): frames need only its wire form, so that
     the records build on the frames and never the other way."""
 
     def to_dict(self) -> dict: ...
 
 
-def encode(message: dict | Record) -> bytes:
+def encode(message: dict | Sendable) -> bytes:
     """One frame: the length prefix and the msgpack body of `message`."""
     if not isinstance(message, dict):
         message = message.to_dict()
