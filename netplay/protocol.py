@@ -67,7 +67,8 @@ class Message:
 
 
 # ---------------------------------------------------------------------------------------------
-# Client messages: typed records, one per tag
+# Client messages: typed records, one per tag. Each record's declaration is also its schema: the
+# fields' types and defaults, and each field's limit as its metadata's "check".
 
 
 def _at_most(limit: int, what: str) -> dict[str, Any]:
@@ -234,6 +235,8 @@ class _FieldSchema:
 
 
 def _schema(record: type) -> tuple[_FieldSchema, ...]:
+    """The schema of each field of `record`; an optional field's None is not a kind of its own
+    (a nil on the wire means the field is absent)."""
     hints = get_type_hints(record)
     return tuple(
         _FieldSchema(spec.name,
