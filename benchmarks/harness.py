@@ -265,8 +265,9 @@ async def _serve(max_tables: int, data_parent: str | None, plaintext: bool) -> N
                 match request["command"]:
                     case "create":
                         try:
+                            # Unattended: the measured players start it by sitting.
                             table = host.create_table(request["game"], request["players"],
-                                                      request["options"])
+                                                      request["options"], start_when_full=True)
                         except (engine.InvalidSetup, ValueError) as error:
                             reply(error=str(error))
                         else:

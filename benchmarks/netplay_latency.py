@@ -50,7 +50,7 @@ async def main(tables: int) -> None:
         frames = [0]
         conns = []
         for _ in range(tables):
-            table_id = host.create_table("timebomb", PLAYERS)
+            table_id = host.create_table("timebomb", PLAYERS, start_when_full=True)
             for i in range(PLAYERS):
                 conns.append(await Connection.connect("127.0.0.1", port, name=f"P{i}",
                                                       table=table_id, code=host.table_code))

@@ -174,7 +174,8 @@ async def run_host(args) -> int:
     with tempfile.TemporaryDirectory(prefix="gaslight-soak-") as data:
         host = Host(data_dir=Path(data), limits=HostLimits(bot_delay=0))
         _, port = await host.start("127.0.0.1", 0)
-        table_ids = [host.create_table(GAME, SEATS, name=f"Soak {i}") for i in range(args.tables)]
+        table_ids = [host.create_table(GAME, SEATS, name=f"Soak {i}", start_when_full=True)
+                     for i in range(args.tables)]
         per_process = -(-len(table_ids) // args.client_processes)
         started = time.monotonic()
         workers = []

@@ -101,12 +101,15 @@ class BotTurns:
         bots: Mapping[int, Bot],
         rng: random.Random,
         may_speak: Callable[[int], bool] | None = None,
+        *,
+        act: bool = True,
     ) -> Move | None:
         """The next thing a bot seat does, or None when the game waits only for people.
 
         `bots` maps each seat that a bot plays now to its bot. `may_speak(seat)` is asked just
         before a bot's words are used (the host's rate limit); a False drops them, as if the
-        bot had kept quiet. Each call asks the bots afresh: call it again after any change.
+        bot had kept quiet. Without `act`, the bots only speak (a host pausing at a deal for
+        the people's claims). Each call asks the bots afresh: call it again after any change.
         """
         game = self.game
         if game.outcome is not None:
@@ -130,6 +133,8 @@ class BotTurns:
                 raise BotError(f"seat {seat}'s bot spoke {action!r}, which is not a free action")
             if may_speak is None or may_speak(seat):
                 return Move(seat, action, True)
+        if not act:
+            return None
         for seat in sorted(game.to_act()):
             bot = bots.get(seat)
             if bot is None:

@@ -20,10 +20,9 @@ from typing import Any, Awaitable, Callable, Final, Mapping
 
 import engine
 from engine.bots import Bot, BotError, BotTurns, Move
-from netplay.journal import BOT_PACES
 from netplay.limits import HostLimits
 from netplay.ratelimit import RateLimit
-from netplay.table import Table
+from netplay.table import BOT_PACES, Table
 
 log = logging.getLogger("gaslight.host")
 
@@ -140,7 +139,10 @@ class BotDriver:
                 if table.game is not game or game.outcome is not None:
                     continue
                 try:
-                    move = turns.next_move(self._seat_bots(), self.rng, self._may_speak)
+                    # At a deal the bots only claim until the people have (or the wait ran
+                    # out): the host wakes them then.
+                    move = turns.next_move(self._seat_bots(), self.rng, self._may_speak,
+                                           act=not table.claim_wait)
                 except BotError as error:
                     log.error("table %s: %s; playing a random move", table.id, error)
                     move = self._random_move(game)

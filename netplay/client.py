@@ -26,10 +26,11 @@ key on every way back (a reconnect, an address `locate` found) and no code overr
 The connection sends a `ping` every few seconds and treats a host silent for longer than
 `dead_after` as gone. When the link drops it reconnects with backoff, using the seat token the
 host gave it (or, for a spectator, the table id), unless the host had refused it with a fatal
-error or could not be proven (`refused` then says why, in words). Given `locate`, it also
-asks where the host with its identity is now, and follows it there (a host restarted on
-another port or address). While it reconnects, the iterator yields `Status("reconnecting")`
-and then `Status("connected")`: these are made locally, never sent by the host.
+error, said its table `closed`, or could not be proven (`refused` then says why, in words).
+Given `locate`, it also asks where the host with its identity is now, and follows it there (a
+host restarted on another port or address). While it reconnects, the iterator yields
+`Status("reconnecting")` and then `Status("connected")`: these are made locally, never sent by
+the host.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ from netplay.pins import KnownHosts
 from netplay.protocol import (
     Act,
     ClientMessage,
+    Closed,
     Error,
     Hello,
     HostRecord,
@@ -375,7 +377,9 @@ class Connection:
                             msg = self._full_state(msg)
                         case ReplayStep():
                             msg = self._full_replay_step(msg)
-                        case Error(fatal=True):
+                        case Error(fatal=True) | Closed():
+                            # The host turned this client away, or its table is gone for
+                            # good: nothing to come back to.
                             fatal = True
                             self.refused = HostRefused(msg.message)
                     self._inbox.put_nowait(msg)

@@ -3,7 +3,7 @@ tables appearing, changing and vanishing.
 
 The TXT record holds only public facts (protocol version, the host's identity and its key's
 fingerprint, table id and name, game id, seats taken and free, how many people and bots sit
-there, phase), built from the table's public summary and the host's fingerprint, nothing else.
+there, phase, the options that differ from the game's defaults), built from the table's public summary and the host's fingerprint, nothing else.
 Anyone on the LAN can announce anything: the identity and the fingerprint are hints for the
 lobby, never trust. A client that connects still checks the host's key against its pin, or
 pairs by the table code (PROTOCOL.md, "Pairing").
@@ -22,17 +22,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import secrets
 import socket
-from dataclasses import dataclass
-from typing import AsyncIterator, Final, Literal
+from dataclasses import dataclass, field
+from typing import Any, AsyncIterator, Final, Literal
 
 from zeroconf import DNSPointer, InterfaceChoice, IPVersion, ServiceStateChange
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
+from engine.catalogue import game_info
 from netplay.frames import PROTOCOL_VERSION
-from netplay.protocol import MAX_NAME
+from netplay.protocol import MAX_ID, MAX_NAME
 from netplay.transport import identity
 
 log = logging.getLogger("gaslight.discovery")
@@ -42,8 +44,10 @@ RESOLVE_TIMEOUT_MS: Final = 3000
 MAX_INSTANCE_BYTES: Final = 63
 """DNS label limit for a service instance name."""
 TXT_KEYS: Final = ("v", "host", "fp", "id", "name", "game", "players", "taken", "free", "people",
-                   "bots", "phase", "seq")
+                   "bots", "phase", "opts", "seq")
 """Everything the TXT record may hold. A test checks the record has exactly these keys."""
+MAX_TXT_VALUE: Final = 200
+"""Bytes of one TXT value we write at most: DNS allows 255 a key=value string."""
 LIVENESS_INTERVAL: Final = 2.0
 """Seconds between two checks that a listed host still answers."""
 LIVENESS_TIMEOUT: Final = 2.0
@@ -89,9 +93,34 @@ def txt_record(summary: dict, fingerprint: str, seq: int = 0) -> dict[str, str]:
         "people": str(summary.get("people", "")),
         "bots": str(summary.get("bots", "")),
         "phase": summary["phase"],
+        "opts": changed_options(summary["game"], summary.get("options", {})),
         "seq": str(seq),
     }
     return {key: value for key, value in record.items() if value or key not in ("people", "bots")}
+
+
+def changed_options(game: str, options: dict) -> str:
+    """The options of a table that differ from its game's defaults, as the TXT record's `opts`
+    holds them: `name=value` (the value in JSON) joined by spaces; the lobby shows them (the
+    Variante) before anyone joins."""
+    return " ".join(
+        f"{option.name}={json.dumps(options[option.name], separators=(',', ':'))}"
+        for option in game_info(game).options
+        if option.name in options and options[option.name] != option.default
+    )[:MAX_TXT_VALUE]
+
+
+def read_options(opts: str) -> dict[str, Any]:
+    """The options an `opts` value names; a pair that does not read is left out (anyone on the
+    LAN may announce anything)."""
+    options = {}
+    for pair in opts.split():
+        name, _, value = pair.partition("=")
+        try:
+            options[name[:MAX_ID]] = json.loads(value)
+        except ValueError:
+            continue
+    return options
 
 
 def instance_name(summary: dict) -> str:
@@ -127,6 +156,8 @@ class DiscoveredTable:
     people: int | None = None
     bots: int | None = None
     """Who is seated, when the host counts them (an older host does not)."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """The table's options that differ from its game's defaults (`opts`)."""
 
     @property
     def address(self) -> str:
@@ -167,6 +198,7 @@ def parse_service(info: AsyncServiceInfo) -> DiscoveredTable | None:
             seq=int(props.get("seq") or 0),
             people=int(props["people"]) if props.get("people") else None,
             bots=int(props["bots"]) if props.get("bots") else None,
+            options=read_options(props.get("opts", "")),
         )
     except (KeyError, ValueError):
         return None

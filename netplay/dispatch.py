@@ -20,6 +20,7 @@ from netplay.protocol import (
     Act,
     AddBot,
     Chat,
+    ClaimDone,
     ClientMessage,
     CreateTable,
     FetchRecord,
@@ -45,7 +46,8 @@ from netplay.tables import Tables
 
 class DispatchHost(Protocol):
     """What the dispatcher needs of the host (`netplay.host.Host`): its tables and limits, and
-    what it does to a table: create it, tell of a change, start a game, apply a move."""
+    what it does to a table: create it, tell of a change, start a game, apply a move or a
+    person's pass at a deal."""
 
     replays: Replays
     tables: Tables
@@ -57,7 +59,8 @@ class DispatchHost(Protocol):
 
     def create_table(self, game: str, players: int, options: dict | None, name: str,
                      bots: int, *, bot_level: str | None, bot_pace: str, turn_timer: int,
-                     public_replays: bool, created_by: str | None, private: bool) -> str: ...
+                     public_replays: bool, created_by: str | None, private: bool,
+                     start_when_full: bool) -> str: ...
 
     def changed(self, table: Table) -> None: ...
 
@@ -66,6 +69,8 @@ class DispatchHost(Protocol):
     async def apply(self, table: Table, seat: int, action: dict) -> None: ...
 
     def after_move(self, table: Table) -> None: ...
+
+    def claim_done(self, table: Table, seat: int) -> None: ...
 
 
 class Dispatcher:
@@ -111,6 +116,8 @@ class Dispatcher:
                 await self._act(client, action)
             case Chat(text=text):
                 self._chat(client, text)
+            case ClaimDone():
+                host.claim_done(_own_table(client, "pass at a deal"), client.seat)
             case PlayAgain():
                 table = _own_table(client, "ask to play again")
                 if table.ask_play_again(client.seat):
@@ -142,7 +149,7 @@ class Dispatcher:
                 request.bots, bot_level=request.bot_level,
                 bot_pace=request.bot_pace or DEFAULT_PACE, turn_timer=request.turn_timer,
                 public_replays=request.public_replays, created_by=client.address,
-                private=request.private)
+                private=request.private, start_when_full=request.start_when_full)
         except (engine.InvalidSetup, ValueError) as error:
             raise Refusal(str(error)) from None
         self.seating.sit(client, host.tables[table_id], None)
@@ -165,7 +172,7 @@ class Dispatcher:
         _check_table_owner(client, table, "add a bot")
         host.tables.add_bot(table, wanted)
         host.changed(table)
-        if table.phase == WAITING and table.seats_taken() == table.players:
+        if table.starts_now:
             host.start_game(table, table.seed)
         host.after_move(table)
 

@@ -32,18 +32,18 @@ from pathlib import Path
 
 from netplay.announcer import Announcer, advertised_addresses
 from netplay.bots import Bots
-from netplay.connection import Connections, push_state, tell
+from netplay.connection import FLUSH_TIMEOUT, Connections, push_state, tell
 from netplay.dispatch import Dispatcher
 from netplay.errors import Refusal, Rejection
 from netplay.game_record import GameRecord
 from netplay.limits import HostLimits
 from netplay.pairing import HostPairing, new_code
-from netplay.protocol import TableList
+from netplay.protocol import Closed, TableList
 from netplay.replays import Replays
 from netplay.seating import Seating
 from netplay.store import CommitGate, Store, StoreError
 from netplay.journal import DEFAULT_PACE
-from netplay.table import OVER, Table
+from netplay.table import DEAL_WAITS, OVER, Table
 from netplay.tables import Tables
 from netplay.transport import Door, HostKey, Listener
 
@@ -114,7 +114,23 @@ class Host:
         log.info("hosting on %s:%d", *self.address)
         return self.address
 
+    async def close(self, by: str | None = None) -> None:
+        """Stop for good: everyone at a table is told that it closed, and by whom (`by`,
+        None for this host's operator), so their apps stop reconnecting."""
+        leaving = [client for table in self.tables.values() for client in table.clients()]
+        for table in self.tables.values():
+            tell(table.clients(), closed_message(table, by))
+        for client in leaving:
+            client.close_after_flush()
+        with contextlib.suppress(asyncio.TimeoutError):
+            async with asyncio.timeout(FLUSH_TIMEOUT):
+                await asyncio.gather(*(client.writer.wait_closed() for client in leaving),
+                                     return_exceptions=True)
+        await self.stop()
+
     async def stop(self) -> None:
+        """Stop serving; the clients keep trying to reconnect, as the tables may go on from
+        the same store (`--resume`, or a host in the background)."""
         if self._server is not None:
             self._server.close()
         if self._clock is not None:
@@ -133,6 +149,14 @@ class Host:
         if self._server is not None:
             self._server.close()
 
+    def empty_for(self) -> float:
+        """Seconds since anyone was at any of this host's tables: 0 while someone is."""
+        if any(table.clients() for table in self.tables.values()):
+            return 0.0
+        now = time.monotonic()
+        return min((now - table.empty_since for table in self.tables.values()
+                    if table.empty_since is not None), default=float("inf"))
+
     def advertised_addresses(self) -> list[str]:
         assert self.address is not None
         return advertised_addresses(self.address[0], self.interfaces)
@@ -149,6 +173,7 @@ class Host:
             wake = min(d for d in (now + limits.heartbeat_timeout,
                                    self.connections.next_silence_deadline(),
                                    self.tables.next_turn_deadline(),
+                                   self.tables.next_claim_deadline(),
                                    self.tables.next_abandon_deadline(limits.abandoned_after))
                        if d is not None)
             self._clock_changed.clear()
@@ -160,6 +185,9 @@ class Host:
             for table in self.tables.run_out_turn_timers(now):
                 self.changed(table)
                 self.after_move(table)
+            for table in self.tables.run_out_claim_waits(now):
+                self.changed(table)
+                self.bots.wake(table)
             for table in self.tables.abandoned(now, limits.abandoned_after):
                 self.close_table(table, f"nobody connected for {limits.abandoned_after:g} s")
 
@@ -169,7 +197,7 @@ class Host:
                      bots: int = 0, seed: int | None = None, *, bot_level: str | None = None,
                      bot_pace: str = DEFAULT_PACE, turn_timer: int = 0,
                      public_replays: bool = False, created_by: str | None = None,
-                     private: bool = False) -> str:
+                     private: bool = False, start_when_full: bool = False) -> str:
         """A new table with `bots` bots in its last seats. Raises engine.InvalidSetup or
         ValueError with a clear message for a bad setup, having created nothing."""
         if len(self.tables) >= self.tables.max_tables:
@@ -178,12 +206,13 @@ class Host:
         table = self.tables.create(game, players, options, name, bots, seed,
                                    bot_level=bot_level, bot_pace=bot_pace,
                                    turn_timer=turn_timer, public_replays=public_replays,
-                                   created_by=created_by, private=private)
+                                   created_by=created_by, private=private,
+                                   start_when_full=start_when_full)
         table.empty_since = time.monotonic()
         if self._server is not None:
             self.bots.start(table)
         self.changed(table)
-        if bots == players:
+        if bots == players:  # nobody to wait for
             self.start_game(table, seed)
         return table.id
 
@@ -242,18 +271,44 @@ class Host:
     async def apply(self, table: Table, seat: int, action: dict) -> None:
         """Apply an action and tell everyone; the telling waits for the store to make the
         action durable, and so does the caller, which paces a client (or a bot) by the disk."""
+        waiting = set(table.claim_wait)
         table.play(seat, action)
         if table.phase == OVER:
             self.replays.saw_end(table)
+        if table.phase == OVER or table.claim_wait != waiting:
             self.changed(table)
         push_state(table)
         self.after_move(table)
         await self.gate.durable()
 
     def after_move(self, table: Table) -> None:
+        """The table changed: a deal pauses its bots for the people's claims, a bot may have
+        something to do, and the turn timer may start or stop."""
+        if table.open_claims(time.monotonic(), self.deal_wait(table)):
+            self.changed(table)
+            self._clock_changed.set()
         self.bots.wake(table)
         self.arm_turn_timer(table)
+
+    def deal_wait(self, table: Table) -> float:
+        """How long the bots wait at most at a deal for the people's claims."""
+        limits = self.limits
+        if limits.deal_wait is not None:
+            return limits.deal_wait
+        return limits.bot_delay if limits.bot_delay is not None else DEAL_WAITS[table.bot_pace]
+
+    def claim_done(self, table: Table, seat: int) -> None:
+        """A person claimed or passed at this deal: the bots may not need to wait."""
+        if table.claim_done(seat):
+            self.changed(table)
+            self.bots.wake(table)
 
     def arm_turn_timer(self, table: Table) -> None:
         if self.tables.arm_turn_timer(table, time.monotonic()):
             self._clock_changed.set()
+
+
+def closed_message(table: Table, by: str | None) -> Closed:
+    """What everyone at a table is told when it closes for good."""
+    said = f"{by} closed the table." if by else "The host has stopped: the table is closed."
+    return Closed(table=table.id, by=by, message=said)

@@ -14,10 +14,9 @@ from __future__ import annotations
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar, Final, get_args
 
-BOT_PACES: Final = {"fast": 0.5, "normal": 1.5, "slow": 3.0}
-"""Seconds a table's bots wait before each move, about (see `netplay.bots`), at each pace."""
 DEFAULT_PACE: Final = "normal"
-"""A table's bots' pace, unless it says another (a store from before paces says none)."""
+"""A table's bots' pace (a key of `netplay.table.BOT_PACES`) unless it says another: a store
+from before paces says none."""
 BY_HOST, BY_TIMER = "host", "timer"
 """Who set a bot to cover an away player's seat: the table's host, or its turn timer."""
 PERSON, BOT_MOVE = "person", "bot"
@@ -55,6 +54,7 @@ class TableMade(JournalRecord):
     turn_timer: int
     public_replays: bool = False
     private: bool = False
+    start_when_full: bool = False
 
 
 @_record

@@ -14,6 +14,9 @@ class HostLimits:
     bot_delay: float | None = None
     """Seconds every bot waits before a move, whatever its table's pace: tests and screenshots
     run bots without waiting. None: each table's pace (`Table.bot_pace`), as players chose."""
+    deal_wait: float | None = None
+    """Seconds the bots wait at a deal for people to claim, at most (see PROTOCOL.md,
+    "Deals"). None: the `bot_delay` when one is set, else the pace's `DEAL_WAITS`."""
     heartbeat_timeout: float = 30.0
     """Seconds without any frame from a client before the host drops it as dead."""
     handshake_timeout: float = 10.0

@@ -143,6 +143,7 @@ class CreateTable(Message):
     turn_timer: int = 0
     public_replays: bool = False
     private: bool = False
+    start_when_full: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,6 +183,13 @@ class Chat(Message):
 
 
 @dataclass(frozen=True, slots=True)
+class ClaimDone(Message):
+    """A person has claimed or passed at this deal: the bots need not wait for them."""
+
+    TAG = "claim_done"
+
+
+@dataclass(frozen=True, slots=True)
 class PlayAgain(Message):
     TAG = "play_again"
 
@@ -215,8 +223,8 @@ class FetchRecord(Message):
 
 
 ClientMessage = (
-    Hello | PairRequest | Paired | ListTables | CreateTable | Sit | AddBot | Leave | Start | Act | Chat
-    | PlayAgain | Ping | ListReplays | ShowReplay | FetchRecord
+    Hello | PairRequest | Paired | ListTables | CreateTable | Sit | AddBot | Leave | Start | Act
+    | Chat | ClaimDone | PlayAgain | Ping | ListReplays | ShowReplay | FetchRecord
 )
 REPLAY_REQUESTS: Final = (ListReplays, ShowReplay, FetchRecord)
 
@@ -331,6 +339,10 @@ class Lobby(HostMessage):
     evening: list[dict] = field(default_factory=list)
     """The table's finished games, oldest first (see PROTOCOL.md, `lobby`)."""
     private: bool = False
+    start_when_full: bool = False
+    """The table starts by itself once every seat is taken (see "Starting a table")."""
+    claim_wait: list[int] = field(default_factory=list)
+    """The seats whose claims the bots wait for at this deal (see "Deals")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -364,6 +376,17 @@ class Error(HostMessage):
 @dataclass(frozen=True, slots=True)
 class Pong(HostMessage):
     TAG = "pong"
+
+
+@dataclass(frozen=True, slots=True)
+class Closed(HostMessage):
+    """The client's table has closed for good: it says so, and who closed it (None: the
+    host's operator stopped it). The client does not reconnect after it."""
+
+    TAG = "closed"
+    table: str
+    by: str | None
+    message: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -406,8 +429,8 @@ class Pair(HostMessage):
     mac: str
 
 
-HostRecord = (Welcome | TableList | Lobby | State | ChatLine | Error | Pong | ReplayList
-              | ReplayStep | RecordPart | Pair)
+HostRecord = (Welcome | TableList | Lobby | State | ChatLine | Error | Pong | Closed
+              | ReplayList | ReplayStep | RecordPart | Pair)
 _HOST_RECORDS: Final[dict[str, type]] = {cls.TAG: cls for cls in get_args(HostRecord)}
 
 

@@ -47,6 +47,8 @@ class SeatingHost(Protocol):
 
     def arm_turn_timer(self, table: Table) -> None: ...
 
+    def after_move(self, table: Table) -> None: ...
+
     def close_table(self, table: Table, why: str) -> None: ...
 
 
@@ -141,7 +143,7 @@ class Seating:
         seat, token = self.host.tables.sit(table, client.name, wanted)
         self._seat_client(client, table, seat, token)
         self._joined(table, client)
-        if table.seats_taken() == table.players:
+        if table.starts_now:
             self.host.start_game(table, table.seed)
 
     # -- leaving --------------------------------------------------------------------------
@@ -182,7 +184,7 @@ class Seating:
         host.changed(table)
         if table.phase == OVER and table.everyone_asked():
             host.start_game(table, None)
-        host.arm_turn_timer(table)
+        host.after_move(table)
 
 
 def check_private(client: Client, table: Table, fatal: bool = False) -> None:

@@ -36,6 +36,17 @@ log = logging.getLogger("gaslight.host")
 
 WAITING, PLAYING, OVER = "waiting", "playing", "over"
 HUMAN, BOT, EMPTY = "human", "bot", "empty"
+
+BOT_PACES: Final = {"fast": 0.5, "normal": 5.0, "slow": 10.0}
+"""Seconds a table's bots wait before each move, about (see `netplay.bots`), at each pace.
+Normal is a person's: people at a tmux table of three took 3.8-6.9 s a cut, 5.5 s on
+average, from the turn's start to the wire cut (reading the board, and now and then a claim
+or a chat line first). Slow is twice that."""
+DEAL_WAITS: Final = {"fast": 5.0, "normal": 15.0, "slow": 30.0}
+"""Seconds a table's bots wait at a deal, at most, for its people to claim (PROTOCOL.md,
+"Deals"): long enough to read the last round's end and one's wires."""
+DEAL_EVENT: Final = "deal"
+"""The event that begins a round, in the games that have claims."""
 CHAT_TAIL: Final = 20
 """Chat lines a table keeps, per channel, for the people who join or come back."""
 EVENING: Final = 30
@@ -116,6 +127,9 @@ class Table:
     """Whether everyone at the host may watch this table's finished games again."""
     private: bool = False
     """Whether everyone who sits or watches here must give the table code (PROTOCOL.md)."""
+    start_when_full: bool = False
+    """The game starts once every seat is taken (quick play, unattended tables); otherwise
+    when the table's host says so."""
     seed: int | None = None
     game: engine.Game | None = None
     games: int = 0
@@ -142,6 +156,12 @@ class Table:
     """When the turn timer runs out (monotonic seconds); None while it does not run."""
     empty_since: float | None = None
     """When the table was last left with no person connected."""
+    claim_wait: set[int] = field(default_factory=set)
+    """At a deal, the seats of the connected people the bots wait for, to claim or pass."""
+    claim_deadline: float | None = None
+    """When the bots stop waiting for `claim_wait` (monotonic seconds); None: no wait."""
+    events_seen: int = 0
+    """The game's events looked through for a deal so far."""
 
     @property
     def phase(self) -> str:
@@ -171,7 +191,9 @@ class Table:
         return {"id": self.id, "name": self.name, "game": self.game_id, "players": self.players,
                 "seats_taken": taken, "seats_free": self.players - taken,
                 "people": taken - bots, "bots": bots, "phase": self.phase,
-                "private": self.private}
+                "private": self.private, "options": dict(self.options),
+                "bot_level": self.bot_level, "bot_pace": self.bot_pace,
+                "turn_timer": self.turn_timer}
 
     def clients(self) -> list[Any]:
         seated = [s.client for s in self.seats if s.client is not None]
@@ -184,8 +206,57 @@ class Table:
             phase=self.phase, host_seat=self.host_seat, spectators=len(self.spectators),
             bot_level=self.bot_level, bot_pace=self.bot_pace, turn_timer=self.turn_timer,
             play_again=sorted(self.play_again), evening=self.evening[-EVENING:],
-            private=self.private,
+            private=self.private, start_when_full=self.start_when_full,
+            claim_wait=sorted(self.claim_wait),
         )
+
+    @property
+    def full(self) -> bool:
+        return self.seats_taken() == self.players
+
+    @property
+    def starts_now(self) -> bool:
+        """A table made to start once full has just filled up."""
+        return self.phase == WAITING and self.start_when_full and self.full
+
+    # -- deals: a pause for claims (PROTOCOL.md, "Deals") ---------------------------------
+
+    def open_claims(self, now: float, wait: float) -> bool:
+        """Whether the game has dealt a round since last looked at: then the bots wait, at
+        most `wait` seconds from `now`, for every connected person to claim or pass."""
+        game = self.game
+        if game is None or not game.FREE_ACTIONS:
+            return False
+        new_events, self.events_seen = game.events[self.events_seen:], len(game.events)
+        if not any(event.type == DEAL_EVENT for event in new_events):
+            return False
+        self.claim_wait = {s.seat for s in self.seats
+                           if s.kind == HUMAN and s.client is not None and not s.covered}
+        self.claim_deadline = now + wait if self.claim_wait else None
+        return bool(self.claim_wait)
+
+    def claim_done(self, seat: int) -> bool:
+        """`seat` claimed or passed at this deal: whether the bots were waiting for it."""
+        if seat not in self.claim_wait:
+            return False
+        self.claim_wait.discard(seat)
+        if not self.claim_wait:
+            self.claim_deadline = None
+        return True
+
+    def end_claims(self) -> None:
+        """The bots wait no longer: the wait ran out, or the game moved on."""
+        self.claim_wait.clear()
+        self.claim_deadline = None
+
+    def forget_absent_claims(self) -> bool:
+        """A person who is away, or whose seat a bot covers, is not waited for: whether the
+        wait changed."""
+        gone = {s for s in self.claim_wait
+                if self.seats[s].client is None or self.seats[s].covered}
+        for seat in gone:
+            self.claim_done(seat)
+        return bool(gone)
 
     def waiting_for_away(self) -> list[Seat]:
         """The uncovered seats of away players that the game is waiting for."""
@@ -211,6 +282,7 @@ class Table:
         (the replay tells a timer's moves apart)."""
         seat.covered, seat.bot, seat.cover_by = True, self.bot_level, by
         self.record(seat.record())
+        self.forget_absent_claims()
         log.info("table %s: a bot covers seat %d", self.id, seat.seat)
 
     def uncover(self, seat: Seat) -> None:
@@ -235,9 +307,13 @@ class Table:
         if game is None or game.outcome is not None:
             raise engine.IllegalAction("no game is running at this table")
         game.apply(seat, action)
+        mover = self.seats[seat].mover
         self.record(Acted(seat=seat, action=game.history[-1][1], time=round(time.time(), 3),
-                          by=self.seats[seat].mover))
+                          by=mover))
+        if mover == PERSON:  # a claim, or a move, is as good as passing at this deal
+            self.claim_done(seat)
         if game.outcome is not None:
+            self.end_claims()
             self.game_over()
             log.info("table %s: game over (%s)", self.id, game.outcome.reason)
 
@@ -266,6 +342,7 @@ class Table:
         self.seed = secrets.randbits(63) if seed is None else seed
         self.game = engine.new_game(self.game_id, self.players, self.options, self.seed)
         self.games += 1
+        self.events_seen = 0
         self.record(GameStarted(seed=self.seed, time=round(time.time(), 3),
                                 seats=[{"name": s.name, "kind": s.kind} for s in self.seats]))
         log.info("table %s: game started", self.id)
@@ -307,3 +384,4 @@ class Table:
         for seat in self.seats:
             if seat.client is client:
                 seat.client = None
+        self.forget_absent_claims()

@@ -24,7 +24,6 @@ import engine
 from engine.catalogue import game_info, read_game_id
 from netplay.errors import Refusal
 from netplay.journal import (
-    BOT_PACES,
     BY_TIMER,
     DEFAULT_PACE,
     Acted,
@@ -41,6 +40,7 @@ from netplay.protocol import MAX_NAME, ChatLine
 from netplay.store import OVER as STORED_OVER
 from netplay.store import Store, StoreError
 from netplay.table import (
+    BOT_PACES,
     EMPTY,
     HUMAN,
     OVER,
@@ -95,7 +95,7 @@ class Tables(Mapping[str, Table]):
                bots: int = 0, seed: int | None = None, *, bot_level: str | None = None,
                bot_pace: str = DEFAULT_PACE, turn_timer: int = 0,
                public_replays: bool = False, created_by: str | None = None,
-               private: bool = False) -> Table:
+               private: bool = False, start_when_full: bool = False) -> Table:
         """A new table with `bots` bots in its last seats. Raises engine.InvalidSetup or
         ValueError with a clear message for a bad setup, having changed nothing."""
         if len(self) >= self.max_tables:
@@ -121,14 +121,15 @@ class Tables(Mapping[str, Table]):
                       seats=[Seat(i) for i in range(players)], bot_level=bot_level,
                       bot_pace=bot_pace,
                       turn_timer=turn_timer, public_replays=public_replays, seed=seed,
-                      created_by=created_by, private=private)
+                      created_by=created_by, private=private,
+                      start_when_full=start_when_full)
         if self.store is not None:
             self.store.add_table(table_id)
             table.store = self.store
         table.record(TableMade(id=table_id, name=name, game=game, players=players,
                                options=resolved, bot_level=bot_level, bot_pace=bot_pace,
                                turn_timer=turn_timer, public_replays=public_replays,
-                               private=private))
+                               private=private, start_when_full=start_when_full))
         self._tables[table_id] = table
         for seat in table.seats[players - bots:]:
             table.seat_bot(seat)
@@ -138,6 +139,8 @@ class Tables(Mapping[str, Table]):
     def add(self, table: Table) -> None:
         """Take in a table restored from the store, with its seats' tokens."""
         table.store = self.store
+        # Its last deal was before the restart: nobody is kept waiting for it.
+        table.events_seen = len(table.game.events) if table.game is not None else 0
         self._tables[table.id] = table
         for seat in table.seats:
             if seat.token_hash is not None:
@@ -262,6 +265,19 @@ class Tables(Mapping[str, Table]):
                 ran_out.append(table)
         return ran_out
 
+    def next_claim_deadline(self) -> float | None:
+        deadlines = [t.claim_deadline for t in self._tables.values()
+                     if t.claim_deadline is not None]
+        return min(deadlines, default=None)
+
+    def run_out_claim_waits(self, now: float) -> list[Table]:
+        """The tables whose bots have waited long enough at a deal: they wait no longer."""
+        ran_out = [t for t in self._tables.values()
+                   if t.claim_deadline is not None and t.claim_deadline <= now]
+        for table in ran_out:
+            table.end_claims()
+        return ran_out
+
     def next_abandon_deadline(self, after: float) -> float | None:
         """When the first table that nobody is at will have been empty for `after` seconds."""
         empty = [t.empty_since for t in self._tables.values()
@@ -332,6 +348,7 @@ def _apply_record(table: Table | None, record: Record) -> Table:
             seats=[Seat(i) for i in range(players)], bot_level=record.bot_level,
             bot_pace=record.bot_pace, turn_timer=record.turn_timer,
             public_replays=record.public_replays, private=record.private,
+            start_when_full=record.start_when_full,
         )
     match record:
         case SeatSet():

@@ -41,7 +41,8 @@ LAYERS = {
                ("asyncio", "msgpack", "zeroconf", "textual", "netplay", "tui")),
     "netplay": (modules_of(netplay, prefix="netplay"), ("textual", "tui")),
     "tui headless": (
-        ["tui.address", "tui.config", "tui.backend", "tui.launch", "tui.cli", "tui.games",
+        ["tui.address", "tui.background", "tui.config", "tui.backend", "tui.launch", "tui.cli",
+         "tui.games",
          "tui.quick_play", "tui.seat_book", *modules_of(tui.commands, prefix="tui.commands"),
          *modules_of(tui.models, prefix="tui.models"), *game_models()],
         ("textual",),

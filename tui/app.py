@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import signal
 from dataclasses import replace
 from typing import Iterable
 
@@ -87,6 +90,8 @@ class GaslightApp(App):
         self.lobby = LobbyScreen(self.backend, self.initial)
         self.push_screen(self.lobby)
         self.say_if_too_small(*self.size)
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # no SIGHUP (Windows)
+            asyncio.get_running_loop().add_signal_handler(signal.SIGHUP, self.hung_up)
         if not self.player_name:
             self.ask_name()
 
@@ -104,13 +109,21 @@ class GaslightApp(App):
         self.push_screen(NameScreen(self.player_name), chosen)
 
     async def on_unmount(self) -> None:
-        await self.backend.close()
+        await self.backend.close(self.player_name)
 
     async def action_quit(self) -> None:
-        """Ctrl+Q: at a running game it asks first, as Esc does; a second Ctrl+Q quits."""
+        """Ctrl+Q: while this app hosts a table for others it asks what becomes of it; at a
+        running game it asks first, as Esc does; a second Ctrl+Q quits (keeping a hosted
+        table running)."""
         from tui.screens.confirm import ConfirmScreen
         from tui.screens.play import PlayScreen
+        from tui.screens.quit_hosting import KEEP, QuitHostingScreen
 
+        if isinstance(self.screen, QuitHostingScreen):
+            self.screen.dismiss(KEEP)
+            return
+        if self.ask_about_hosted_tables():
+            return
         table = next((s for s in self.screen_stack if isinstance(s, PlayScreen)), None)
         if table is None or not table.seated_in_game or isinstance(self.screen, ConfirmScreen):
             await super().action_quit()
@@ -126,9 +139,48 @@ class GaslightApp(App):
             "Quit", "Stay",
         ), chosen)
 
+    def ask_about_hosted_tables(self) -> bool:
+        """Before quitting: whether this app hosts a table for others, and so asks whether to
+        keep it running in the background or close it for everyone."""
+        from tui.screens.quit_hosting import QuitHostingScreen
+
+        hosting = self.backend.hosting_for_others()
+        if not hosting:
+            return False
+        names = [table.name for host in hosting for table in host.tables.values()
+                 if table.phase != "over"]
+
+        def chosen(choice: str | None) -> None:
+            if choice is not None:
+                self.run_worker(self.quit_hosting(choice), group="quit", exclusive=True)
+
+        self.push_screen(QuitHostingScreen(names), chosen)
+        return True
+
+    async def quit_hosting(self, choice: str) -> None:
+        """Keep this app's hosted tables running in the background, or close them, then
+        quit."""
+        from tui.screens.quit_hosting import KEEP
+
+        name = self.player_name or "The host"
+        if choice == KEEP:
+            await self.backend.keep_in_background(name)
+        else:
+            await self.backend.close_for_everyone(name)
+        self.exit()
+
+    def hung_up(self) -> None:
+        """The terminal closed (SIGHUP): nobody is there to ask, so the tables this app hosts
+        for others keep running in the background, and the app quits."""
+        from tui.screens.quit_hosting import KEEP
+
+        self.run_worker(self.quit_hosting(KEEP), group="quit", exclusive=True)
+
     # -- help -----------------------------------------------------------------------------------
 
-    def action_show_keys(self) -> None:
+    def action_show_keys(self, note: str = "") -> None:
+        """The keys of the screen now; `note` says what else is worth knowing there (how
+        others join the table this app hosts)."""
         from tui.screens.keys import KeysScreen
 
         seen: dict[str, str] = {}
@@ -139,7 +191,7 @@ class GaslightApp(App):
             if active.enabled and listed and binding.description:
                 key = binding.key_display or self.get_key_display(binding)
                 seen[key] = binding.tooltip or binding.description
-        self.push_screen(KeysScreen(list(seen.items())))
+        self.push_screen(KeysScreen(list(seen.items()), note))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         from tui.screens.lobby import LobbyScreen
@@ -157,6 +209,10 @@ class GaslightApp(App):
             yield SystemCommand("Rules of this game", "Read the rules", screen.action_rules)
             yield SystemCommand("Chat", "Say something to the table", screen.action_chat)
             yield SystemCommand("Back to the lobby", "Leave this table", screen.action_leave)
+            if screen.joining_words:
+                yield SystemCommand(f"Table code {screen.ticket.code}",
+                                    "How others join this table, to play or watch",
+                                    screen.action_show_code)
         from tui.config import bell_on
 
         yield SystemCommand(

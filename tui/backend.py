@@ -80,6 +80,20 @@ def optional_count(value: Any) -> int | None:
         return None
 
 
+def changed_options_text(game: str, options: Any) -> str:
+    """A table's options that differ from its game's defaults, in the lobby's words; empty for
+    none, an unknown game, or what a hostile host sent instead of a map."""
+    from engine.catalogue import CATALOGUE
+    from tui.commands.game_options import options_text
+
+    info = CATALOGUE.get(game)
+    if info is None or not isinstance(options, dict):
+        return ""
+    defaults = {option.name: option.default for option in info.options}
+    return options_text(info, {name: value for name, value in options.items()
+                               if name in defaults and value != defaults[name]})
+
+
 @dataclass(frozen=True)
 class TableListing:
     """One row of the lobby: a table and where it lives."""
@@ -101,6 +115,9 @@ class TableListing:
     people: int | None = None
     bots: int | None = None
     """Who is seated, when the host tells people from bots."""
+    options: str = ""
+    """The table's options that differ from its game's defaults, in words ("Variante: yes"),
+    so a joiner sees them before sitting."""
 
     @classmethod
     def from_message(
@@ -119,6 +136,7 @@ class TableListing:
             people=optional_count(entry.get("people")),
             bots=optional_count(entry.get("bots")),
             private=entry.get("private") is True,
+            options=changed_options_text(str(entry.get("game", "")), entry.get("options")),
         )
 
     @property
@@ -269,15 +287,23 @@ class Backend:
         """Give up the seat this player holds at `listing`'s table: at its host, if it answers
         (`leave`, which frees a seat before the game), and in the seat book either way. A
         private bot game this app hosted ends with its host and its store, as nobody else is
-        there. Whether the host answered."""
+        there; a table this app hosted and keeps running in the background closes. Whether
+        the host answered."""
         from netplay.client import Connection
         from netplay.protocol import Leave, Welcome
+        from netplay.store import data_dir
+        from tui import background
 
         seat = self.seats.get(listing.host_id, listing.id)
         if seat is None:
             return False
         self.seats.forget(*seat.key)
         if seat.store is not None and seat.store.startswith(BOTS_STORE):
+            await self.discard_store(seat.store)
+            return True
+        if seat.store is not None and await asyncio.to_thread(
+                background.stop, data_dir(self.data_dir), seat.store):
+            # This app's table, kept running in the background: it closes, telling everyone.
             await self.discard_store(seat.store)
             return True
         try:
@@ -297,6 +323,53 @@ class Backend:
         finally:
             await connection.close()
         return True
+
+    def hosting_for_others(self) -> list["Host"]:
+        """The hosts this app runs for the LAN with a table not over: quitting the app asks
+        what becomes of their tables."""
+        return [host for host in self.hosts
+                if host.advertise and any(t.phase != "over" for t in host.tables.values())]
+
+    async def keep_in_background(self, name: str) -> None:
+        """Hand each table this app hosts for others to a host of its own, in the background,
+        on the same store and port (`gaslight host --resume`): the players' apps reconnect to
+        it, and `name`, who hosts, comes back to their seat from the lobby."""
+        from netplay.store import data_dir
+        from tui import background
+
+        for host in self.hosting_for_others():
+            assert host.address is not None
+            store, port = host.store.path.stem, host.address[1]
+            # The same key goes on in the background: trusted when this player comes back.
+            self.known_hosts.pin(host.key.fingerprint, f"{LOCAL}:{port}")
+            await self.stop_host(host)  # its store stays: its tables are unfinished
+            background.keep_running(data_dir(self.data_dir), store, port, closed_by=name,
+                                    interfaces=self.interfaces, bot_delay=self.bot_delay)
+
+    async def close_for_everyone(self, name: str) -> None:
+        """Close the tables this app hosts for others: everyone there is told that `name`
+        closed them, and nothing is kept to bring them back."""
+        for host in self.hosting_for_others():
+            self.hosts.remove(host)
+            await host.close(name)
+            for table_id in host.tables:
+                self.seats.forget(host.host_id, table_id)
+            await self.discard_store(host.store.path.stem)
+
+    def in_background(self, listing: "TableListing") -> bool:
+        """Whether `listing`'s table is one this app hosted, now kept running in the
+        background."""
+        seat = self.seats.get(listing.host_id, listing.id) if listing.host_id else None
+        return seat is not None and self.runs_in_background(seat)
+
+    def runs_in_background(self, seat: HeldSeat) -> bool:
+        """Whether the table of `seat` is one this app hosted, now kept running by a host
+        in the background: never another host on its store."""
+        from netplay.store import data_dir
+        from tui import background
+
+        return seat.store is not None and background.running(
+            data_dir(self.data_dir), seat.store) is not None
 
     async def discard_store(self, store: str) -> None:
         """Stop the host this app runs on `store`, if any, and delete the store."""
@@ -334,7 +407,7 @@ class Backend:
     async def find_held(self, seat: HeldSeat, name: str) -> TableListing | None:
         tables = await self.tables_of(seat, seat.address, name)
         address = seat.address
-        if tables is None and seat.store is not None:
+        if tables is None and seat.store is not None and not self.runs_in_background(seat):
             # This app hosted that table and was closed: bring its host back from its store.
             resumed = await self.resume_host(seat)
             if resumed is None:
@@ -417,14 +490,16 @@ class Backend:
         advertise: bool,
         bot_level: str | None = None,
         bot_pace: str = "normal",
+        start_when_full: bool = False,
     ) -> Ticket:
         """Start a host in this process on a free port and create one table on it. Each such
-        host has a store of its own, from which a restarted app brings the table back."""
+        host has a store of its own, from which a restarted app brings the table back. A table
+        for people starts when its host says so; `start_when_full`, once every seat is taken."""
         store = f"{LAN_STORE if advertise else BOTS_STORE}-{secrets.token_hex(4)}"
         host = await self.start_host(store, 0 if self.hosts else self.port)
         table = host.create_table(
             game, players, options, name=name, bots=bots, seed=self.seed, bot_level=bot_level,
-            bot_pace=bot_pace,
+            bot_pace=bot_pace, start_when_full=start_when_full,
         )
         if self.seed is not None:
             # Screenshots and tests replay the same game: the bots' choices must repeat too.
@@ -504,6 +579,7 @@ class Backend:
             advertise=False,
             bot_level=bot_level,
             bot_pace=bot_pace,
+            start_when_full=True,
         )
 
     async def browse(self) -> AsyncIterator[list[TableListing]]:
@@ -529,6 +605,7 @@ class Backend:
                         host_id=t.host_id,
                         people=t.people,
                         bots=t.bots,
+                        options=changed_options_text(t.game, t.options),
                     )
                     for t in browser.tables.values()
                 ]
@@ -556,6 +633,12 @@ class Backend:
                 with contextlib.suppress(OSError):
                     path.unlink()
 
-    async def close(self) -> None:
+    async def close(self, by: str | None = None) -> None:
+        """Stop every host this app runs. The players at a LAN table still here (one whose
+        game is over: quitting asks about the others) are told that `by` closed it, not left
+        reconnecting to a host that is gone."""
         for host in list(self.hosts):
+            if host.advertise:
+                with contextlib.suppress(Exception):
+                    await host.close(by)
             await self.stop_host(host)

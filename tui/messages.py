@@ -60,3 +60,10 @@ class ErrorReceived(Message):
 class ConnectionStatusChanged(Message):
     status: str  # "connecting" | "connected" | "reconnecting" | "closed"
     detail: str = ""
+
+
+@dataclass
+class TableClosed(Message):
+    """The host said the table closed for good, in `words` that name who closed it."""
+
+    words: str

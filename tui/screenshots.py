@@ -188,7 +188,7 @@ async def evolution_screenshot(backend) -> None:
     async with app.run_test(size=SIZE) as pilot:
         ticket = await app.backend.host_table(
             "timebomb_evolution", 5, {"variante": True}, name="Évolution", bots=4,
-            advertise=False,
+            advertise=False, start_when_full=True,
         )
         app.screen.go(ticket)
         # The first deal may offer a claim at once: the table is under it.

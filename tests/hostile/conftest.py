@@ -196,7 +196,8 @@ async def seated_table(host: Host, humans: int = 2, players: int = 4) -> tuple[
     seat 0 holding the Wire Cutter, so the game waits for a human from the start. Its seed
     lets the first two cuts (0 cuts 1, 1 cuts 0) leave the game running."""
     table_id = host.create_table("timebomb", players, {"first_player": 0},
-                                 bots=players - humans, seed=slow_seed(players))
+                                 bots=players - humans, seed=slow_seed(players),
+                                 start_when_full=True)
     peers = [await RawPeer.join(host.address[1], f"P{i}", table=table_id)
              for i in range(humans)]
     for peer in peers:

@@ -130,7 +130,7 @@ def well_formed_illegal_actions(game_cls, seat_legal: list[dict], players: int) 
 async def test_illegal_moves_of_every_action_type_are_refused(host, game_id):
     game_cls = engine.GAMES[game_id]
     players = game_cls.min_players
-    table_id = host.create_table(game_id, players)
+    table_id = host.create_table(game_id, players, start_when_full=True)
     peers = [await RawPeer.join(host.address[1], f"P{i}", table=table_id)
              for i in range(players)]
     states = [await peer.receive_until("state") for peer in peers]
@@ -254,7 +254,7 @@ async def test_guessed_tokens_are_limited_per_address_and_never_logged(host, cap
 
 
 async def test_claiming_a_taken_seat_is_refused(host):
-    table_id = host.create_table("timebomb", 5, bots=1)
+    table_id = host.create_table("timebomb", 5, bots=1, start_when_full=True)
     port = host.address[1]
     ann = await RawPeer.join(port, "Ann", table=table_id)
     lurker = await RawPeer.join(port, "Lurker")
@@ -288,10 +288,10 @@ async def test_no_seat_once_the_game_runs(host):
 
 async def test_starting_or_running_someone_elses_table_is_refused(host):
     port = host.address[1]
-    mine = host.create_table("timebomb", 5, bots=1)
+    mine = host.create_table("timebomb", 5, bots=1, start_when_full=True)
     holmes = await RawPeer.join(port, "Holmes", table=mine)  # seat 0: hosts the table
     watson = await RawPeer.join(port, "Watson", table=mine)
-    theirs = host.create_table("timebomb", 5, bots=1)
+    theirs = host.create_table("timebomb", 5, bots=1, start_when_full=True)
     moriarty = await RawPeer.join(port, "Moriarty", table=theirs)  # hosts the other table
     for request_, words in [
         ({"t": "start"}, "only the player who hosts table"),

@@ -140,7 +140,7 @@ async def three_stored_tables(data) -> list[str]:
     """Three all-bot games, two moves into play, in the store."""
     host = Host(data_dir=data)
     ids = [host.create_table("timebomb", PLAYERS, {"first_player": 0}, bots=PLAYERS,
-                             seed=slow_seed(PLAYERS)) for _ in range(3)]
+                             seed=slow_seed(PLAYERS), start_when_full=True) for _ in range(3)]
     for table_id in ids:
         table = host.tables[table_id]
         for seat, target in [(0, 1), (1, 0)]:

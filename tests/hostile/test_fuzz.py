@@ -188,7 +188,7 @@ def fuzz_frames(table_id: str):
 def test_thousands_of_hostile_frames_leave_the_host_and_its_game_whole(tmp_path):
     seed = quiet_seed()
     host = HostProcess(tmp_path / "data", tmp_path, "--game", "timebomb", "--players",
-                       str(PLAYERS), "--seed", str(seed)).start()
+                       str(PLAYERS), "--seed", str(seed), "--start-when-full").start()
     try:
         run_fuzz(host, seed, tmp_path)
     finally:

@@ -21,9 +21,11 @@ PER_ADDRESS = HostLimits().max_tables_per_address
 
 
 async def open_table(port: int, bots: int, leave: bool, source: str = "127.0.0.1") -> dict:
-    """Create a table, then leave it (a request) or just hang up."""
+    """Create a table that starts when full (with 3 bots, at once, as quick play does), then
+    leave it (a request) or just hang up."""
     peer = await RawPeer.join(port, "Opener", source=source)
-    await peer.send({"t": "create_table", "game": "timebomb", "players": 4, "bots": bots})
+    await peer.send({"t": "create_table", "game": "timebomb", "players": 4, "bots": bots,
+                     "start_when_full": True})
     reply = await peer.receive_until("welcome", "error")
     if leave and reply["t"] == "welcome":
         await peer.send({"t": "leave"})

@@ -47,7 +47,7 @@ async def test_malformed_replay_requests_are_protocol_errors(host, request_, err
 
 
 async def test_guesses_get_the_refusal_a_missing_game_gets_and_frames_stay_small(host):
-    table_id = host.create_table("machinations", 10, {}, bots=10, seed=5)
+    table_id = host.create_table("machinations", 10, {}, bots=10, seed=5, start_when_full=True)
     host.seed_bots(table_id, 5)
     await play_to_the_end(host, table_id)
     game = game_ref(table_id, 1)

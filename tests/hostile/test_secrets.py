@@ -167,7 +167,8 @@ async def test_every_byte_to_every_client_keeps_the_other_seats_secrets(
 async def run_game_and_scan(host: Host, game_id: str, caplog, txt_records) -> None:
     players = table_size(game_id)
     humans = players - 1  # and one bot, on the host
-    table_id = host.create_table(game_id, players, name="Baker Street", bots=1, seed=SEED)
+    table_id = host.create_table(game_id, players, name="Baker Street", bots=1, seed=SEED,
+                                 start_when_full=True)
     port = host.address[1]
     browser = discovery.TableBrowser(interfaces=["127.0.0.1"])
     await browser.__aenter__()
@@ -276,7 +277,8 @@ def txt_entries(record: bytes) -> list[bytes]:
 async def test_the_host_process_prints_and_logs_no_secret(tmp_path, game_id):
     players = table_size(game_id)
     host = HostProcess(tmp_path / "data", tmp_path, "--game", game_id, "--players",
-                       str(players), "--bots", str(players - 1), "--seed", str(SEED)).start()
+                       str(players), "--bots", str(players - 1), "--seed", str(SEED),
+                       "--start-when-full").start()
     try:
         (table_id,) = host.tables
         seat = Seat(await RawPeer.join(host.port, "Ann", table=table_id), "Ann")

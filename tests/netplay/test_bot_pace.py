@@ -14,7 +14,7 @@ from netplay.client import Connection
 from netplay.host import Host
 from netplay.limits import HostLimits
 from netplay.protocol import CreateTable, Error, Lobby, State, Welcome
-from netplay.journal import BOT_PACES
+from netplay.table import BOT_PACES
 
 from .conftest import next_of, stored_table
 
@@ -53,7 +53,7 @@ async def test_an_unknown_pace_is_refused_and_creates_nothing(host):
 
 @pytest.mark.parametrize("pace", sorted(BOT_PACES))
 async def test_each_wait_is_the_pace_within_its_spread_and_leaves_the_bots_choices_alone(pace, host):
-    host.create_table("timebomb", 5, bots=4, bot_pace=pace)
+    host.create_table("timebomb", 5, bots=4, bot_pace=pace, start_when_full=True)
     table = next(iter(host.tables.values()))
     driver = BotDriver(table, host.apply, None, lambda: None)
     choices = driver.rng.getstate()
@@ -66,7 +66,7 @@ async def test_each_wait_is_the_pace_within_its_spread_and_leaves_the_bots_choic
 
 async def test_a_fixed_bot_delay_overrides_every_pace(tmp_path):
     host = Host(data_dir=tmp_path / "data", limits=HostLimits(bot_delay=0.002))
-    table_id = host.create_table("timebomb", 5, bots=4, bot_pace="slow")
+    table_id = host.create_table("timebomb", 5, bots=4, bot_pace="slow", start_when_full=True)
     driver = BotDriver(host.tables[table_id], host.apply, host.limits.bot_delay, lambda: None)
     assert {driver._wait() for _ in range(20)} == {0.002}
     await host.stop()
@@ -79,7 +79,7 @@ async def test_bots_at_a_fast_table_wait_before_they_move(tmp_path):
     await host.start()
     try:
         table_id = host.create_table("timebomb", 4, {"first_player": 0}, bots=3,
-                                     bot_pace="fast", seed=3)
+                                     bot_pace="fast", seed=3, start_when_full=True)
         ann = await connect(host, "Ann", table=table_id)
         game = host.tables[table_id].game
         while (state := await next_of(ann, State, timeout=20)).seat not in \

@@ -27,7 +27,7 @@ def claims_after_each_deal(game) -> list[set[int]]:
 
 @pytest.mark.parametrize("game_id", ["timebomb", "timebomb_evolution"])
 async def test_every_bot_claims_after_every_deal(host, game_id):
-    table_id = host.create_table(game_id, 5, name="Talk", bots=4, seed=11)
+    table_id = host.create_table(game_id, 5, name="Talk", bots=4, seed=11, start_when_full=True)
     person = await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
                                       name="Ann", table=table_id)
     assert person.seat == 0
@@ -55,7 +55,8 @@ async def test_bots_keep_to_the_free_action_rate(tmp_path):
                 limits=HostLimits(bot_delay=0.002, claim_burst=1, claim_per_second=1 / 60))
     await host.start("127.0.0.1", 0)
     try:
-        table_id = host.create_table("timebomb", 5, name="Quiet", bots=4, seed=11)
+        table_id = host.create_table("timebomb", 5, name="Quiet", bots=4, seed=11,
+                                     start_when_full=True)
         person = await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
                                           name="Ann",
                                           table=table_id)

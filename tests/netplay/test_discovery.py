@@ -39,7 +39,8 @@ async def next_event(browser: TableBrowser, table_id: str, kind: str):
 
 async def test_loopback_table_appears_changes_and_vanishes(tmp_path):
     host = Host(data_dir=tmp_path / "data", advertise=True, interfaces=LOOPBACK)
-    table_id = host.create_table("timebomb", 5, name="Baker Street", bots=2, seed=987654321)
+    table_id = host.create_table("timebomb", 5, name="Baker Street", bots=2, seed=987654321,
+                                 start_when_full=True)
     address = await host.start("127.0.0.1", 0)
     async with TableBrowser(interfaces=LOOPBACK) as browser:
         table = await next_event(browser, table_id, "added")
@@ -87,7 +88,7 @@ async def test_a_phase_seen_before_is_announced_again(tmp_path):
 
 async def test_a_locator_finds_a_host_by_its_identity(tmp_path):
     host = Host(data_dir=tmp_path / "data", advertise=True, interfaces=LOOPBACK)
-    host.create_table("timebomb", 5, name="Baker Street", bots=2)
+    host.create_table("timebomb", 5, name="Baker Street", bots=2, start_when_full=True)
     address = await host.start("127.0.0.1", 0)
     try:
         locate = locator(LOOPBACK, timeout=DISCOVERY_TIMEOUT)
@@ -113,7 +114,8 @@ async def test_a_forged_record_claiming_a_paired_host_leads_nowhere(tmp_path):
 
     impostor = Host(data_dir=tmp_path / "impostor")
     impostor_address = await impostor.start("127.0.0.1", 0)
-    table_id = impostor.create_table("timebomb", 5, name="Baker Street", bots=3)
+    table_id = impostor.create_table("timebomb", 5, name="Baker Street", bots=3,
+                                     start_when_full=True)
     summary = impostor.tables[table_id].summary()
     advertiser = Advertiser(LOOPBACK)
     await advertiser.start()
@@ -146,13 +148,15 @@ async def test_a_forged_record_claiming_a_paired_host_leads_nowhere(tmp_path):
 
 def test_txt_record_holds_only_public_facts():
     summary = {"id": "ab12cd34", "name": "Baker Street", "game": "timebomb", "players": 5,
-               "seats_taken": 2, "seats_free": 3, "people": 1, "bots": 1, "phase": "playing"}
+               "seats_taken": 2, "seats_free": 3, "people": 1, "bots": 1, "phase": "playing",
+               "options": {"first_player": "random", "claims": False}}
     record = txt_record(summary, "0123456789abcdef" * 4)
     assert tuple(record) == TXT_KEYS
     assert record == {"v": str(PROTOCOL_VERSION), "host": "0123456789abcdef",
                       "fp": "0123456789abcdef" * 4, "id": "ab12cd34",
                       "name": "Baker Street", "game": "timebomb", "players": "5", "taken": "2",
-                      "free": "3", "people": "1", "bots": "1", "phase": "playing", "seq": "0"}
+                      "free": "3", "people": "1", "bots": "1", "phase": "playing",
+                      "opts": "claims=false", "seq": "0"}
 
 
 async def test_gaslight_host_and_tables_keep_to_gaslight_interfaces(tmp_path):

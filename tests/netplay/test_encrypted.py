@@ -38,7 +38,8 @@ def canaries(game: engine.Game, tokens: list[str], chat: list[str]) -> dict[str,
 
 
 async def test_a_whole_game_with_chat_crosses_the_wire_encrypted(host):
-    table_id = host.create_table("timebomb", PLAYERS, {"first_player": 0}, bots=2, seed=SEED)
+    table_id = host.create_table("timebomb", PLAYERS, {"first_player": 0}, bots=2, seed=SEED,
+                                 start_when_full=True)
     relay = RecordingRelay(host.address[1])
     async with relay as port:
         clear = bytearray()  # what the spectator's client reads once TLS is off

@@ -43,7 +43,8 @@ def legitimate_frames(game_id, players, options, seed, history):
 
 
 async def test_full_game_five_clients_three_bots_and_a_spectator_leak_nothing(host):
-    table_id = host.create_table("timebomb", 8, name="Baker Street", bots=3, seed=SEED)
+    table_id = host.create_table("timebomb", 8, name="Baker Street", bots=3, seed=SEED,
+                                 start_when_full=True)
     port = host.address[1]
     frames: dict[str, list[bytes]] = {}
 
@@ -114,7 +115,7 @@ async def test_full_game_five_clients_three_bots_and_a_spectator_leak_nothing(ho
 
 
 async def test_spectator_cannot_act_and_sees_no_legal_actions(host):
-    table_id = host.create_table("timebomb", 4, bots=4)
+    table_id = host.create_table("timebomb", 4, bots=4, start_when_full=True)
     spectator = await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
                                          name="Lestrade",
                                          table=table_id, spectate=True)

@@ -39,8 +39,8 @@ def cuts(count: int) -> list[tuple[int, dict]]:
 
 
 def oldest_journal() -> list[dict]:
-    """A table's records as the first stores wrote them: no pace, no replay or privacy
-    setting, no cover's author, a game with neither its time nor its seats, moves with
+    """A table's records as the first stores wrote them: no pace, no replay, privacy or
+    starting setting, no cover's author, a game with neither its time nor its seats, moves with
     neither their time nor their mover, and a chat line without its time."""
     seats = [{"t": "seat", "seat": i, "kind": "bot", "name": f"Bot {i + 1}", "token_hash": None,
               "bot": "novice", "covered": False} for i in range(1, 4)]
@@ -67,7 +67,8 @@ def test_a_journal_written_as_literal_maps_the_old_way_still_resumes_and_replays
         records = store.records("ab12cd34")
 
     table = restore_table("ab12cd34", records)
-    assert (table.bot_pace, table.public_replays, table.private) == (DEFAULT_PACE, False, False)
+    assert (table.bot_pace, table.public_replays, table.private, table.start_when_full) == \
+        (DEFAULT_PACE, False, False, False)
     assert table.game.history == cuts(2) and table.host_seat == 0
     assert table.seats[0].covered and table.seats[0].cover_by is None
     assert [line.text for line in table.recent_chat(spectator=False)] == ["good luck"]
@@ -88,10 +89,11 @@ def test_each_typed_record_writes_the_map_the_store_always_kept():
     written = [
         (TableMade(id="ab12cd34", name="Baker Street", game="timebomb", players=4, options={},
                   bot_level="novice", bot_pace="fast", turn_timer=0, public_replays=True,
-                  private=False),
+                  private=False, start_when_full=True),
             {"t": "table", "id": "ab12cd34", "name": "Baker Street", "game": "timebomb",
              "players": 4, "options": {}, "bot_level": "novice", "bot_pace": "fast",
-             "turn_timer": 0, "public_replays": True, "private": False}),
+             "turn_timer": 0, "public_replays": True, "private": False,
+             "start_when_full": True}),
         (SeatSet(seat=0, kind="human", name="Ann", token_hash="f" * 64, bot=None,
                  covered=False, cover_by=None),
             {"t": "seat", "seat": 0, "kind": "human", "name": "Ann", "token_hash": "f" * 64,

@@ -50,7 +50,9 @@ async def test_create_sit_add_bot_start_and_play_again(host):
     listed = (await next_of(watson, TableList)).tables
     assert listed == [{"id": table_id, "name": "Baker St", "game": "timebomb", "players": 5,
                        "seats_taken": 2, "seats_free": 3, "people": 1, "bots": 1,
-                       "phase": "waiting", "private": False}]
+                       "phase": "waiting", "private": False,
+                       "options": {"first_player": 0, "claims": True}, "bot_level": "smart",
+                       "bot_pace": "normal", "turn_timer": 0}]
     await watson.send(Sit(table=table_id, seat=0))
     assert "seat 0" in (await next_of(watson, Error)).message
     await watson.send(Sit(table=table_id, seat=2))
@@ -115,7 +117,7 @@ async def test_bad_table_setup_is_a_clear_error_and_creates_nothing(host):
 
 
 async def test_presence_shows_who_is_away(host):
-    table_id = host.create_table("timebomb", 4, bots=2)
+    table_id = host.create_table("timebomb", 4, bots=2, start_when_full=True)
     ann = await connect(host, "Ann", table=table_id)
     bob = await connect(host, "Bob", table=table_id, reconnect=False)
     await bob.close()
@@ -130,7 +132,7 @@ async def test_presence_shows_who_is_away(host):
 
 async def test_chat_channels_limits_and_control_sequences(host):
     # Seat 0 cuts first and no one does, so nothing but chat moves.
-    table_id = host.create_table("timebomb", 4, {"first_player": 0}, bots=2)
+    table_id = host.create_table("timebomb", 4, {"first_player": 0}, bots=2, start_when_full=True)
     ann = await connect(host, "Ann", table=table_id)
     bob = await connect(host, "Bob", table=table_id)
     fan = await connect(host, "Fan", table=table_id, spectate=True)
@@ -162,7 +164,7 @@ async def test_chat_channels_limits_and_control_sequences(host):
 
 
 async def test_owner_may_cover_an_away_players_seat_with_a_bot_who_gives_it_back(host):
-    table_id = host.create_table("timebomb", 4, {"first_player": 1}, bots=2)
+    table_id = host.create_table("timebomb", 4, {"first_player": 1}, bots=2, start_when_full=True)
     ann = await connect(host, "Ann", table=table_id)
     bob = await connect(host, "Bob", table=table_id, reconnect=False)
     await ann.send(AddBot(table=table_id, seat=1))
@@ -201,7 +203,7 @@ async def assert_only_the_table_host_may_cover(host, table_id):
 
 
 async def test_spectator_reconnects_to_its_table(host):
-    table_id = host.create_table("timebomb", 4, bots=4)
+    table_id = host.create_table("timebomb", 4, bots=4, start_when_full=True)
     fan = await connect(host, "Fan", table=table_id, spectate=True)
     await next_of(fan, State)
     fan._writer.transport.abort()
@@ -216,7 +218,7 @@ async def test_spectator_reconnects_to_its_table(host):
 async def test_lobby_visitors_see_tables_appear_and_fill(host):
     visitor = await connect(host, "Visitor")
     assert (await next_of(visitor, TableList)).tables == []
-    table_id = host.create_table("timebomb", 4, name="Pushed", bots=2)
+    table_id = host.create_table("timebomb", 4, name="Pushed", bots=2, start_when_full=True)
     listed = (await next_of(visitor, TableList)).tables
     assert [(t["id"], t["seats_taken"]) for t in listed] == [(table_id, 2)]
     ann = await connect(host, "Ann", table=table_id)
@@ -228,8 +230,8 @@ async def test_lobby_visitors_see_tables_appear_and_fill(host):
 
 async def test_finished_abandoned_tables_make_room_for_new_ones(host):
     host.tables.max_tables = 2
-    finished = host.create_table("timebomb", 4, bots=4)
-    busy = host.create_table("timebomb", 4, bots=2)
+    finished = host.create_table("timebomb", 4, bots=4, start_when_full=True)
+    busy = host.create_table("timebomb", 4, bots=2, start_when_full=True)
     ann = await connect(host, "Ann", table=busy)
 
     async def over():
@@ -237,12 +239,12 @@ async def test_finished_abandoned_tables_make_room_for_new_ones(host):
             await asyncio.sleep(0.005)
 
     await asyncio.wait_for(over(), TIMEOUT)
-    fresh = host.create_table("timebomb", 4)
+    fresh = host.create_table("timebomb", 4, start_when_full=True)
     assert set(host.tables) == {busy, fresh}
     await host.store.flush()
     # The finished game stays in the store, set aside from --resume.
     assert host.store.tables(None)[finished] == "over"
     assert finished not in host.store.tables()
     with pytest.raises(ValueError, match="the limit is 2"):
-        host.create_table("timebomb", 4)
+        host.create_table("timebomb", 4, start_when_full=True)
     await ann.close()

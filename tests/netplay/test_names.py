@@ -20,7 +20,7 @@ async def seated_names(conn) -> list[str]:
 
 
 async def test_people_with_one_name_are_told_apart_in_the_lobby_and_in_chat(host):
-    table_id = host.create_table("timebomb", 5, {"first_player": 0})
+    table_id = host.create_table("timebomb", 5, {"first_player": 0}, start_when_full=True)
     first = await connect(host, "Alice", table=table_id)
     second = await connect(host, "Alice", table=table_id)
     third = await connect(host, "ALICE", table=table_id)
@@ -34,7 +34,7 @@ async def test_people_with_one_name_are_told_apart_in_the_lobby_and_in_chat(host
 
 
 async def test_a_seat_keeps_its_name_when_its_token_comes_back_under_another(host):
-    table_id = host.create_table("timebomb", 4, {"first_player": 0}, bots=2)
+    table_id = host.create_table("timebomb", 4, {"first_player": 0}, bots=2, start_when_full=True)
     first = await connect(host, "Alice", table=table_id)
     second = await connect(host, "Alice", table=table_id)
     token = second.token
@@ -49,7 +49,7 @@ async def test_a_seat_keeps_its_name_when_its_token_comes_back_under_another(hos
 
 async def test_a_told_apart_name_stays_within_the_name_limit(host):
     long = "M" * MAX_NAME
-    table_id = host.create_table("timebomb", 4, {"first_player": 0}, bots=2)
+    table_id = host.create_table("timebomb", 4, {"first_player": 0}, bots=2, start_when_full=True)
     first = await connect(host, long, table=table_id)
     second = await connect(host, long, table=table_id)
     while len(names := await seated_names(second)) < 2:

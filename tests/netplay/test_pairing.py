@@ -46,7 +46,7 @@ async def test_the_client_sees_the_fingerprint_the_host_has(host):
 
 async def test_first_pairing_pins_the_host_and_later_joins_need_no_code(host, tmp_path):
     pins = tmp_path / "seats" / "known_hosts.json"
-    table_id = host.create_table("timebomb", 5, bots=3)
+    table_id = host.create_table("timebomb", 5, bots=3, start_when_full=True)
     with pytest.raises(NotPaired, match="is not paired with this computer yet") as refused:
         await Connection.connect("127.0.0.1", host.address[1], name="Ann",
                                  known_hosts=KnownHosts(pins))
@@ -92,7 +92,7 @@ async def test_a_wrong_code_fails_and_five_lock_the_address_out(host):
 
 
 async def test_a_private_table_asks_the_code_of_every_join(host):
-    private = host.create_table("timebomb", 5, bots=3, private=True)
+    private = host.create_table("timebomb", 5, bots=3, private=True, start_when_full=True)
     pins = KnownHosts()
     visitor = await Connection.connect("127.0.0.1", host.address[1], name="Ann",
                                        code=host.table_code, known_hosts=pins)
@@ -145,7 +145,7 @@ async def test_only_a_paired_client_may_create_a_private_table(host):
 async def test_a_machine_in_the_middle_cannot_pair_even_relaying_the_right_code(host, tmp_path):
     """A first join: the client pairs before it says a word, so the machine in the middle,
     which reads all the client sends it, learns neither its name nor its table."""
-    table_id = host.create_table("timebomb", 5, bots=3)
+    table_id = host.create_table("timebomb", 5, bots=3, start_when_full=True)
     mitm = MachineInTheMiddle(HostKey(tmp_path / "mitm.pem"), host.address[1])
     async with mitm as port:
         with pytest.raises(WrongCode, match="the table code is wrong, or someone between you "
@@ -185,7 +185,7 @@ def test_codes_read_as_people_type_them():
 async def test_plain_tls_clients_of_a_table_that_is_not_private_need_no_code(host):
     """The code protects players from an impostor host; it does not keep anyone off a table
     that is not private (PROTOCOL.md, "Pairing")."""
-    table_id = host.create_table("timebomb", 5, bots=3)
+    table_id = host.create_table("timebomb", 5, bots=3, start_when_full=True)
     reader, writer = await asyncio.open_connection("127.0.0.1", host.address[1],
                                                    ssl=client_context(),
                                                    server_hostname="gaslight")

@@ -31,7 +31,8 @@ async def test_a_newcomer_gets_at_most_20_past_lines_of_its_channels_in_order(tm
     host = Host(data_dir=tmp_path / "data", limits=HostLimits(bot_delay=0.002, chat_burst=100))
     await host.start()
     try:
-        table_id = host.create_table("timebomb", 4, {"first_player": 0}, bots=2)
+        table_id = host.create_table("timebomb", 4, {"first_player": 0}, bots=2,
+                                     start_when_full=True)
         ann = await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
                                        name="Ann", table=table_id)
         eve = await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,

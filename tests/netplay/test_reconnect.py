@@ -42,7 +42,7 @@ def seed_where_the_first_cut_is_safe(target: int) -> int:
 
 async def test_dropped_client_reconnects_with_its_token_and_the_game_goes_on(host):
     table_id = host.create_table("timebomb", 5, {"first_player": 0}, bots=3,
-                                 seed=seed_where_the_first_cut_is_safe(1))
+                                 seed=seed_where_the_first_cut_is_safe(1), start_when_full=True)
     port = host.address[1]
     ann = await Connection.connect("127.0.0.1", port, code=host.table_code,
                                    name="Ann", table=table_id)
@@ -75,7 +75,7 @@ async def test_dropped_client_reconnects_with_its_token_and_the_game_goes_on(hos
 async def test_reconnect_by_token_on_a_new_connection_takes_the_seat_back(host):
     # Seat 0 cuts first, so the game waits for it and, once the bots have claimed, its view
     # holds still.
-    table_id = host.create_table("timebomb", 4, {"first_player": 0}, bots=3)
+    table_id = host.create_table("timebomb", 4, {"first_player": 0}, bots=3, start_when_full=True)
     port = host.address[1]
     first = await Connection.connect("127.0.0.1", port, code=host.table_code,
                                      name="Ann", table=table_id,
@@ -93,7 +93,7 @@ async def test_reconnect_by_token_on_a_new_connection_takes_the_seat_back(host):
 
 
 async def test_wrong_token_is_refused_and_a_name_is_never_enough(host):
-    table_id = host.create_table("timebomb", 4, bots=3)
+    table_id = host.create_table("timebomb", 4, bots=3, start_when_full=True)
     port = host.address[1]
     ann = await Connection.connect("127.0.0.1", port, code=host.table_code,
                                    name="Ann", table=table_id)
@@ -109,7 +109,7 @@ async def test_wrong_token_is_refused_and_a_name_is_never_enough(host):
 
 
 async def test_same_name_before_the_game_gets_another_seat_not_the_named_one(host):
-    table_id = host.create_table("timebomb", 5, bots=2)
+    table_id = host.create_table("timebomb", 5, bots=2, start_when_full=True)
     port = host.address[1]
     ann = await Connection.connect("127.0.0.1", port, code=host.table_code,
                                    name="Ann", table=table_id)
@@ -121,7 +121,7 @@ async def test_same_name_before_the_game_gets_another_seat_not_the_named_one(hos
 
 
 async def test_guessed_tokens_are_rate_limited_and_logged_without_the_token(host, caplog):
-    table_id = host.create_table("timebomb", 4, bots=3)
+    table_id = host.create_table("timebomb", 4, bots=3, start_when_full=True)
     port = host.address[1]
     ann = await Connection.connect("127.0.0.1", port, code=host.table_code,
                                    name="Ann", table=table_id)
@@ -142,7 +142,7 @@ async def test_guessed_tokens_are_rate_limited_and_logged_without_the_token(host
 
 
 async def test_leaving_before_the_game_frees_the_seat_and_voids_the_token(host):
-    table_id = host.create_table("timebomb", 5, bots=2)
+    table_id = host.create_table("timebomb", 5, bots=2, start_when_full=True)
     port = host.address[1]
     ann = await Connection.connect("127.0.0.1", port, code=host.table_code,
                                    name="Ann", table=table_id)

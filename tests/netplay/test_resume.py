@@ -99,7 +99,8 @@ async def test_sigkill_mid_game_then_resume_finishes_with_every_action_intact(tm
 
 async def crash_and_resume(data, seed, processes):
     first, port, banner = await start_host(
-        data, 0, "--game", "timebomb", "--players", str(PLAYERS), "--seed", str(seed))
+        data, 0, "--game", "timebomb", "--players", str(PLAYERS), "--seed", str(seed),
+        "--start-when-full")
     processes.append(first)
     table_id = re.search(r"table (\w+):", banner)[1]
     code = read_code(code_of(banner))

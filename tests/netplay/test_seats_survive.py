@@ -12,7 +12,7 @@ import textwrap
 from netplay.client import Connection, Status
 from netplay.host import Host
 from netplay.limits import HostLimits
-from netplay.protocol import Chat, ChatLine, CreateTable, Lobby, State, Welcome
+from netplay.protocol import Chat, ChatLine, CreateTable, Lobby, Start, State, Welcome
 
 from .conftest import TIMEOUT, next_of, play, until
 
@@ -34,7 +34,7 @@ CLIENT_SCRIPT = textwrap.dedent(
 
 
 async def test_a_client_process_killed_and_started_again_takes_its_seat_back(host):
-    table_id = host.create_table("timebomb", 4, {"first_player": 0}, bots=2)
+    table_id = host.create_table("timebomb", 4, {"first_player": 0}, bots=2, start_when_full=True)
     bob = await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
                                    name="Bob", table=table_id)
     ann_process = await asyncio.create_subprocess_exec(
@@ -73,6 +73,7 @@ async def test_the_turn_timer_covers_an_away_players_seat_until_they_return(host
     ann = await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
                                    name="Ann", table=table_id,
                                    reconnect=False)
+    await host_conn.send(Start())  # the table's host starts it, once Ann sits
     lobby = await next_of(host_conn, Lobby, phase="playing")
     assert (lobby.turn_timer, lobby.bot_level) == (0.2, "novice")
     # Holmes plays his own turns: a game waiting for him would never come to Ann's.
@@ -97,7 +98,7 @@ async def test_the_turn_timer_covers_an_away_players_seat_until_they_return(host
 async def test_a_returning_player_is_told_the_recent_chat(tmp_path):
     host = Host(data_dir=tmp_path / "data", limits=HostLimits(bot_delay=0.002, chat_burst=30))
     await host.start()
-    table_id = host.create_table("timebomb", 4, {"first_player": 0}, bots=2)
+    table_id = host.create_table("timebomb", 4, {"first_player": 0}, bots=2, start_when_full=True)
     ann = await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
                                    name="Ann", table=table_id)
     bob = await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
@@ -131,7 +132,7 @@ async def test_a_returning_player_is_told_the_recent_chat(tmp_path):
 async def test_a_client_follows_its_host_to_a_new_address(tmp_path):
     first = Host(data_dir=tmp_path / "data", limits=HostLimits(bot_delay=0.002))
     await first.start("127.0.0.1", 0)
-    table_id = first.create_table("timebomb", 4, {"first_player": 0}, bots=3)
+    table_id = first.create_table("timebomb", 4, {"first_player": 0}, bots=3, start_when_full=True)
     where: dict[str, tuple[str, int]] = {first.host_id: first.address}
 
     async def locate(host_id: str):  # what discovery answers on a LAN

@@ -39,7 +39,8 @@ async def test_never_reading_client_is_dropped_and_delays_no_one(tmp_path):
     port = host.address[1]
     # Claims off: this flood is of chat, and the bots' claims after each deal would add
     # states to it.
-    table_id = host.create_table("timebomb", 5, {"first_player": 0, "claims": False}, bots=4)
+    table_id = host.create_table("timebomb", 5, {"first_player": 0, "claims": False}, bots=4,
+                                 start_when_full=True)
     table = host.tables[table_id]
     stuck = await never_reading_spectator(port, table_id)
     fan_frames: list[tuple[float, dict]] = []

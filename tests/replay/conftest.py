@@ -77,7 +77,7 @@ async def play_game(host: Host, game: str, players: int, people: int, seed: int,
     by a spectator who came before the start, played to its end."""
     port = host.address[1]
     table_id = host.create_table(game, players, options or {}, bots=players - people,
-                                 seed=seed, **table)
+                                 seed=seed, **table, start_when_full=True)
     host.seed_bots(table_id, seed)
     spectator = await Connection.connect("127.0.0.1", port, code=host.table_code,
                                          name="Watson", table=table_id,

@@ -198,7 +198,7 @@ async def watched_to_its_end(tmp_path, monkeypatch):
     host = Host(data_dir=tmp_path / "host", limits=HostLimits(bot_delay=0.002))
     await host.start()
     try:
-        table_id = host.create_table("timebomb", 4, {}, bots=3, seed=8)
+        table_id = host.create_table("timebomb", 4, {}, bots=3, seed=8, start_when_full=True)
         host.seed_bots(table_id, 8)
         backend = Backend(interfaces=["127.0.0.1"], data_dir=tmp_path / "data",
                           discover=False)
@@ -288,12 +288,15 @@ async def test_the_end_screens_footer_shows_every_key_at_80_columns(seated):
         await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
         await pilot.pause()
         footer = screen_text(app).rstrip("\n").splitlines()[-1]
-        shown_keys = [b for b in app.screen.active_bindings.values()
-                      if b.binding.show and b.enabled]
-        assert shown_keys
-        for active in shown_keys:
-            key = app.get_key_display(active.binding)
-            assert f"{key} {active.binding.description}" in footer, footer
+        # A binding of several keys (Ctrl+W or F3, for browsers) shows one of them.
+        keys_of: dict[tuple[str, str], list[str]] = {}
+        for active in app.screen.active_bindings.values():
+            if active.binding.show and active.enabled:
+                keys_of.setdefault((active.binding.action, active.binding.description),
+                                   []).append(app.get_key_display(active.binding))
+        assert keys_of
+        for (_, description), keys in keys_of.items():
+            assert any(f"{key} {description}" in footer for key in keys), footer
 
 
 async def test_no_outdated_end_screen_waits_under_a_replay(tmp_path, monkeypatch):

@@ -35,7 +35,7 @@ async def refused(conn: Connection, game: str, token: str | None = None, eyes=0)
 
 
 async def test_a_running_game_is_refused_to_its_seats_its_spectator_and_its_host(host):
-    table_id = host.create_table("holmes", 2, {}, bots=0, seed=3)
+    table_id = host.create_table("holmes", 2, {}, bots=0, seed=3, start_when_full=True)
     port = host.address[1]
     ann = await Connection.connect("127.0.0.1", port, code=host.table_code,
                                    name="Ann", table=table_id)

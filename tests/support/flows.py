@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
+from netplay.client import Connection
 from tui.screens.play import PlayScreen
 
 SENTENCE = "so, are we all here? let us start. play again? b, p, c, v, s, h, l, d, x, a"
@@ -69,3 +70,27 @@ def pair(backend, host) -> None:
     itself is tested in tests/netplay/test_pairing.py and in the flow test that types a
     code)."""
     backend.known_hosts.pin(host.key.fingerprint, f"127.0.0.1:{host.address[1]}")
+
+
+async def host_for_bob(app, pilot, waiter):
+    """Ann hosts a 4-seat table with 2 bots from the app; Bob sits by the wire and Ann
+    starts the game. The table screen and Bob's connection."""
+    await pilot.press("ctrl+n")
+    await waiter.until(pilot, lambda: app.screen.query("#host-players"), "the form")
+    app.screen.query_one("#host-players").value = 4
+    await pilot.pause()
+    app.screen.query_one("#host-bots").value = 2
+    await pilot.pause()
+    app.screen.query_one("#opt-claims").value = 1  # no claim offers between the keys
+    await pilot.pause()
+    await pilot.click("#host-go")
+    table = await waiter.until(pilot, lambda: play_screen(app), "the table")
+    await waiter.until(pilot, lambda: table.lobby.get("phase") == "waiting", "the lobby")
+    host = app.backend.hosts[0]
+    bob = await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
+                                   name="Bob", table=table.lobby["table"])
+    await waiter.until(pilot, lambda: table.check_action("start", ()) and not any(
+        s.kind == "empty" for s in table.seats), "Bob seated")
+    await pilot.press("ctrl+s")
+    await waiter.until(pilot, lambda: table.view is not None, "the game")
+    return table, bob

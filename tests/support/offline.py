@@ -48,7 +48,7 @@ def lobby(players: int = 5, phase: str = "playing", **overrides: Any) -> dict[st
     ]
     return {"t": "lobby", "table": "t1", "name": "Baker Street", "game": "timebomb",
             "players": players, "options": {}, "seats": seats, "phase": phase, "host_seat": 0,
-            **overrides}
+            "bot_level": "smart", "bot_pace": "normal", "turn_timer": 0, **overrides}
 
 
 async def open_table(app, game: engine.Game | None, seat: int | None, lobby_message=None):

@@ -17,7 +17,7 @@ from support.positions import arranged_game
 from support.screen_text import screen_text
 
 import engine
-from netplay.protocol import Act, Chat
+from netplay.protocol import Act, Chat, ClaimDone
 from tui.app import create_app
 from tui.games.timebomb.model import build_model as build_timebomb_model
 from tui.games.timebomb_evolution.model import build_model as build_evolution_model
@@ -100,7 +100,7 @@ async def test_evolution_offers_its_claim_with_the_defusing_wires_and_the_common
         assert sent == [Act(truth)]
 
 
-async def test_esc_skips_the_offer_and_it_is_not_offered_again_that_round():
+async def test_esc_skips_the_offer_tells_the_bots_not_to_wait_and_it_is_not_offered_again():
     game = seeded_game(0)
     seat = not_the_cutter(game)
     application = app()
@@ -110,7 +110,8 @@ async def test_esc_skips_the_offer_and_it_is_not_offered_again_that_round():
         sent = recording(screen)
         await pilot.press("escape")
         await pilot.pause()
-        assert application.screen is screen and sent == []
+        # No claim, and the host hears so: its bots need not wait for one (PROTOCOL.md, "Deals").
+        assert application.screen is screen and sent == [ClaimDone()]
         await show(screen, game, seat, pilot)  # another state of the same round
         assert application.screen is screen
 
@@ -134,6 +135,23 @@ async def test_the_offer_never_holds_the_cutter_up_and_closes_when_its_wires_cha
         await show(screen, game, seat, pilot)
         assert application.screen is screen
         assert any("a wire of yours was cut" in n.message for n in application._notifications)
+
+
+async def test_the_offer_leaves_the_players_their_claims_and_the_log_in_sight():
+    """A compact panel at the foot of the screen, not a box over the board: at 80x24 the
+    players, their claims and the log, with how the last round ended, stay readable."""
+    game = seeded_game(5)  # round 2, just dealt
+    seat = not_the_cutter(game)
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        await open_table(application, game, seat)
+        await pilot.pause()
+        assert offered(application) and "Round 2 is dealt" in screen_text(application)
+        text = screen_text(application)
+        assert "─ Players ─" in text and "─ Log ─" in text and "claim" in text
+        for seat_info in lobby()["seats"]:
+            assert seat_info["name"] in text
+        assert "cuts a wire of" in text and "Round 2: " in text  # the last cut, the deal
 
 
 async def test_a_new_deal_closes_the_last_rounds_offer_and_offers_again():
@@ -341,3 +359,25 @@ async def test_the_log_keeps_each_rounds_claims_before_the_next_deal():
                 break
             summary.append(entry)
         assert any(line.startswith("R1 Ada claimed 0◆ · cut") for line in summary)
+
+
+async def test_a_game_key_right_behind_a_sentence_typed_at_the_offer_reaches_the_game():
+    """"2 defusing here, honest", Enter and Ctrl+K, as fast as a terminal sends them: the
+    line is chat, and Ctrl+K opens the claim the sentence put off."""
+    from textual import events
+
+    game = seeded_game(0)
+    seat = not_the_cutter(game)
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(application, game, seat)
+        await pilot.pause()
+        assert offered(application)
+        sent = recording(screen)
+        post_burst(application, "2 defusing here, honest")
+        application.post_message(events.Key("ctrl+k", None))
+        for _ in range(6):
+            await pilot.pause()
+        assert sent == [Chat("2 defusing here, honest")]
+        assert isinstance(application.screen, ActionPicker)
+        assert "dealt" not in application.screen.question  # Ctrl+K's claim, not the offer

@@ -159,6 +159,17 @@ async def test_host_a_table_and_a_second_app_joins_by_address(app_factory, waite
             guest_table = await guest_waiter.until(
                 guest, lambda: play_screen(guest_app), "the guest's table"
             )
+            # The last seat taken does not start the game: both see the waiting room, and
+            # the host's says the table is full and names the key.
+            await waiter.until(host_pilot, lambda: "The table is full: press Ctrl+S to start"
+                               in screen_text(host_app), "the host told the table is full")
+            await guest_waiter.until(
+                guest, lambda: "The game starts when Ann, who hosts," in screen_text(guest_app),
+                "the guest's waiting room")
+            assert "presses Ctrl+S" in screen_text(guest_app)
+            assert "Claims: no" in screen_text(guest_app)
+            assert guest_table.view is None
+            await host_pilot.press("ctrl+s")
             await guest_waiter.until(guest, lambda: guest_table.view is not None, "a state")
             await waiter.until(host_pilot, lambda: table.view is not None, "the host's state")
             assert guest_table.seat == 1 and table.seat == 0
@@ -349,7 +360,8 @@ async def test_lobby_lists_tables_as_they_appear_and_vanish(app_factory, waiter,
             return [t for t in tables.listings.values() if t.host_id == host.host_id]
 
         try:
-            table_id = host.create_table("timebomb", 6, {}, name="Baker Street", bots=2)
+            table_id = host.create_table("timebomb", 6, {}, name="Baker Street", bots=2,
+                                         start_when_full=True)
             await waiter.until(pilot, ours, "the table to appear", timeout=30)
             assert [(t.id, t.name, t.seats_free) for t in ours()] == [(table_id, "Baker Street", 4)]
             assert "Baker Street" in screen_text(app)

@@ -25,6 +25,7 @@ from engine.catalogue import CATALOGUE
 from tui.app import create_app
 from tui.games.timebomb.dialogs import CutScreen
 from tui.messages import StateChanged
+from tui.widgets.sentence_start import SENTENCE_GAP
 from tui.screens.end import EndScreen
 from tui.screens.host_table import HostTableScreen
 from tui.widgets.event_log import HIDDEN, EventLog
@@ -183,7 +184,8 @@ async def test_a_key_that_does_nothing_says_why():
     async with application.run_test(size=(80, 24)) as pilot:
         await opened(application, pilot, game, game.cutter, lobby())
         await pilot.press(str(game.cutter + 1))
-        await pilot.pause()
+        # Told once no sentence follows the digit (see `SentenceStart`).
+        await pilot.pause(SENTENCE_GAP + 0.3)
         messages = [n.message for n in application._notifications]
         assert any("cannot cut your own wires" in m for m in messages), messages
     application = app()

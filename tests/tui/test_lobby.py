@@ -21,7 +21,7 @@ async def baker_street_host(tmp_path):
 
     host = Host(data_dir=tmp_path / "lan")
     _, port = await host.start("127.0.0.1", 0)
-    host.create_table("timebomb", 5, {}, "Baker Street", bots=2)
+    host.create_table("timebomb", 5, {}, "Baker Street", bots=2, start_when_full=True)
     try:
         yield host, port
     finally:
@@ -58,7 +58,7 @@ async def test_rows_added_by_address_stay_current_and_go_with_their_host(
             tables = app.lobby.query_one(TableList)
             await pilot.press("ctrl+o", *f"127.0.0.1:{port}", "enter")
             await waiter.until(pilot, lambda: tables.row_count == 1, "the first table")
-            host.create_table("holmes", 2, {}, "Diogenes Club", bots=1)
+            host.create_table("holmes", 2, {}, "Diogenes Club", bots=1, start_when_full=True)
             await waiter.until(pilot, lambda: tables.row_count == 2, "the new table")
             assert "Diogenes Club" in screen_text(app)
             await host.stop()
@@ -243,3 +243,19 @@ async def test_a_sentence_typed_in_the_lobby_changes_nothing(app_factory, waiter
         listed = dict(app.screen.keys)
         for key in ("g", "n", "o", "w"):  # each on a Ctrl key, listed with what it does
             assert any(k.lower() in (f"^{key}", f"ctrl+{key}") for k in listed), (key, listed)
+
+
+def test_a_tables_options_that_differ_from_its_games_are_named_before_joining():
+    """The `tables` entry's options (or the TXT record's `opts`), in the lobby's words: only
+    those a joiner would not expect (PROTOCOL.md, "Starting a table")."""
+    from tui.address import Address
+    from tui.backend import TableListing
+
+    entry = {"id": "t1", "name": "Ann's table", "game": "timebomb_evolution", "players": 5,
+             "seats_free": 2, "phase": "waiting",
+             "options": {"variante": True, "claims": True, "first_player": "random",
+                         "colours": "random"}}
+    listing = TableListing.from_message(Address("127.0.0.1", 1), entry, "lan")
+    assert listing.options == "Variante: yes"
+    plain = TableListing.from_message(Address("127.0.0.1", 1), {**entry, "options": {}}, "lan")
+    assert plain.options == ""

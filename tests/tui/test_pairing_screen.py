@@ -51,7 +51,7 @@ async def test_a_refused_code_is_asked_again_and_costs_no_seat(backend_factory, 
     await host.start("127.0.0.1", 0)
     backend = backend_factory()
     try:
-        table = host.create_table("timebomb", 5, bots=3)
+        table = host.create_table("timebomb", 5, bots=3, start_when_full=True)
         address = Address("127.0.0.1", host.address[1])
         wrong = f"{(int(host.table_code) + 1) % 10 ** 8:08d}"
         backend.remember_code(address, wrong)

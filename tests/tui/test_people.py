@@ -65,6 +65,12 @@ async def test_the_status_line_says_the_player_it_waits_for_is_away_and_who_can_
         await pilot.pause()
         assert "Edith cuts, away: the table's host can press Ctrl+O" in status(application)
         assert not screen.check_action("cover", ())
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        # Edith hosts, and is away: nobody else may set a bot on, so none is promised.
+        await open_table(application, waiting_for_edith(), 0, lobby(host_seat=4))
+        await pilot.pause()
+        assert "Edith cuts, away, as is the table's host" in status(application)
 
 
 async def test_a_covered_seat_reads_bot_playing_and_its_claims_are_the_bots():
@@ -220,3 +226,18 @@ async def test_a_cut_dialog_closes_when_a_new_round_begins_under_it():
             await pilot.pause()
         assert not isinstance(application.screen, CutScreen)
         assert any("The dialog closed" in n.message for n in application._notifications)
+
+
+async def test_at_a_deal_the_status_line_says_whose_claims_the_bots_wait_for():
+    """PROTOCOL.md, "Deals": a bot's cut waits for the people's claims, and says so."""
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(application, cutter_at(1), 0, lobby(claim_wait=[0, 2]))
+        await skip_claim_offer(pilot)
+        assert "✂ Bot 2 cuts once you and Cyril have claimed" in status(application)
+        screen.post_message(LobbyChanged(lobby(claim_wait=[2])))
+        await pilot.pause()
+        assert "✂ Bot 2 cuts once Cyril has claimed" in status(application)
+        screen.post_message(LobbyChanged(lobby(claim_wait=[])))
+        await pilot.pause()
+        assert "once" not in status(application)

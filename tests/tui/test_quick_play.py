@@ -7,7 +7,7 @@ from support.flows import play_screen
 from support.screen_text import screen_text
 
 from engine.catalogue import CATALOGUE
-from netplay.journal import BOT_PACES
+from netplay.table import BOT_PACES
 from tui.quick_play import PACE_WORDS, QuickPlay, remember, remembered
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.quick_play import QuickPlayScreen

@@ -67,7 +67,7 @@ async def test_seats_at_tables_over_or_gone_are_forgotten(backend_factory, tmp_p
 
     host = Host(data_dir=tmp_path / "lan", limits=HostLimits(bot_delay=0))
     _, port = await host.start("127.0.0.1", 0)
-    over = host.create_table("timebomb", 4, {}, "Over", bots=4, seed=1)
+    over = host.create_table("timebomb", 4, {}, "Over", bots=4, seed=1, start_when_full=True)
     try:
         async with asyncio.timeout(30):  # four bots play that game to its end
             while host.tables[over].phase != "over":
@@ -130,7 +130,7 @@ async def test_a_host_found_at_another_address_is_followed(backend_factory, tmp_
     from netplay.host import Host
 
     host = Host(data_dir=tmp_path / "lan", advertise=True, interfaces=["127.0.0.1"])
-    table = host.create_table("timebomb", 5, {}, "Moved", bots=2)
+    table = host.create_table("timebomb", 5, {}, "Moved", bots=2, start_when_full=True)
     _, port = await host.start("127.0.0.1", 0)
     try:
         backend = backend_factory(data_dir=tmp_path / "player", discover=True)
@@ -158,7 +158,7 @@ async def test_a_seat_another_running_app_holds_is_left_to_it(backend_factory, t
     from netplay.host import Host
 
     host = Host(data_dir=tmp_path / "lan")
-    table = host.create_table("timebomb", 5, {}, "Shared", bots=3)
+    table = host.create_table("timebomb", 5, {}, "Shared", bots=3, start_when_full=True)
     _, port = await host.start("127.0.0.1", 0)
     other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
@@ -197,7 +197,8 @@ async def test_a_held_seat_is_let_go_at_its_host_and_here(app_factory, backend_f
     host = Host(data_dir=tmp_path / "lan")
     _, port = await host.start("127.0.0.1", 0)
     try:
-        table_id = host.create_table("timebomb", 5, {}, "Baker Street", bots=2)
+        table_id = host.create_table("timebomb", 5, {}, "Baker Street", bots=2,
+                                     start_when_full=True)
         sitting = backend_factory(data_dir=tmp_path / "data-Ann")
         pair(sitting, host)
         connection = await sitting.connect(

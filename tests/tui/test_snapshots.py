@@ -8,6 +8,7 @@ from support.offline import (
     finished_game,
     lobby,
     open_table,
+    seeded_game,
     table_run,
 )
 from support.offline import (
@@ -120,8 +121,17 @@ def test_claim_dialog_lists_the_legal_claims(snap_compare, size):
 
 
 @pytest.mark.parametrize("size", SIZES)
+def test_claim_offer_at_a_deal_leaves_the_table_in_sight(snap_compare, size):
+    """Round 2 just dealt: the claim offer at the screen's foot, the players, their claims
+    and the log (the last round's end) above it."""
+    game = seeded_game(5)
+    seat = next(s for s in (2, 4) if s != game.cutter)  # a person's seat
+    assert snap_compare(app(), terminal_size=size, run_before=table_run(game, seat))
+
+
+@pytest.mark.parametrize("size", SIZES)
 def test_waiting_room_before_the_game(snap_compare, size):
-    """A hosted table waiting for players: seats, and s/a for the host."""
+    """A hosted table waiting for players: seats, who hosts, the setup, and the host's keys."""
 
     async def run_before(pilot):
         message = lobby(phase="waiting")

@@ -150,7 +150,8 @@ async def test_play_the_variante_against_bots_to_the_end(app_factory, waiter):
     application = app_factory()
     async with application.run_test(size=(100, 32), message_hook=waiter.hook) as pilot:
         ticket = await application.backend.host_table(
-            TIMEBOMB_EVOLUTION, 5, {"variante": True}, name="Variante", bots=4, advertise=False
+            TIMEBOMB_EVOLUTION, 5, {"variante": True}, name="Variante", bots=4, advertise=False,
+            start_when_full=True,
         )
         application.screen.go(ticket)
         table = await waiter.until(pilot, lambda: play_screen(application), "the table")

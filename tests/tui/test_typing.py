@@ -24,7 +24,7 @@ from support.positions import (
 from support.screen_text import screen_text
 
 from engine.catalogue import CATALOGUE
-from netplay.protocol import Chat
+from netplay.protocol import Chat, PlayAgain
 from tui.app import create_app
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.end import EndScreen
@@ -226,3 +226,109 @@ async def test_a_sentence_typed_at_an_open_dialog_closes_it_and_goes_to_the_chat
                 assert sent == [Chat(SENTENCE)], typing
                 assert application.screen is screen
                 assert screen.board.your_turn
+
+
+# -- a sentence is chat from its first key (issue 35) ------------------------------------------
+
+
+async def test_a_sentence_that_starts_with_a_digit_is_chat_whole_and_picks_nothing():
+    """The cutter's own seat number, then a space: the line arrives whole, the pick the digit
+    made is undone, and no refusal is shown, then or later."""
+    from support.positions import cutter_game
+
+    from tui.widgets.player_list import PlayerList
+    from tui.widgets.sentence_start import SENTENCE_GAP
+
+    game = cutter_game()
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(application, game, game.cutter, lobby())
+        await skip_claim_offer(pilot)
+        players = screen.query_one(PlayerList)
+        highlighted = players.highlighted
+        sent = recording(screen)
+        line = f"{game.cutter + 1} defusing here, honest"
+        await pilot.press(*line, "enter")
+        await pilot.pause(SENTENCE_GAP + 0.2)
+        assert sent == [Chat(line)]
+        assert players.highlighted == highlighted
+        assert not [n for n in application._notifications if "cannot" in n.message]
+
+
+async def test_a_sentence_typed_in_the_cut_dialog_never_cuts():
+    from support.positions import cutter_game
+
+    from tui.games.timebomb.dialogs import CutScreen
+
+    game = cutter_game()
+    target = next(a["target"] for a in game.legal_actions(game.cutter) if a["type"] == "cut")
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(application, game, game.cutter, lobby())
+        await skip_claim_offer(pilot)
+        await pilot.press(str(target + 1), "enter")
+        await pilot.pause()
+        assert isinstance(application.screen, CutScreen)
+        sent = recording(screen)
+        await pilot.press(*"3 secs, thinking", "enter")
+        await pilot.pause()
+        assert sent == [Chat("3 secs, thinking")]
+        assert application.screen is screen and screen.board.your_turn
+
+
+async def test_after_a_chat_line_the_games_keys_work_at_once():
+    """Enter sends the line and gives the keyboard back to the board: Ctrl+K claims at
+    once, and Esc from the chat box goes back to the board, never offering to leave."""
+    from tui.widgets.action_picker import ActionPicker
+    from tui.widgets.player_list import PlayerList
+
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(application, seeded_game(0), 0)
+        await skip_claim_offer(pilot)
+        await pilot.press(*"5 is lying", "enter")
+        await pilot.pause()
+        assert isinstance(screen.focused, PlayerList)
+        assert screen.check_action("claim", ()) is not False
+        await pilot.press("ctrl+k")
+        await pilot.pause()
+        assert isinstance(application.screen, ActionPicker)
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press(*"hm")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert application.screen is screen and isinstance(screen.focused, PlayerList)
+
+
+async def test_play_again_shows_at_once_that_you_asked():
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(application, finished_game(), 0)
+        while not isinstance(application.screen, EndScreen):
+            await pilot.pause()
+        sent = recording(screen)
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert sent == [PlayAgain()]
+        assert any("You asked for another game" in n.message
+                   for n in application._notifications)
+        # And the end screen's line of who asked, below its fold at 80x24, says so too.
+        assert "You asked." in str(application.screen.query_one("#end-again").render())
+
+
+async def test_a_game_key_pressed_with_the_line_still_in_the_chat_box_reaches_the_game():
+    """A terminal delivers Ctrl+K as fast as the Enter before it, while the chat box still
+    has the keyboard: the box does not take it for its own editing, the table does."""
+    from tui.widgets.action_picker import ActionPicker
+
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(application, seeded_game(0), 0)
+        await skip_claim_offer(pilot)
+        await pilot.press(*"hmm")
+        assert screen.focused is screen.query_one("#chat-input")
+        await pilot.press("ctrl+k")
+        await pilot.pause()
+        assert isinstance(application.screen, ActionPicker)
+        assert screen.query_one("#chat-input").value == "hmm"  # kept for later

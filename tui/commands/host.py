@@ -6,7 +6,7 @@ import argparse
 
 
 def add_parser(subparsers) -> None:
-    from netplay.journal import BOT_PACES
+    from netplay.table import BOT_PACES
     from tui.commands.game_options import games_help, options_help
 
     parser = subparsers.add_parser(
@@ -32,6 +32,9 @@ def add_parser(subparsers) -> None:
                         help="seconds a person has for a turn before a bot plays it "
                         "(default 0: no limit)")
     parser.add_argument("--name", default="", help="table name shown to other players")
+    parser.add_argument("--start-when-full", action="store_true",
+                        help="start the game as soon as every seat is taken, for a table nobody "
+                        "attends (otherwise the first person to sit starts it with Ctrl+S)")
     parser.add_argument("--private", action="store_true",
                         help="ask the table code of everyone who sits or watches, every time "
                         "(otherwise only a player's first visit to this host asks it)")
@@ -49,6 +52,16 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--bot-delay", type=float, metavar="S",
                         help="seconds every bot waits before acting, whatever the table's pace "
                         "(for tests; default: the table's pace)")
+    parser.add_argument("--store", default="host", metavar="NAME",
+                        help="the store's name in the data directory, for its port, key, code "
+                        "and tables (default host; the app keeps a table running in the "
+                        "background on its own store)")
+    parser.add_argument("--stop-when-empty", action="store_true",
+                        help="stop once nobody has been at any of its tables for 10 minutes "
+                        "(the app's table kept running in the background)")
+    parser.add_argument("--closed-by", metavar="NAME",
+                        help="the person the players are told closed the table when this host "
+                        "is stopped (default: nobody named)")
     parser.add_argument("--data-dir", metavar="DIR",
                         help="where the host's store lives (default: $GASLIGHT_DATA_DIR or the "
                         "user data directory)")
@@ -96,7 +109,7 @@ def table_setup(args: argparse.Namespace) -> dict:
                                   + games_help())
     info.check_players(args.players)
     setup = {"options": parse_options(info, args.players, args.options),
-             "turn_timer": args.turn_timer}
+             "turn_timer": args.turn_timer, "start_when_full": args.start_when_full}
     if args.bot_level is not None:
         setup["bot_level"] = bot_level(info, args.bot_level)
     if args.bot_pace is not None:
@@ -104,8 +117,13 @@ def table_setup(args: argparse.Namespace) -> dict:
     return setup
 
 
+EMPTY_CHECK = 30.0
+"""Seconds between two looks, with --stop-when-empty, at whether anyone is still there."""
+
+
 def run(args: argparse.Namespace) -> int:
     import asyncio
+    import contextlib
     import logging
     import signal
     import sys
@@ -129,7 +147,8 @@ def run(args: argparse.Namespace) -> int:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        host = Host(data_dir=args.data_dir, limits=HostLimits(bot_delay=args.bot_delay),
+        host = Host(data_dir=args.data_dir, store=args.store,
+                    limits=HostLimits(bot_delay=args.bot_delay),
                     advertise=not args.no_announce, interfaces=interfaces)
         resumed = host.resume() if args.resume else []
         for error in host.store_errors:
@@ -171,8 +190,15 @@ def run(args: argparse.Namespace) -> int:
               flush=True)
         print(f"players join with: gaslight join {address}:{port} --code {code}   "
               "(Ctrl-C stops)", flush=True)
-        await stop.wait()
-        await host.stop()
+        while not stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(EMPTY_CHECK):
+                    await stop.wait()
+            if args.stop_when_empty and host.empty_for() >= host.limits.abandoned_after:
+                print("nobody has come back for a while: stopping", flush=True)
+                break
+        # Its players are told the table closed, and by whom, not left reconnecting.
+        await host.close(args.closed_by)
         return 0
 
     return asyncio.run(serve())

@@ -38,19 +38,24 @@ class KeysScreen(ModalScreen[None]):
     KeysScreen > VerticalScroll { width: 72; max-width: 100%; height: auto; max-height: 100%;
                                   border: thick $accent; background: $surface; padding: 0 1; }
     KeysScreen #keys-table { height: auto; }
+    KeysScreen #keys-note { height: auto; margin: 0 0 1 0; text-style: bold; }
     """
 
     BINDINGS = [Binding("escape", "close", "Close"), Binding("question_mark", "close", "Close")]
 
-    def __init__(self, keys: list[tuple[str, str]]) -> None:
+    def __init__(self, keys: list[tuple[str, str]], note: str = "") -> None:
+        """`note`: what else is worth knowing on this screen, above the keys."""
         super().__init__()
         self.keys = keys
+        self.note = note
 
     def compose(self) -> ComposeResult:
         box = VerticalScroll()
         box.border_title = "Keys you can use here now"
         box.border_subtitle = "↑↓ scroll · Esc closes"
         with box:
+            if self.note:
+                yield Static(self.note, id="keys-note", markup=False)
             yield Static(keys_table(self.keys), id="keys-table")
 
     def on_mount(self) -> None:

@@ -6,6 +6,7 @@ import asyncio
 from dataclasses import replace
 
 from rich.markup import escape
+from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -39,8 +40,8 @@ class LobbyScreen(Screen):
         Binding("ctrl+n,f2", "host", "Host", tooltip="Host a new table for the LAN"),
         Binding("ctrl+w,f3", "watch", "Watch", tooltip="Watch the highlighted table as a spectator"),
         Binding("ctrl+o", "address", "By address", tooltip="Find a host's tables by HOST:PORT"),
-        Binding("ctrl+x", "let_go", "Let go", tooltip="Give up your seat at the highlighted ★ table "
-                "(asks first)"),
+        Binding("ctrl+x", "let_go", "Let go", tooltip="Give up your seat at the highlighted ★ table, "
+                "or stop it if you host it in the background (asks first)"),
         Binding("ctrl+r", "rename", "Change name", show=False, tooltip="Change your name"),
         Binding("ctrl+y", "past_games", "Replays", tooltip="Watch a finished game again: yours "
                 "at the hosts where you hold a seat, and your games against bots"),
@@ -207,7 +208,10 @@ class LobbyScreen(Screen):
             hint = f"◌ Connecting to {self.connecting}… (a host that does not answer: 10 s)"
         else:
             hint = TABLES_HINT if self.query_one(TableList).listings else EMPTY_HINT
-        self.query_one("#lobby-hint", Static).update(hint)
+            selected = self.query_one(TableList).selected
+            if selected is not None and selected.options:  # the Variante, before joining
+                hint = f"{selected.name}: {selected.options}\n{hint}"
+        self.query_one("#lobby-hint", Static).update(Text(hint))
 
     def go_initial(self) -> None:
         address, spectate = self.initial  # type: ignore[misc]
@@ -268,6 +272,7 @@ class LobbyScreen(Screen):
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self.typed = False
         self.update_bindings()
+        self.show_hint()
 
     def update_bindings(self) -> None:
         """Refresh the footer only when what the keys can do changed: each refresh rebuilds
@@ -381,6 +386,12 @@ class LobbyScreen(Screen):
             if let_go:
                 self.let_go(listing)
 
+        if self.backend.in_background(listing):
+            text = (f"Stop [b]{escape(listing.name)}[/b] ({game_title(listing.game)}), which "
+                    "you host in the background?\nThe table closes: everyone there is told "
+                    "you closed it.")
+            self.app.push_screen(ConfirmScreen(text, "Stop it", "Keep it"), chosen)
+            return
         text = (
             f"Give up your seat at [b]{escape(listing.name)}[/b] ({game_title(listing.game)}, "
             f"{listing.phase}) at {listing.address}?\nIts host is told, if it answers "
@@ -420,6 +431,9 @@ class LobbyScreen(Screen):
 
     def action_quit(self) -> None:
         from tui.screens.confirm import ConfirmScreen
+
+        if self.app.ask_about_hosted_tables():
+            return
 
         def chosen(quit: bool | None) -> None:
             if quit:

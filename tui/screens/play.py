@@ -28,13 +28,22 @@ from tui.messages import (
     ErrorReceived,
     LobbyChanged,
     StateChanged,
+    TableClosed,
 )
 from tui.games import board_for
 from tui.models.seats import SeatInfo, names_of, seat_infos
 from tui.screens.end import play_again_text
-from tui.widgets.chat_panel import ChatLine, ChatPanel, typed_character
+from tui.widgets.chat_panel import (
+    TABLE_KEYS,
+    ChatInput,
+    ChatLine,
+    ChatPanel,
+    typed_character,
+)
+from tui.widgets.closed_table import ClosedTable
 from tui.widgets.event_log import EventLog
 from tui.widgets.game_board import GameBoard
+from tui.widgets.sentence_start import SentenceStart
 from tui.widgets.status_bar import StatusBar
 from tui.widgets.waiting_room import WaitingRoom
 
@@ -101,13 +110,14 @@ class PlayScreen(Screen):
         """The table's recent talk, for the end screen's chat."""
         self.replay_screen: Any = None
         """The replay of this table's last game, open over the end screen (`watch_again`)."""
-        """The end screen was shown for this game; a new game (outcome None) clears it."""
+        self.sentence_start = SentenceStart(self)
 
     def compose(self) -> ComposeResult:
         yield StatusBar()
         with Horizontal(id="play-body"):
             with ContentSwitcher(initial="waiting", id="play-main"):
                 yield WaitingRoom(id="waiting")
+                yield ClosedTable(id="closed")
             with Vertical(id="play-side"):
                 yield EventLog(id="log")
                 yield ChatPanel(spectator=self.spectator, id="chat")
@@ -115,8 +125,23 @@ class PlayScreen(Screen):
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
-        self.query_one(StatusBar).set_game(f"joining {self.ticket.address}…")
+        bar = self.query_one(StatusBar)
+        bar.set_game(f"joining {self.ticket.address}…")
+        if self.ticket.code:
+            bar.set_code(self.ticket.code)
         self.run_connection()
+
+    @property
+    def joining_words(self) -> str:
+        """How others join the table this app hosts, for `?` and the palette; empty at
+        another's table."""
+        if not self.ticket.code:
+            return ""
+        return (f"Table code {self.ticket.code}: others find this table in their lobby, or "
+                f"join it at {self.ticket.share}, and type the code the first time.")
+
+    def action_show_code(self) -> None:
+        self.notify(self.joining_words, title="Joining this table", timeout=15, markup=False)
 
     # -- the network --------------------------------------------------------------------------
 
@@ -157,6 +182,8 @@ class PlayScreen(Screen):
             case wire.ReplayStep() | wire.ReplayList() | wire.RecordPart():
                 if self.replay_screen is not None:
                     self.replay_screen.receive(message)
+            case wire.Closed(message=text):
+                self.post_message(TableClosed(text))
             case wire.Error(message=text, fatal=fatal):
                 if self.replay_screen is not None and self.app.screen is self.replay_screen:
                     self.replay_screen.receive(message)  # its request was turned down
@@ -189,6 +216,20 @@ class PlayScreen(Screen):
             if self.view is None:
                 self.query_one(WaitingRoom).update(Text(detail + "\n\nPress Esc to go back to the lobby."))
         self.update_bindings()
+
+    def on_table_closed(self, event: TableClosed) -> None:
+        """Everyone at a closed table is told so, with the evening's record, and goes back to
+        the lobby with Esc: nothing there to reconnect to."""
+        self.close_end_screen()
+        if self.board is not None:
+            self.board.close_dialog("")
+        team_name = self.board.team_name if self.board is not None else str.capitalize
+        self.query_one(ClosedTable).show(event.words, self.lobby.get("evening") or [],
+                                         team_name)
+        self.query_one(ContentSwitcher).current = "closed"
+        bar = self.query_one(StatusBar)
+        bar.set_turn("")
+        bar.set_game("the table is closed")
 
     def on_connected(self, event: Connected) -> None:
         self.seat = event.seat
@@ -297,13 +338,38 @@ class PlayScreen(Screen):
         self.update_bindings()
 
     def turn_text(self, board: GameBoard) -> str:
-        """Whose turn, and when the game waits for a player who is away, who can help."""
-        text = board.turn_text()
+        """Whose turn, and when the game waits for a player who is away, who can help; at a
+        deal, whose claims the bots wait for."""
+        text = board.turn_text() + self.claims_awaited(board)
         if board.waiting_for_away():
             key = spoken_key(self.cover_binding.key)
-            text += (f", away: press {key} for a bot" if self.is_host
-                     else f", away: the table's host can press {key}")
+            if self.is_host:
+                text += f", away: press {key} for a bot"
+            elif self.host_is_away():
+                # Nobody else may set a bot on: the table waits for the player (or its timer).
+                text += ", away, as is the table's host"
+            else:
+                text += f", away: the table's host can press {key}"
         return text
+
+    def claims_awaited(self, board: GameBoard) -> str:
+        """At a deal, while the bots whose turn it is wait for people to claim (PROTOCOL.md,
+        "Deals"): whom they wait for, so the status line says why nothing moves."""
+        awaited = set(self.lobby.get("claim_wait") or ())
+        to_act = (board.view or {}).get("to_act", ())
+        if not awaited or board.your_turn or not to_act or not all(
+                0 <= s < len(self.seats) and (self.seats[s].kind == "bot" or self.seats[s].covered)
+                for s in to_act):
+            return ""
+        names = ["you" if s.seat == self.seat and not self.spectator else s.name
+                 for s in self.seats if s.seat in awaited]
+        verb = "has" if len(names) == 1 and names[0] != "you" else "have"
+        return f" once {' and '.join(names)} {verb} claimed"
+
+    def host_is_away(self) -> bool:
+        """The person who hosts the table is away from its running game (it may go on in the
+        background after they quit)."""
+        return any(s["seat"] == self.lobby.get("host_seat") for s in self.away_seats())
 
     def ring_on_your_turn(self, yours: bool) -> None:
         """The terminal's bell, once, when the game starts waiting for this player."""
@@ -328,6 +394,7 @@ class PlayScreen(Screen):
     async def ensure_board(self, game_id: str) -> GameBoard:
         if self.board is None:
             self.board = board_for(game_id)(id="game")
+            self.board.talk = self.action_chat
             await self.query_one(ContentSwitcher).mount(self.board)
             self.call_after_refresh(self.focus_game)
         return self.board
@@ -339,7 +406,7 @@ class PlayScreen(Screen):
         if self.board is not None and (from_chat or not isinstance(self.focused, Input)):
             lists = self.board.query(OptionList)
             if lists:
-                lists.first().focus()
+                self.set_focus(lists.first())  # at once: the next key may be for it
 
     def on_chat_received(self, event: ChatReceived) -> None:
         line = (event.sender, event.text, event.channel)
@@ -359,13 +426,14 @@ class PlayScreen(Screen):
         event.stop()
         self.send(wire.Act(event.action))
 
+    def on_game_board_claim_passed(self, event: GameBoard.ClaimPassed) -> None:
+        if self.status == "connected":  # a hint to the host's bots: none is owed otherwise
+            self.send(wire.ClaimDone())
+
     def on_chat_panel_sent(self, event: ChatPanel.Sent) -> None:
         self.say(event.text)
-        if self.board is not None:
-            self.board.offer_due()
-
-    def on_game_board_typed(self, event: GameBoard.Typed) -> None:
-        self.action_chat(event.text)
+        # The line is said: the game's keys work again at once, without Esc.
+        self.back_to_table()
 
     def on_screen_resume(self) -> None:
         if self.board is not None:
@@ -429,22 +497,44 @@ class PlayScreen(Screen):
             self.send(wire.AddBot(self.lobby.get("table", self.ticket.table), away[0]["seat"]))
 
     def action_play_again(self) -> None:
-        if self.seat is not None and self.seat in (self.lobby.get("play_again") or ()):
+        asked = list(self.lobby.get("play_again") or ())
+        if self.seat is not None and self.seat in asked:
             self.notify("You asked already: the new game starts when everyone has.", timeout=3)
             return
         self.send(wire.PlayAgain())
+        # Shown at once, as the host will tell it (the next `lobby` holds the ask), and said:
+        # at 80x24 the end screen's line of who asked may be below its fold.
+        self.lobby = {**self.lobby, "play_again": [*asked, self.seat]}
+        if self.end_screen is not None:
+            self.end_screen.show_play_again(self.play_again_text())
+        self.notify("You asked for another game: it starts when everyone has.", timeout=4)
 
     def on_key(self, event: events.Key) -> None:
-        character = typed_character(event, self.focused, self.COMMAND_KEYS)
-        if character is not None:
+        if (event.key in TABLE_KEYS and self.board is not None
+                and isinstance(self.focused, ChatInput)):
+            # A game key pressed while the chat line still has the keyboard (it comes as
+            # fast as the Enter that sent the line): the table takes it. The bindings are
+            # looked up from the focus once the key has bubbled up here, so the board's
+            # answer it.
+            self.back_to_table()
+            return
+        text = self.sentence_start.key(event)
+        if text is None:
+            text = typed_character(event, self.focused, self.COMMAND_KEYS)
+        if text is not None:
             event.stop()
             event.prevent_default()
-            self.action_chat(character)
+            self.action_chat(text)
 
     def action_chat(self, text: str = "") -> None:
         self.query_one(ChatPanel).type(text)
 
     def on_chat_panel_done(self, event: ChatPanel.Done) -> None:
+        self.back_to_table()
+
+    def back_to_table(self) -> None:
+        """The keyboard leaves the chat for the table (the board's list; nothing in the
+        waiting room), and the board offers what waited for the sentence to end."""
         self.focus_game(from_chat=True) if self.board else self.set_focus(None)
         if self.board is not None:
             self.board.offer_due()
@@ -456,12 +546,13 @@ class PlayScreen(Screen):
         self.app.push_screen(RulesScreen(str(game)))
 
     def action_keys(self) -> None:
-        self.app.action_show_keys()
+        self.app.action_show_keys(self.joining_words)
 
     @property
     def seated_in_game(self) -> bool:
         """This player holds a seat in a running game: leaving it asks first."""
-        return self.lobby.get("phase") == "playing" and not self.spectator and self.seat is not None
+        return (self.lobby.get("phase") == "playing" and not self.spectator
+                and self.seat is not None and self.status != "closed")
 
     async def action_leave(self) -> None:
         if not self.seated_in_game:

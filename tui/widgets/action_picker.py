@@ -25,6 +25,11 @@ class ActionPicker(GivesWayToTyping, ModalScreen[dict[str, Any] | None]):
     ActionPicker #picker-question { height: auto; dock: top; padding: 1 0 0 0; }
     ActionPicker #picker-hint { height: 1; dock: bottom; color: $text-muted; }
     ActionPicker OptionList { height: auto; max-height: 100%; margin: 1 0; }
+    ActionPicker.-compact { align: center bottom; background: $background 0%; }
+    ActionPicker.-compact > Vertical { width: 100%; max-width: 100%; max-height: 8;
+                                       border: round $accent; }
+    ActionPicker.-compact #picker-question { padding: 0; }
+    ActionPicker.-compact OptionList { max-height: 4; margin: 0; border: none; }
     """
 
     BINDINGS = [
@@ -39,15 +44,19 @@ class ActionPicker(GivesWayToTyping, ModalScreen[dict[str, Any] | None]):
         *,
         later: bool = False,
         decision: bool = False,
+        compact: bool = False,
         initial: int = 0,
         hint: str = "",
         typed: Callable[[str], None] | None = None,
     ) -> None:
         """`choices` are (words, action) pairs; `later`: Esc only puts the choice off (the game
-        waits for it), so the hint says how to come back. `initial` is the choice highlighted
+        waits for it), so the hint says how to come back. `compact`: a low panel at the foot of
+        the screen, the table above it in sight (the claim offer at a deal), instead of a box
+        over its middle. `initial` is the choice highlighted
         first (Enter takes it), `hint` replaces the hint line. `typed` takes a sentence typed
         at the picker (see `GivesWayToTyping`); a board's dialogs send it to the chat."""
-        super().__init__(classes="-decision" if decision else "")
+        super().__init__(classes=" ".join(name for name, on in (("-decision", decision),
+                                                                ("-compact", compact)) if on))
         self.question = question
         self.choices = tuple(choices)
         self.later = later

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from textual import events
@@ -34,6 +34,23 @@ def typed_character(event: events.Key, focused: object, keys: str = "") -> str |
     return None if event.character in keys else event.character
 
 
+TABLE_KEYS = frozenset({"ctrl+d", "ctrl+e", "ctrl+k"})
+"""Keys a text box would take for its own editing that the table uses for the game
+(Ctrl+D decides, Ctrl+E hides, Ctrl+K claims): the chat box leaves them to the table."""
+
+
+class ChatInput(Input):
+    """The chat's line: a text box that lets the table's keys through (`TABLE_KEYS`), so a
+    game key pressed while the line still has the keyboard reaches the game."""
+
+    inherit_bindings = False
+    BINDINGS = [
+        replace(binding, key=",".join(k for k in binding.key.split(",") if k not in TABLE_KEYS))
+        for binding in Input.BINDINGS
+        if isinstance(binding, Binding) and set(binding.key.split(",")) - TABLE_KEYS
+    ]
+
+
 class ChatPanel(Vertical):
     DEFAULT_CSS = """
     ChatPanel { border: round $secondary; border-title-align: left; height: 40%; min-height: 6; }
@@ -62,8 +79,8 @@ class ChatPanel(Vertical):
         yield FollowingLog(wrap=True, markup=False, highlight=False, min_width=1, id="chat-log")
         # Typing a letter anywhere focuses this box with the letter in it: selecting what it
         # held on focus would let the next letter replace both.
-        yield Input(placeholder=self.placeholder(), id="chat-input", max_length=MAX_CHAT,
-                    select_on_focus=False)
+        yield ChatInput(placeholder=self.placeholder(), id="chat-input", max_length=MAX_CHAT,
+                        select_on_focus=False)
 
     def placeholder(self) -> str:
         # The panel's title already says "Spectator chat"; 80 columns leave 28 for this.

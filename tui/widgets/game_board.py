@@ -30,6 +30,7 @@ from engine.core import REFEREE
 from tui.models.seats import SeatInfo
 from tui.widgets.changed import retitle, update_changed
 from tui.widgets.gives_way import GivesWayToTyping
+from tui.widgets.sentence_start import refuse
 
 
 class GameBoard(Widget):
@@ -74,11 +75,9 @@ class GameBoard(Widget):
     class SecretsToggled(Message):
         """The player hid or showed their secrets: the log must mask or unmask its events."""
 
-    @dataclass
-    class Typed(Message):
-        """The player typed `text` into a dialog that gave way: it belongs in the chat."""
-
-        text: str
+    class ClaimPassed(Message):
+        """The player let a deal's claim offer go: the bots need not wait for their claim
+        (PROTOCOL.md, "Deals")."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -88,6 +87,10 @@ class GameBoard(Widget):
         self.model: Any = None
         """What the game's `redraw` built from the view: its own model, with a `status_line`."""
         self.dialog: tuple[Screen, tuple[dict[str, Any], ...], Any, Callable[[], str]] | None
+        self.talk: Callable[[str], None] | None = None
+        """Where keys typed into a dialog that gave way go: the screen's chat. Called, not
+        posted: the chat box takes the keyboard at once, so the keys behind them, which a
+        terminal delivers straight to it, come after them."""
         self.dialog = None
         """The dialog open for this board, the actions it may answer, the round it was opened
         in, and what else makes it stale: a state that takes them all away closes it."""
@@ -148,7 +151,8 @@ class GameBoard(Widget):
 
     def say_typed(self, text: str) -> None:
         """Keys typed into a dialog that gave way: they belong in the chat."""
-        self.post_message(self.Typed(text))
+        if self.talk is not None:
+            self.talk(text)
 
     def close_stale_dialog(self) -> None:
         if self.dialog is None or self.view is None:
@@ -260,7 +264,7 @@ class GameBoard(Widget):
 
     def on_player_list_refused(self, event: Message) -> None:
         event.stop()
-        self.notify(self.refusal(event.seat), severity="warning", timeout=3, markup=False)
+        refuse(self, self.refusal(event.seat))
 
     @property
     def can_hide(self) -> bool:

@@ -1,13 +1,15 @@
 """A dialog that gives way to typing: a player who starts a sentence while a dialog is open
-(a wire to cut, a claim, a decision) is talking, not answering it. The first letter closes
-the dialog, unanswered, and that letter and the keys a fast typist sent with it go to the
-chat, Enter included."""
+(a wire to cut, a claim, a decision) is talking, not answering it. The sentence's first key
+(a letter, or digits and then a letter, a space or punctuation: see `SentenceStart`) closes the
+dialog, unanswered, and the keys a fast typist sent with it go to the chat, Enter included."""
 
 from __future__ import annotations
 
 from typing import Callable
 
 from textual import events
+
+from tui.widgets.sentence_start import SentenceStart
 
 KEPT_KEYS = "0123456789?"
 """The printable keys a dialog keeps: digits pick in it, `?` lists the keys."""
@@ -19,7 +21,9 @@ class GivesWayToTyping:
 
     typed: Callable[[str], None] | None = None
     closing = False
-    """A letter was typed: the dialog is on its way out, the keys behind it go to `typed`."""
+    """A sentence began: the dialog is on its way out, the keys behind it go to `typed`."""
+    sentence_start: SentenceStart | None = None
+    """The digits typed here, made on the first key (a dialog never answers a sentence)."""
 
     def on_key(self, event: events.Key) -> None:
         if self.typed is None:
@@ -33,11 +37,20 @@ class GivesWayToTyping:
                 self.typed("\n")
             elif event.is_printable and event.character is not None:
                 self.typed(event.character)
+            else:
+                # A command behind the sentence (Ctrl+K right after its Enter) is for the
+                # table: pressed again once this dialog is gone.
+                self.app.call_later(self.app.simulate_key, event.key)
             return
-        if not event.is_printable or event.character is None or event.character in KEPT_KEYS:
-            return
+        if self.sentence_start is None:
+            self.sentence_start = SentenceStart(self)
+        text = self.sentence_start.key(event)
+        if text is None:
+            if not event.is_printable or event.character is None or event.character in KEPT_KEYS:
+                return
+            text = event.character
         event.stop()
         event.prevent_default()
         self.closing = True
         self.dismiss(None)
-        self.typed(event.character)
+        self.typed(text)

@@ -1,7 +1,9 @@
-"""The table's top line: whose turn it is, the game's state, the game and the connection.
+"""The table's top line: whose turn it is, the game's state, the game, the table code (at the
+table this app hosts) and the connection.
 
 Whose turn comes first, so that it survives the narrowest terminal; the game's title gives
-way below 100 columns (the player knows which game they sit at).
+way below 100 columns (the player knows which game they sit at). The code stays all game:
+latecomers and spectators ask the host for it.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ class StatusBar(Horizontal):
     StatusBar #status-turn.-yours { background: $warning; color: $text; }
     StatusBar #status-game { width: 1fr; padding: 0 1; text-wrap: nowrap;
                              text-overflow: ellipsis; }
+    StatusBar #status-code { width: auto; padding: 0 1; color: $text-muted; display: none; }
     StatusBar.-narrow #status-title { display: none; }
     """
 
@@ -33,6 +36,7 @@ class StatusBar(Horizontal):
         yield Static("Gaslight", id="status-title")
         yield Static("", id="status-turn")
         yield Static("", id="status-game")
+        yield Static("", id="status-code")
         yield ConnectionIndicator()
 
     def on_resize(self) -> None:
@@ -52,6 +56,12 @@ class StatusBar(Horizontal):
     def set_game(self, text: str) -> None:
         # One line across the room left: its size never depends on its text.
         update_changed(self.query_one("#status-game", Static), Text(text), layout=False)
+
+    def set_code(self, code: str) -> None:
+        """The table code of the table this app hosts, shown all game."""
+        box = self.query_one("#status-code", Static)
+        update_changed(box, Text(f"code {code}"))
+        box.display = bool(code)
 
     def set_connection(self, status: str) -> None:
         self.query_one(ConnectionIndicator).status = status

@@ -1,4 +1,6 @@
-"""The seats of a table that has not started: who sits where, and what the host can do."""
+"""The seats of a table that has not started: who sits where, who hosts, the game and its
+options, and what the host can do. Every seated person sees it: a table of people starts when
+its host says so, never by filling its last seat (PROTOCOL.md, "Starting a table")."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from textual.markup import escape
 from textual.widgets import Static
 
 from tui.models.seats import SeatInfo
+from tui.models.table_setup import setup_lines
 
 
 class WaitingRoom(Static):
@@ -32,6 +35,7 @@ class WaitingRoom(Static):
     ) -> None:
         text = Text()
         free = sum(1 for s in seats if s.kind == "empty")
+        host_seat = lobby.get("host_seat")
         for info in seats:
             you = " (you)" if info.seat == seat else ""
             text.append(f"{info.seat + 1}. ")
@@ -39,25 +43,44 @@ class WaitingRoom(Static):
                 text.append("— free seat —", style="italic dim")
             else:
                 text.append(info.name + you, style="bold" if you else "")
+                if info.seat == host_seat:
+                    text.append("  hosts", style="italic")
                 if info.status:
                     text.append(f"  {info.status}", style="italic")
             text.append("\n")
         text.append("\n")
+        for line in setup_lines(lobby):
+            text.append(line + "\n")
         if share:
-            text.append("Other players find this table in their lobby, or join it by address: ")
+            text.append("Others find it in their lobby, or join at ")
             text.append(share, style="bold")
             if code:
-                text.append("\nThe first time they join this table, they type its code: ")
+                text.append(", with the code ")
                 text.append(code, style="bold")
-            text.append("\n\n")
-        if is_host:
-            text.append("You host this table. ")
-            text.append("Press Ctrl+S to start" + (" (bots fill the free seats)" if free else "") + ".")
-            if free:
-                text.append(" Press Ctrl+N to seat a bot.")
-        elif seat is None:
-            text.append("You are watching. The game starts when the host says so.")
-        else:
-            text.append(f"{free} free seat{'s' if free != 1 else ''}. The host starts the game.")
+                text.append(" the first time")
+            text.append(".\n")
+        text.append("\n")
+        text.append_text(self.next_step(lobby, seats, seat, is_host, free))
         self.border_title = f"{escape(str(lobby.get('name') or 'Table'))} · waiting for players"
         self.update(text)
+
+    @staticmethod
+    def next_step(lobby: dict[str, Any], seats: Sequence[SeatInfo], seat: int | None,
+                  is_host: bool, free: int) -> Text:
+        """What happens next, and who makes it happen: the host's key, named."""
+        seats_free = f"{free} free seat{'s' if free != 1 else ''}"
+        if lobby.get("start_when_full"):
+            return Text(f"{seats_free}: the game starts once every seat is taken.")
+        if is_host:
+            text = Text("You host this table.\n")
+            if not free:
+                text.append("The table is full: press Ctrl+S to start.", style="bold")
+                return text
+            text.append(f"{seats_free}. Press Ctrl+S to start (bots fill the free seats), "
+                        "or Ctrl+N to seat a bot.")
+            return text
+        host = next((s.name for s in seats if s.seat == lobby.get("host_seat")), "the host")
+        if seat is None:
+            return Text(f"You are watching.\nThe game starts when {host} says so.")
+        full = "The table is full." if not free else f"{seats_free.capitalize()}."
+        return Text(f"{full}\nThe game starts when {host}, who hosts, presses Ctrl+S.")

@@ -330,7 +330,7 @@ class TimeBombBoard(GameBoard):
         ]
         question = "Claim, in public, what you hold. Nobody checks it: you may bluff."
         if offer:
-            question = f"Round {model.round} is dealt. " + question
+            question = f"Round {model.round} is dealt. Claim in public what you hold; you may bluff."
         hand = model.hand
 
         told = False
@@ -341,16 +341,23 @@ class TimeBombBoard(GameBoard):
             if not told:
                 told = True
                 self.notify("Claim put off: Ctrl+K claims when you are ready.", timeout=4)
-            self.post_message(self.Typed(text))
+            self.say_typed(text)
+
+        def answered(claim: dict | None) -> None:
+            if claim is None and offer and not told:
+                # No claim at this deal: the bots need not wait for one (PROTOCOL.md, "Deals").
+                # A sentence typed instead only puts the claim off.
+                self.post_message(self.ClaimPassed())
+            self.send(claim)
 
         self.open_dialog(
             ActionPicker(
-                question, choices,
+                question, choices, compact=offer,
                 initial=model.claims.index(truth) if truth in model.claims else 0,
                 hint="Enter: claim it · ↑/↓ or a digit: another · Esc: no claim",
                 typed=typed,
             ),
-            self.send, model.claims,
+            answered, model.claims,
             stale=lambda: "" if self.model is None or self.model.hand == hand
             else "a wire of yours was cut",
         )

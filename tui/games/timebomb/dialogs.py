@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from tui.widgets.gives_way import GivesWayToTyping
+from tui.widgets.sentence_start import refuse
 
 
 class CutScreen(GivesWayToTyping, ModalScreen[bool]):
@@ -48,8 +49,7 @@ class CutScreen(GivesWayToTyping, ModalScreen[bool]):
         if 1 <= n <= self.face_down:
             self.query_one(f"#wire-{n}", Button).focus()
         else:
-            self.notify(f"{self.target_name} has {self.face_down} face-down wires.",
-                        severity="warning", timeout=3, markup=False)
+            refuse(self, f"{self.target_name} has {self.face_down} face-down wires.")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
