@@ -37,7 +37,7 @@ def mitm_key(tmp_path) -> HostKey:
 async def seated(host: Host, port: int, **kwargs) -> Connection:
     """A player paired by the code and seated at a new table of Holmes against a bot (or
     watching it), through `port`; it has said something at the table."""
-    table_id = host.create_table("holmes", 2, bots=1)
+    table_id = host.create_table("holmes", 2, bots=1, start_when_full=True)
     conn = await Connection.connect("127.0.0.1", port, name=NAME, table=table_id,
                                     code=host.table_code, **kwargs)
     await conn.send(Chat(CHAT))  # not waited for: a state on the way must stay unread
@@ -177,7 +177,7 @@ async def test_a_code_never_replaces_the_key_met_where_a_seat_is_held(host, mitm
 
 
 async def test_fetching_replays_checks_the_key_met_before_sending_the_tokens(host, mitm_key):
-    table_id = host.create_table("holmes", 2, bots=1)
+    table_id = host.create_table("holmes", 2, bots=1, start_when_full=True)
     ann = await Connection.connect("127.0.0.1", host.address[1], name=NAME, table=table_id,
                                    code=host.table_code, reconnect=False)
     await asyncio.wait_for(play(ann), TIMEOUT * 2)
