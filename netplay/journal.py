@@ -11,8 +11,10 @@ before the records were typed, so a store of any version reads.
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Final, get_args
+
+from netplay.maps import record_from_map
 
 DEFAULT_PACE: Final = "normal"
 """A table's bots' pace (a key of `netplay.table.BOT_PACES`) unless it says another: a store
@@ -115,17 +117,11 @@ _RECORDS: Final[dict[str, type]] = {cls.TAG: cls for cls in get_args(Record)}
 
 def read_record(stored: dict) -> Record:
     """The record a stored map holds, with its defaults for what an older store left out;
-    ValueError for an unknown tag, KeyError for a missing field. Keys it does not know are
-    left out."""
+    ValueError for an unknown tag, KeyError (`MissingField`) for a missing field. Keys it
+    does not know are left out."""
     tag = stored["t"]
     record = _RECORDS.get(tag)
     if record is None:
         raise ValueError(f"unknown record type {tag!r}")
-    values = {}
-    for spec in fields(record):
-        if spec.name in stored:
-            values[spec.name] = stored[spec.name]
-        elif spec.default is MISSING:
-            raise KeyError(spec.name)
-    return record(**values)
+    return record_from_map(record, stored)
 

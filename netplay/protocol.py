@@ -17,6 +17,7 @@ from typing import Any, Callable, ClassVar, Final, Mapping, get_args, get_type_h
 
 from netplay.errors import ProtocolError
 from netplay.frames import PROTOCOL_VERSION
+from netplay.maps import MissingField, record_from_map
 from netplay.text import clean_text
 
 MAX_NAME: Final = 32
@@ -442,11 +443,8 @@ def parse_host_message(message: dict) -> HostRecord:
     record = _HOST_RECORDS.get(tag) if type(tag) is str else None
     if record is None:
         raise ProtocolError(f"the host sent an unknown message type {tag!r}")
-    values = {}
-    for spec in fields(record):
-        wire = record.WIRE_NAMES.get(spec.name, spec.name)
-        if wire in message:
-            values[spec.name] = message[wire]
-        elif spec.default is MISSING:
-            raise ProtocolError(f"a {tag!r} message from the host has no field {wire!r}")
-    return record(**values)
+    try:
+        return record_from_map(record, message, record.WIRE_NAMES)
+    except MissingField as missing:
+        raise ProtocolError(f"a {tag!r} message from the host has no field "
+                            f"{missing.args[0]!r}") from None
