@@ -46,7 +46,9 @@ def connect_error_text(address: Address, error: BaseException) -> str:
     from netplay.errors import ProtocolError
 
     if isinstance(error, (HostRefused, ProtocolError)):
-        return f"{address} refused: {error}"
+        text = str(error)
+        # Most refusals name the host already: say its address once.
+        return text if str(address) in text else f"{address} refused: {text}"
     return f"Cannot reach {address}: {error}"
 
 

@@ -67,3 +67,10 @@ class TableClosed(Message):
     """The host said the table closed for good, in `words` that name who closed it."""
 
     words: str
+
+
+@dataclass
+class CodeRefused(Message):
+    """The host did not pair with the table code typed: wrong, or not the host at all."""
+
+    detail: str

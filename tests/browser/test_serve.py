@@ -159,8 +159,7 @@ async def play_time_bomb_to_the_end(guest: Guest, say: str) -> str:
         if say and "⏎ Cut" in screen:
             await guest.type(say)
             await guest.press("Enter")
-            await guest.wait_for(f"Ann: {say}")
-            await guest.act("Escape")  # the keyboard back to the table
+            await guest.wait_for(f"Ann: {say}")  # and the keys are the table's again at once
             say = ""
         elif "Enter: claim it" in screen:
             await guest.act("Enter")

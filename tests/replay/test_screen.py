@@ -12,7 +12,7 @@ import random
 
 import pytest
 from rich.console import Console
-from support.screen_text import screen_text
+from support.screen_text import footer_misses, screen_text
 
 import engine
 from engine.catalogue import CATALOGUE
@@ -287,16 +287,7 @@ async def test_the_end_screens_footer_shows_every_key_at_80_columns(seated):
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
         await pilot.pause()
-        footer = screen_text(app).rstrip("\n").splitlines()[-1]
-        # A binding of several keys (Ctrl+W or F3, for browsers) shows one of them.
-        keys_of: dict[tuple[str, str], list[str]] = {}
-        for active in app.screen.active_bindings.values():
-            if active.binding.show and active.enabled:
-                keys_of.setdefault((active.binding.action, active.binding.description),
-                                   []).append(app.get_key_display(active.binding))
-        assert keys_of
-        for (_, description), keys in keys_of.items():
-            assert any(f"{key} {description}" in footer for key in keys), footer
+        assert footer_misses(app) == []
 
 
 async def test_no_outdated_end_screen_waits_under_a_replay(tmp_path, monkeypatch):

@@ -18,7 +18,7 @@ from support.positions import (
     proposing_at_0,
     variante_game,
 )
-from support.screen_text import screen_text
+from support.screen_text import footer_misses, screen_text
 
 import engine
 from engine.catalogue import CATALOGUE
@@ -26,7 +26,7 @@ from tui.app import create_app
 from tui.games.timebomb.dialogs import CutScreen
 from tui.messages import StateChanged
 from tui.widgets.sentence_start import SENTENCE_GAP
-from tui.screens.end import EndScreen
+from tui.screens.end import EndScreen, play_again_text
 from tui.screens.host_table import HostTableScreen
 from tui.widgets.event_log import HIDDEN, EventLog
 
@@ -242,6 +242,22 @@ async def test_the_end_screen_says_whether_you_won(game_id):
 
 
 # -- 80x24: what must be on screen without scrolling ----------------------------------------
+
+
+@pytest.mark.parametrize("game_id", list(CATALOGUE))
+async def test_the_end_screen_shows_who_asked_for_another_game_without_scrolling(game_id):
+    """Issue 35: at 80x24 the line of who asked for another game was below the fold."""
+    build, lobby_of = ENDINGS[game_id]
+    game = build()
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        await opened(application, pilot, game, 0, lobby_of(game))
+        assert isinstance(application.screen, EndScreen)
+        application.screen.show_play_again(play_again_text(["Bob"], ["you", "Cat"], False))
+        await pilot.pause()
+        text = screen_text(application)
+        assert "Another game? Asked: Bob. Waiting for: you, Cat." in text
+        assert footer_misses(application) == []
 
 
 @pytest.mark.parametrize("game_id", list(CATALOGUE))

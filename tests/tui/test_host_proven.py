@@ -66,7 +66,7 @@ async def test_a_reconnect_stopped_by_a_changed_key_says_so(app_factory, waiter,
     """The link drops, mid-game or once the game is over, and the reconnect meets another
     key: the table says the key changed and what to do, not that the host is gone."""
     host = lan_host
-    table = host.create_table("holmes", 2, {}, "Baker Street", bots=1)
+    table = host.create_table("holmes", 2, {}, "Baker Street", bots=1, start_when_full=True)
     app = app_factory("Ann")
     relay = RecordingRelay(host.address[1])
     mitm = MachineInTheMiddle(HostKey(tmp_path / "mitm.pem"), host.address[1])

@@ -6,7 +6,7 @@ import contextlib
 import re
 
 from support.flows import SENTENCE, pair
-from support.screen_text import screen_text
+from support.screen_text import footer_misses, screen_text
 
 from tui.address import Address
 from tui.backend import TableListing
@@ -259,3 +259,21 @@ def test_a_tables_options_that_differ_from_its_games_are_named_before_joining():
     assert listing.options == "Variante: yes"
     plain = TableListing.from_message(Address("127.0.0.1", 1), {**entry, "options": {}}, "lan")
     assert plain.options == ""
+
+
+async def test_the_footer_is_whole_at_80_columns_with_every_key_on_offer(app_factory, waiter):
+    """Issue 35: the lobby's footer was cut at 80 columns (`? Ke▏^p palette`); with a held
+    table highlighted it offers the most keys."""
+    from tui.seat_book import HeldSeat
+
+    app = app_factory()
+    async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+        assert footer_misses(app) == []
+        adler = table("Adler")
+        app.backend.seats.keep(HeldSeat(adler.host_id, adler.id, "token", adler.address))
+        tables = await show(app, pilot, waiter, adler)
+        tables.move_cursor(row=0)
+        await waiter.until(pilot, lambda: app.lobby.check_action("let_go", ()), "a held row")
+        await pilot.pause()
+        assert "Let go" in screen_text(app).splitlines()[-1]
+        assert footer_misses(app) == []

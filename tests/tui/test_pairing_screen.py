@@ -67,3 +67,37 @@ async def test_a_refused_code_is_asked_again_and_costs_no_seat(backend_factory, 
     finally:
         await backend.close()
         await host.stop()
+
+
+async def test_a_wrong_code_says_so_once_and_offers_to_type_it_again(app_factory, waiter,
+                                                                     tmp_path):
+    """Issue 35: the address said once, no chat box while nobody can hear it, and a choice:
+    type the code again (then the table) or go back to the lobby."""
+    from netplay.host import Host
+    from tui.address import Address
+    from tui.backend import Ticket
+    from tui.screens.confirm import ConfirmScreen
+    from tui.screens.play import PlayScreen
+
+    host = Host(data_dir=tmp_path / "host")
+    await host.start("127.0.0.1", 0)
+    try:
+        table = host.create_table("timebomb", 5, bots=3)
+        address = Address("127.0.0.1", host.address[1])
+        app = app_factory()
+        async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+            app.backend.remember_code(address, f"{(int(host.table_code) + 1) % 10 ** 8:08d}")
+            app.lobby.go(Ticket(address, table))
+            await waiter.until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the offer")
+            text = screen_text(app)
+            assert "table code is wrong" in text and text.count(str(address)) == 1
+            assert "type to chat" not in text
+            await pilot.click("#confirm-yes")
+            await waiter.until(pilot, lambda: isinstance(app.screen, PairingScreen), "the code")
+            screen = app.screen
+            await pilot.press(*host.table_code, "enter")
+            await waiter.until(pilot, lambda: isinstance(app.screen, PlayScreen)
+                               and app.screen.seat is not None, "the table, seated")
+            assert app.screen is not screen
+    finally:
+        await host.stop()

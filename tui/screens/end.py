@@ -40,7 +40,8 @@ class EndScreen(Screen[str | None]):
     DEFAULT_CSS = """
     EndScreen { align: center top; }
     EndScreen #end-body { width: 100%; max-width: 100; height: 1fr; padding: 0 2; }
-    EndScreen #end-again { height: auto; margin: 1 0 0 0; }
+    EndScreen #end-again { height: auto; width: 100%; max-width: 100; padding: 0 2;
+                           background: $boost; }
     EndScreen #end-buttons { height: auto; width: auto; margin: 1 0 0 0; }
     EndScreen #end-buttons Button { margin: 0 2 0 0; }
     EndScreen #end-you { width: 100%; content-align: center middle; text-style: bold;
@@ -97,12 +98,14 @@ class EndScreen(Screen[str | None]):
                     classes="-won" if self.you_won else "-lost",
                 )
             yield self.body
-            yield Static(self.play_again, id="end-again")
             yield Evening(self.team_name, id="end-evening")
             with Horizontal(id="end-buttons"):
                 if self.can_play_again:
                     yield Button("Play again (Ctrl+R)", id="again", variant="primary")
                 yield Button("Back to lobby (Ctrl+L)", id="lobby")
+        # Below the account, never scrolled out of sight: who asked for another game is what
+        # the table waits on now.
+        yield Static(self.play_again, id="end-again")
         yield ChatPanel(spectator=not self.can_play_again, id="end-chat")
         # As at the table: every key fits 80 columns; `?` lists Ctrl+P with the rest.
         yield Footer(compact=True, show_command_palette=False)

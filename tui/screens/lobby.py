@@ -39,7 +39,7 @@ class LobbyScreen(Screen):
         Binding("ctrl+g", "bots", "Play vs bots", tooltip="Pick a game and play it against bots, now"),
         Binding("ctrl+n,f2", "host", "Host", tooltip="Host a new table for the LAN"),
         Binding("ctrl+w,f3", "watch", "Watch", tooltip="Watch the highlighted table as a spectator"),
-        Binding("ctrl+o", "address", "By address", tooltip="Find a host's tables by HOST:PORT"),
+        Binding("ctrl+o", "address", "Address", tooltip="Find a host's tables by HOST:PORT"),
         Binding("ctrl+x", "let_go", "Let go", tooltip="Give up your seat at the highlighted ★ table, "
                 "or stop it if you host it in the background (asks first)"),
         Binding("ctrl+r", "rename", "Change name", show=False, tooltip="Change your name"),
@@ -72,7 +72,9 @@ class LobbyScreen(Screen):
         yield Static("", id="lobby-title")
         yield TableList(id="tables")
         yield Static(EMPTY_HINT, id="lobby-hint")
-        yield Footer()
+        # Compact, and the palette found through ? and Ctrl+P alone: at 80 columns the footer is
+        # whole even with a table highlighted that this player holds a seat at.
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.show_name()
@@ -257,9 +259,14 @@ class LobbyScreen(Screen):
         self.app.push_screen(PairingScreen(str(address), private), given)
 
     def go(self, ticket: Ticket) -> None:
-        from tui.screens.play import PlayScreen
+        from tui.screens.play import ASK_CODE_AGAIN, PlayScreen
 
-        self.app.push_screen(PlayScreen(self.backend, ticket, self.app.player_name or "guest"))
+        def closed(result: str | None) -> None:
+            if result == ASK_CODE_AGAIN:
+                self.ask_code(ticket.address, ticket.private, lambda: self.go(ticket))
+
+        self.app.push_screen(PlayScreen(self.backend, ticket, self.app.player_name or "guest"),
+                             closed)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         selected = self.query_one(TableList).selected if self.is_mounted else None

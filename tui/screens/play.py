@@ -7,7 +7,7 @@ past-tense messages; the handlers here update the widgets. Bindings are gated by
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from textual import events, work
 from rich.text import Text
@@ -23,6 +23,7 @@ from tui.backend import Backend, Ticket, connect_error_text
 from tui.config import bell_on
 from tui.messages import (
     ChatReceived,
+    CodeRefused,
     Connected,
     ConnectionStatusChanged,
     ErrorReceived,
@@ -57,7 +58,11 @@ KEPT_CHAT = 50
 """Lines of talk kept for the end screen's chat."""
 
 
-class PlayScreen(Screen):
+ASK_CODE_AGAIN: Final = "ask the code again"
+"""What a play screen closes with when its player wants to type the table code again."""
+
+
+class PlayScreen(Screen[str | None]):
     # The game's keys (Ctrl+K, cutting...) are the board's: they work only while the focus is
     # in it. Textual focuses the first focusable widget when a screen shows with nothing
     # focused: the log, before the board exists. Then `render_state` saw a focus and left it,
@@ -148,8 +153,13 @@ class PlayScreen(Screen):
     @work(exclusive=True, group="net")
     async def run_connection(self) -> None:
         address = self.ticket.address
+        from netplay.client import WrongCode
+
         try:
             connection = await self.backend.connect(self.ticket, self.player_name)
+        except WrongCode as error:
+            self.post_message(CodeRefused(connect_error_text(address, error)))
+            return
         except Exception as error:  # unreachable, or refused: wrong version, full, unknown table
             self.post_message(ConnectionStatusChanged("closed", connect_error_text(address, error)))
             return
@@ -213,9 +223,25 @@ class PlayScreen(Screen):
         elif event.status == "closed" and previous != "closed":
             detail = event.detail or "The connection to the host is closed."
             log.note(detail + " Press Esc for the lobby.")
+            # Nobody hears a line typed now: no box invites one.
+            self.query_one("#chat-input").display = False
             if self.view is None:
+                self.query_one(StatusBar).set_game("not joined")
                 self.query_one(WaitingRoom).update(Text(detail + "\n\nPress Esc to go back to the lobby."))
         self.update_bindings()
+
+    def on_code_refused(self, event: CodeRefused) -> None:
+        """A code that did not pair: say why once, and offer to type it again or go back."""
+        from tui.screens.confirm import ConfirmScreen
+
+        # The dialog says why, with the host's address; the screen behind only that it failed.
+        self.post_message(ConnectionStatusChanged("closed", "The table code was not accepted."))
+
+        def chosen(again: bool | None) -> None:
+            self.dismiss(ASK_CODE_AGAIN if again else None)
+
+        self.app.push_screen(ConfirmScreen(event.detail, "Type the code again",
+                                           "Back to the lobby"), chosen)
 
     def on_table_closed(self, event: TableClosed) -> None:
         """Everyone at a closed table is told so, with the evening's record, and goes back to
@@ -474,6 +500,8 @@ class PlayScreen(Screen):
             return waiting and self.is_host and any(s.kind == "empty" for s in self.seats)
         if action == "cover":
             return self.is_host and self.status == "connected" and bool(self.away_seats())
+        if action == "chat":
+            return self.status != "closed"
         return True
 
     def away_seats(self) -> list[dict[str, Any]]:
