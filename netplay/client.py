@@ -9,10 +9,10 @@
 The host's messages come as the typed records of `netplay.protocol` (`Welcome`, `Lobby`,
 `State`, `ChatLine`, `Error`, `TableList`), and requests go as records too
 (`await conn.send(Chat("hello"))`). Each `state` the host sends carries only the events its
-receiver has not had (protocol version 2); the connection keeps the game's events and yields
-every `State` with a full view, `view["events"]` holding them all and `view["events_from"]` the
-index of the first one kept (a client that joins late gets the last few), and its `legal`
-unpacked.
+receiver has not had (protocol version 2); the connection keeps the game's events in its
+`EventLog` (`netplay.event_log`) and yields every `State` with a full view, `view["events"]`
+holding them all and `view["events_from"]` the index of the first one kept (a client that joins
+late gets the last few), and its `legal` unpacked.
 
 Every connection is TLS 1.3, and nothing of the player's (name, table, seat token) is sent
 until the host is proven on that connection (protocol 4): given `code`, the client pairs with
@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import logging
 import ssl
 import time
@@ -45,8 +44,8 @@ from dataclasses import dataclass
 from typing import AsyncIterator, Awaitable, Callable, Final
 
 from netplay.errors import ProtocolError
+from netplay.event_log import EventLog
 from netplay.frames import encode, read_frame
-from netplay.legal import unpack_legal
 from netplay.pairing import ClientPairing, PairingFailed, show_code
 from netplay.pins import KnownHosts
 from netplay.protocol import (
@@ -139,14 +138,7 @@ class Connection:
         self.host_id: str | None = None
         """The host's identity, from its welcome: the same after it restarts."""
         self.locate = locate
-        self.events: list[dict] = []
-        """The current game's events that this client has, from `events_from` on."""
-        self.events_from = 0
-        self.replay_events: list[dict] = []
-        """The same for the replay this client watches (`replay` messages), kept apart."""
-        self.replay_events_from = 0
-        self.replay_events_of: tuple[str, int | str] | None = None
-        """The replay game and eyes `replay_events` are of."""
+        self.event_log = EventLog()
         self.table, self.token, self.seat = table, token, None
         self.spectator = spectate
         self.reconnect = reconnect
@@ -374,9 +366,9 @@ class Connection:
                         case Welcome():
                             self._welcomed(msg)
                         case State():
-                            msg = self._full_state(msg)
+                            msg = self.event_log.full_state(msg)
                         case ReplayStep():
-                            msg = self._full_replay_step(msg)
+                            msg = self.event_log.full_replay_step(msg)
                         case Error(fatal=True) | Closed():
                             # The host turned this client away, or its table is gone for
                             # good: nothing to come back to.
@@ -394,33 +386,6 @@ class Connection:
         self._inbox.put_nowait(None)
         if self._heartbeat_task is not None:
             self._heartbeat_task.cancel()
-
-    def _full_state(self, state: State) -> State:
-        """`state` with its whole view (the events kept so far plus the new ones) and its
-        legal actions unpacked."""
-        first, events = state.first, state.events
-        if first and first == self.events_from + len(self.events):
-            self.events.extend(events)
-        else:
-            self.events, self.events_from = list(events), first
-        view = dict(state.view, events=list(self.events), events_from=self.events_from)
-        return dataclasses.replace(state, view=view, legal=unpack_legal(state.legal))
-
-    def _full_replay_step(self, step: ReplayStep) -> ReplayStep:
-        """`step` with its whole view, its events kept by the same rule as a state's, and,
-        for the same game and eyes, the events held before `first` kept (PROTOCOL.md,
-        "Replays"): a step back after a tail keeps the list's start."""
-        first, events = step.first, step.events
-        held_from = self.replay_events_from
-        held_to = held_from + len(self.replay_events)
-        if (step.game, step.eyes) == self.replay_events_of and held_from <= first <= held_to:
-            self.replay_events[first - held_from:] = events
-        else:
-            self.replay_events, self.replay_events_from = list(events), first
-        self.replay_events_of = (step.game, step.eyes)
-        view = dict(step.view, events=list(self.replay_events),
-                    events_from=self.replay_events_from)
-        return dataclasses.replace(step, view=view)
 
     async def _reconnect(self) -> bool:
         self.status = RECONNECTING

@@ -1,9 +1,10 @@
 """Zeroconf discovery: each table is a `_gaslight._tcp.local.` service, and a browser yields
 tables appearing, changing and vanishing.
 
-The TXT record holds only public facts (protocol version, the host's identity and its key's
-fingerprint, table id and name, game id, seats taken and free, how many people and bots sit
-there, phase, the options that differ from the game's defaults), built from the table's public summary and the host's fingerprint, nothing else.
+The TXT record (`netplay.announcement`) holds only public facts (protocol version, the host's
+identity and its key's fingerprint, table id and name, game id, seats taken and free, how many
+people and bots sit there, phase, the options that differ from the game's defaults), built from
+the table's public summary and the host's fingerprint, nothing else.
 Anyone on the LAN can announce anything: the identity and the fingerprint are hints for the
 lobby, never trust. A client that connects still checks the host's key against its pin, or
 pairs by the table code (PROTOCOL.md, "Pairing").
@@ -22,32 +23,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 import socket
-from dataclasses import dataclass, field
-from typing import Any, AsyncIterator, Final, Literal
+from dataclasses import dataclass
+from typing import AsyncIterator, Final, Literal
 
 from zeroconf import DNSPointer, InterfaceChoice, IPVersion, ServiceStateChange
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
-from engine.catalogue import game_info
-from netplay.frames import PROTOCOL_VERSION
-from netplay.protocol import MAX_ID, MAX_NAME
-from netplay.transport import identity
+from netplay.announcement import DiscoveredTable, instance_name, read_options, txt_record
+from netplay.protocol import MAX_NAME
 
 log = logging.getLogger("gaslight.discovery")
 
 SERVICE_TYPE: Final = "_gaslight._tcp.local."
 RESOLVE_TIMEOUT_MS: Final = 3000
-MAX_INSTANCE_BYTES: Final = 63
-"""DNS label limit for a service instance name."""
-TXT_KEYS: Final = ("v", "host", "fp", "id", "name", "game", "players", "taken", "free", "people",
-                   "bots", "phase", "opts", "seq")
-"""Everything the TXT record may hold. A test checks the record has exactly these keys."""
-MAX_TXT_VALUE: Final = 200
-"""Bytes of one TXT value we write at most: DNS allows 255 a key=value string."""
 LIVENESS_INTERVAL: Final = 2.0
 """Seconds between two checks that a listed host still answers."""
 LIVENESS_TIMEOUT: Final = 2.0
@@ -74,94 +65,6 @@ def all_ipv4_addresses() -> list[str]:
             if isinstance(ip.ip, str) and not ip.ip.startswith("127."):
                 found.append(ip.ip)
     return found or ["127.0.0.1"]
-
-
-def txt_record(summary: dict, fingerprint: str, seq: int = 0) -> dict[str, str]:
-    """The TXT record of a table, from its public summary (the `tables` message's entry) and
-    its host's fingerprint, as its `seq`-th announcement. People and bots are told when the
-    summary counts them."""
-    record = {
-        "v": str(PROTOCOL_VERSION),
-        "host": identity(fingerprint),
-        "fp": fingerprint,
-        "id": summary["id"],
-        "name": summary["name"],
-        "game": summary["game"],
-        "players": str(summary["players"]),
-        "taken": str(summary["seats_taken"]),
-        "free": str(summary["seats_free"]),
-        "people": str(summary.get("people", "")),
-        "bots": str(summary.get("bots", "")),
-        "phase": summary["phase"],
-        "opts": changed_options(summary["game"], summary.get("options", {})),
-        "seq": str(seq),
-    }
-    return {key: value for key, value in record.items() if value or key not in ("people", "bots")}
-
-
-def changed_options(game: str, options: dict) -> str:
-    """The options of a table that differ from its game's defaults, as the TXT record's `opts`
-    holds them: `name=value` (the value in JSON) joined by spaces; the lobby shows them (the
-    Variante) before anyone joins."""
-    return " ".join(
-        f"{option.name}={json.dumps(options[option.name], separators=(',', ':'))}"
-        for option in game_info(game).options
-        if option.name in options and options[option.name] != option.default
-    )[:MAX_TXT_VALUE]
-
-
-def read_options(opts: str) -> dict[str, Any]:
-    """The options an `opts` value names; a pair that does not read is left out (anyone on the
-    LAN may announce anything)."""
-    options = {}
-    for pair in opts.split():
-        name, _, value = pair.partition("=")
-        try:
-            options[name[:MAX_ID]] = json.loads(value)
-        except ValueError:
-            continue
-    return options
-
-
-def instance_name(summary: dict) -> str:
-    """A unique DNS-SD instance name: the table name, cut to fit one label, and its id."""
-    suffix = " " + summary["id"]
-    name = summary["name"] or "table"
-    encoded = name.encode()[: MAX_INSTANCE_BYTES - len(suffix.encode())]
-    return encoded.decode(errors="ignore").replace(".", " ") + suffix
-
-
-@dataclass(frozen=True)
-class DiscoveredTable:
-    """A table announced on the LAN, as its TXT record and address describe it."""
-
-    id: str
-    name: str
-    game: str
-    players: int
-    seats_taken: int
-    seats_free: int
-    phase: str
-    version: int
-    host: str
-    """The address to connect to."""
-    port: int
-    host_id: str = ""
-    """The host's identity, the same at any address (see PROTOCOL.md, "Following a host")."""
-    fingerprint: str = ""
-    """The host's key's fingerprint, as the record claims it: a hint, never trust (a forger
-    may claim any). Empty from a host that does not say."""
-    seq: int = 0
-    """The announcement's number: a higher one is newer."""
-    people: int | None = None
-    bots: int | None = None
-    """Who is seated, when the host counts them (an older host does not)."""
-    options: dict[str, Any] = field(default_factory=dict)
-    """The table's options that differ from its game's defaults (`opts`)."""
-
-    @property
-    def address(self) -> str:
-        return f"{self.host}:{self.port}"
 
 
 @dataclass(frozen=True)

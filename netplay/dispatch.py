@@ -8,11 +8,13 @@ nobody before the store has made them durable.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import engine
 from netplay.connection import Client, tell
 from netplay.errors import ProtocolError, Refusal
+from netplay.journal import DEFAULT_PACE
+from netplay.limits import HostLimits
 from netplay.protocol import (
     REPLAY_REQUESTS,
     Act,
@@ -34,18 +36,47 @@ from netplay.protocol import (
     ShowReplay,
     Sit,
     Start,
+    TableList,
 )
+from netplay.replays import Replays
 from netplay.seating import Seating, check_private
-from netplay.table import DEFAULT_PACE, PLAYING, WAITING, Table
+from netplay.table import PLAYING, WAITING, Table
+from netplay.tables import Tables
 
-if TYPE_CHECKING:
-    from netplay.host import Host
+
+class DispatchHost(Protocol):
+    """What the dispatcher needs of the host (`netplay.host.Host`): its tables and limits, and
+    what it does to a table: create it, tell of a change, start a game, apply a move or a
+    person's pass at a deal."""
+
+    replays: Replays
+    tables: Tables
+    limits: HostLimits
+
+    def table(self, table_id: str, fatal: bool = False) -> Table: ...
+
+    def table_list(self) -> TableList: ...
+
+    def create_table(self, game: str, players: int, options: dict | None, name: str,
+                     bots: int, *, bot_level: str | None, bot_pace: str, turn_timer: int,
+                     public_replays: bool, created_by: str | None, private: bool,
+                     start_when_full: bool) -> str: ...
+
+    def changed(self, table: Table) -> None: ...
+
+    def start_game(self, table: Table, seed: int | None) -> None: ...
+
+    async def apply(self, table: Table, seat: int, action: dict) -> None: ...
+
+    def after_move(self, table: Table) -> None: ...
+
+    def claim_done(self, table: Table, seat: int) -> None: ...
 
 
 class Dispatcher:
     """The requests of one host's clients, after their `hello`."""
 
-    def __init__(self, host: Host, seating: Seating) -> None:
+    def __init__(self, host: DispatchHost, seating: Seating) -> None:
         self.host = host
         self.seating = seating
 

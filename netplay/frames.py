@@ -12,14 +12,11 @@ what the limit is. See PROTOCOL.md, "Frames".
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import Any, Final, Protocol
 
 import msgpack
 
 from netplay.errors import ProtocolError, VersionMismatch
-
-if TYPE_CHECKING:
-    from netplay.protocol import Message
 
 PROTOCOL_VERSION: Final = 4
 MAX_FRAME: Final = 64 * 1024
@@ -35,7 +32,14 @@ class Reader(Protocol):
     async def readexactly(self, n: int) -> bytes: ...
 
 
-def encode(message: "dict | Message") -> bytes:
+class Sendable(Protocol):
+    """A typed message (`netplay.protocol.Message`): frames need only its wire form, so that
+    the records build on the frames and never the other way."""
+
+    def to_dict(self) -> dict: ...
+
+
+def encode(message: dict | Sendable) -> bytes:
     """One frame: the length prefix and the msgpack body of `message`."""
     if not isinstance(message, dict):
         message = message.to_dict()

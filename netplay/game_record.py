@@ -14,7 +14,17 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from engine.catalogue import read_game_id
-from netplay.table import BOT, BY_HOST, BY_TIMER, EMPTY, HUMAN, PERSON, game_ref
+from netplay.journal import (
+    BY_HOST,
+    BY_TIMER,
+    Acted,
+    Chatted,
+    GameStarted,
+    SeatSet,
+    TableMade,
+    read_record,
+)
+from netplay.table import BOT, EMPTY, HUMAN, game_ref
 
 
 class RecordError(ValueError):
@@ -176,15 +186,14 @@ def _entry(raw: Any, index: int, kind: str, fields: dict[str, tuple]) -> dict:
 
 
 def table_games(records: list[dict]) -> list[GameRecord]:
-    """Every game of one table, from its store records (as `netplay.tables.restore_table`
+    """Every game of one table, from its stored records (as `netplay.tables.restore_table`
     reads them), finished or not. KeyError, TypeError, ValueError or IndexError for records
     that do not read."""
-    head = records[0]
-    if head["t"] != "table":
+    head, *changes = map(read_record, records)
+    if not isinstance(head, TableMade):
         raise ValueError("the first record must describe the table")
-    players = head["players"]
-    seats = [{"kind": EMPTY, "name": "", "token_hash": None, "covered": False,
-              "cover_by": None} for _ in range(players)]
+    seats = [SeatSet(seat=i, kind=EMPTY, name="", token_hash=None, bot=None, covered=False)
+             for i in range(head.players)]
     games: list[GameRecord] = []
     current: GameRecord | None = None
     covering: dict[int, tuple[int, str]] = {}  # seat -> (start step, by) of the open covers
@@ -195,47 +204,40 @@ def table_games(records: list[dict]) -> list[GameRecord]:
             start, by = covering.pop(number)
             current.covers.append(Cover(number, start, len(current.moves), by))
 
-    for record in records[1:]:
-        match record["t"]:
-            case "seat":
-                seat = seats[record["seat"]]
-                was_covered = seat["covered"]
-                seat.update(kind=record["kind"], name=record["name"],
-                            token_hash=record["token_hash"], covered=record["covered"],
-                            cover_by=record.get("cover_by"))
+    for record in changes:
+        match record:
+            case SeatSet(seat=seat):
+                was_covered = seats[seat].covered
+                seats[seat] = record
                 if current is not None:
-                    if seat["covered"] and not was_covered:
-                        covering[record["seat"]] = (len(current.moves),
-                                                    seat["cover_by"] or BY_HOST)
-                    elif was_covered and not seat["covered"] and record["seat"] in covering:
-                        close_covers([record["seat"]])
-            case "game":
+                    if record.covered and not was_covered:
+                        covering[seat] = (len(current.moves), record.cover_by or BY_HOST)
+                    elif was_covered and not record.covered and seat in covering:
+                        close_covers([seat])
+            case GameStarted():
                 if current is not None:
                     close_covers(covering)
                 number = len(games) + 1
-                named = record.get("seats") or [{"name": s["name"], "kind": s["kind"]}
-                                                 for s in seats]
+                named = record.seats or [{"name": s.name, "kind": s.kind} for s in seats]
                 current = GameRecord(
-                    game=game_ref(head["id"], number), table=head["id"], name=head["name"],
-                    kind=read_game_id(head["game"]), players=players,
-                    options=dict(head["options"]),
-                    seed=record["seed"], bot_level=head["bot_level"],
-                    turn_timer=head["turn_timer"], started=record.get("time"),
+                    game=game_ref(head.id, number), table=head.id, name=head.name,
+                    kind=read_game_id(head.game), players=head.players,
+                    options=dict(head.options),
+                    seed=record.seed, bot_level=head.bot_level,
+                    turn_timer=head.turn_timer, started=record.time,
                     seats=[Player(s["name"], s["kind"]) for s in named],
-                    public=bool(head.get("public_replays")),
-                    token_hashes=tuple(s["token_hash"] for s in seats))
+                    public=bool(head.public_replays),
+                    token_hashes=tuple(s.token_hash for s in seats))
                 games.append(current)
-                covering = {i: (0, s["cover_by"] or BY_HOST)
-                            for i, s in enumerate(seats) if s["covered"]}
-            case "act":
+                covering = {s.seat: (0, s.cover_by or BY_HOST) for s in seats if s.covered}
+            case Acted():
                 if current is None:
                     raise ValueError("an action before the game started")
-                current.moves.append(Move(record["seat"], record["action"], record.get("time"),
-                                          record.get("by", PERSON)))
-            case "chat":
+                current.moves.append(Move(record.seat, record.action, record.time, record.by))
+            case Chatted():
                 if current is not None:
-                    current.chat.append(Said(len(current.moves), record["seat"], record["name"],
-                                             record["text"], record.get("time")))
+                    current.chat.append(Said(len(current.moves), record.seat, record.name,
+                                             record.text, record.time))
     if current is not None:
         close_covers(covering)
     return games

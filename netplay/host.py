@@ -42,7 +42,8 @@ from netplay.protocol import Closed, TableList
 from netplay.replays import Replays
 from netplay.seating import Seating
 from netplay.store import CommitGate, Store, StoreError
-from netplay.table import DEAL_WAITS, DEFAULT_PACE, OVER, Table
+from netplay.journal import DEFAULT_PACE
+from netplay.table import DEAL_WAITS, OVER, Table
 from netplay.tables import Tables
 from netplay.transport import Door, HostKey, Listener
 

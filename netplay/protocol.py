@@ -11,10 +11,13 @@ are `netplay.frames`. See PROTOCOL.md for each message.
 from __future__ import annotations
 
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any, ClassVar, Final, Mapping
+from functools import partial
+from types import NoneType
+from typing import Any, Callable, ClassVar, Final, Mapping, get_args, get_type_hints
 
 from netplay.errors import ProtocolError
 from netplay.frames import PROTOCOL_VERSION
+from netplay.maps import MissingField, record_from_map
 from netplay.text import clean_text
 
 MAX_NAME: Final = 32
@@ -65,15 +68,44 @@ class Message:
 
 
 # ---------------------------------------------------------------------------------------------
-# Client messages: typed records, one per tag
+# Client messages: typed records, one per tag. Each record's declaration is also its schema: the
+# fields' types and defaults, and each field's limit as its metadata's "check".
+
+
+def _at_most(limit: int, what: str) -> dict[str, Any]:
+    """Field metadata: text of more than `limit` characters is refused, calling it `what`."""
+
+    def check(value: Any) -> Any:
+        if type(value) is str and len(value) > limit:
+            raise ProtocolError(f"{what} is {len(value)} characters; the limit is {limit}")
+        return value
+
+    return {"check": check}
+
+
+def _check_tokens(tokens: list) -> list:
+    if len(tokens) > MAX_TOKENS:
+        raise ProtocolError(f"{len(tokens)} tokens; the limit is {MAX_TOKENS}")
+    for token in tokens:
+        if type(token) is not str or len(token) > MAX_TOKEN:
+            raise ProtocolError(f"each token must be a string of at most {MAX_TOKEN} characters")
+    return tokens
+
+
+_NAME: Final = {"check": check_name}
+_TABLE_NAME: Final = {"check": partial(check_name, allow_empty=True)}
+"""A table may be created without a name: the host names it after its game."""
+_TOKEN: Final = _at_most(MAX_TOKEN, "token")
+_TABLE_ID: Final = _at_most(MAX_ID, "table id")
+_GAME_ID: Final = _at_most(MAX_ID, "game id")
 
 
 @dataclass(frozen=True, slots=True)
 class Hello(Message):
     TAG = "hello"
-    name: str
-    token: str | None = None
-    table: str | None = None
+    name: str = field(metadata=_NAME)
+    token: str | None = field(default=None, metadata=_TOKEN)
+    table: str | None = field(default=None, metadata=_TABLE_ID)
     spectate: bool = False
 
 
@@ -83,7 +115,7 @@ class PairRequest(Message):
     before anything of the player's is said (see "Pairing")."""
 
     TAG = "pair"
-    msg: str
+    msg: str = field(metadata=_at_most(MAX_TOKEN, "msg"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +123,7 @@ class Paired(Message):
     """The client's MAC over the host's fingerprint, answering the host's `pair`."""
 
     TAG = "paired"
-    mac: str
+    mac: str = field(metadata=_at_most(MAX_TOKEN, "mac"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,13 +134,13 @@ class ListTables(Message):
 @dataclass(frozen=True, slots=True)
 class CreateTable(Message):
     TAG = "create_table"
-    game: str
+    game: str = field(metadata=_GAME_ID)
     players: int
     options: dict = field(default_factory=dict)
-    name: str = ""
+    name: str = field(default="", metadata=_TABLE_NAME)
     bots: int = 0
-    bot_level: str | None = None
-    bot_pace: str | None = None
+    bot_level: str | None = field(default=None, metadata=_at_most(MAX_ID, "bot_level id"))
+    bot_pace: str | None = field(default=None, metadata=_at_most(MAX_ID, "bot_pace id"))
     turn_timer: int = 0
     public_replays: bool = False
     private: bool = False
@@ -118,14 +150,14 @@ class CreateTable(Message):
 @dataclass(frozen=True, slots=True)
 class Sit(Message):
     TAG = "sit"
-    table: str
+    table: str = field(metadata=_TABLE_ID)
     seat: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class AddBot(Message):
     TAG = "add_bot"
-    table: str
+    table: str = field(metadata=_TABLE_ID)
     seat: int | None = None
 
 
@@ -171,24 +203,24 @@ class Ping(Message):
 @dataclass(frozen=True, slots=True)
 class ListReplays(Message):
     TAG = "replays"
-    tokens: list = field(default_factory=list)
+    tokens: list = field(default_factory=list, metadata={"check": _check_tokens})
 
 
 @dataclass(frozen=True, slots=True)
 class ShowReplay(Message):
     TAG = "replay"
-    game: str
-    eyes: int | str
+    game: str = field(metadata=_GAME_ID)
+    eyes: int | str = field(metadata=_at_most(MAX_ID, "eyes"))
     step: int
-    token: str | None = None
+    token: str | None = field(default=None, metadata=_TOKEN)
 
 
 @dataclass(frozen=True, slots=True)
 class FetchRecord(Message):
     TAG = "record"
-    game: str
+    game: str = field(metadata=_GAME_ID)
     part: int
-    token: str | None = None
+    token: str | None = field(default=None, metadata=_TOKEN)
 
 
 ClientMessage = (
@@ -197,93 +229,69 @@ ClientMessage = (
 )
 REPLAY_REQUESTS: Final = (ListReplays, ShowReplay, FetchRecord)
 
-_REQUIRED = object()
 
-# tag -> (record, {field: (type, default)}); a None value means "absent" for optional fields.
-_CLIENT_SCHEMAS: Final[dict[str, tuple[type, dict[str, tuple[type, Any]]]]] = {
-    "hello": (Hello, {"name": (str, _REQUIRED), "token": (str, None), "table": (str, None),
-                      "spectate": (bool, False)}),
-    "pair": (PairRequest, {"msg": (str, _REQUIRED)}),
-    "paired": (Paired, {"mac": (str, _REQUIRED)}),
-    "list_tables": (ListTables, {}),
-    "create_table": (CreateTable, {"game": (str, _REQUIRED), "players": (int, _REQUIRED),
-                                   "options": (dict, None), "name": (str, ""),
-                                   "bots": (int, 0), "bot_level": (str, None),
-                                   "bot_pace": (str, None),
-                                   "turn_timer": (int, 0), "public_replays": (bool, False),
-                                   "private": (bool, False),
-                                   "start_when_full": (bool, False)}),
-    "sit": (Sit, {"table": (str, _REQUIRED), "seat": (int, None)}),
-    "add_bot": (AddBot, {"table": (str, _REQUIRED), "seat": (int, None)}),
-    "leave": (Leave, {}),
-    "start": (Start, {}),
-    "act": (Act, {"action": (dict, _REQUIRED)}),
-    "chat": (Chat, {"text": (str, _REQUIRED)}),
-    "claim_done": (ClaimDone, {}),
-    "play_again": (PlayAgain, {}),
-    "ping": (Ping, {}),
-    "replays": (ListReplays, {"tokens": (list, None)}),
-    "replay": (ShowReplay, {"game": (str, _REQUIRED), "eyes": ((int, str), _REQUIRED),
-                            "step": (int, _REQUIRED), "token": (str, None)}),
-    "record": (FetchRecord, {"game": (str, _REQUIRED), "part": (int, _REQUIRED),
-                             "token": (str, None)}),
-}
+@dataclass(frozen=True, slots=True)
+class _FieldSchema:
+    """What a client message's field may hold, read from its record's declaration."""
 
+    name: str
+    kinds: tuple[type, ...]
+    """The types its value may have, exactly: a bool is not taken for a whole number."""
+    required: bool
+    """Whether it has no default; an absent optional field takes its record's default."""
+    check: Callable[[Any], Any] | None
+    """The field's limit (its metadata's "check"): the value, cleaned, or ProtocolError."""
+
+
+def _schema(record: type) -> tuple[_FieldSchema, ...]:
+    """The schema of each field of `record`; an optional field's None is not a kind of its own
+    (a nil on the wire means the field is absent)."""
+    hints = get_type_hints(record)
+    return tuple(
+        _FieldSchema(spec.name,
+                     tuple(k for k in get_args(hints[spec.name]) if k is not NoneType)
+                     or (hints[spec.name],),
+                     spec.default is MISSING and spec.default_factory is MISSING,
+                     spec.metadata.get("check"))
+        for spec in fields(record))
+
+
+_CLIENT_SCHEMAS: Final = {record.TAG: (record, _schema(record))
+                          for record in get_args(ClientMessage)}
 CLIENT_TAGS: Final = frozenset(_CLIENT_SCHEMAS)
-_TYPE_NAMES = {str: "a string", int: "a whole number", bool: "true or false", dict: "a map",
-               list: "a list", (int, str): "a whole number or a string"}
-_EMPTY = {dict: dict, list: list}
+_TYPE_NAMES: Final = {(str,): "a string", (int,): "a whole number", (bool,): "true or false",
+                      (dict,): "a map", (list,): "a list", (int, str): "a whole number or a string"}
 
 
 def parse_client_message(message: dict) -> ClientMessage:
     """The typed record for a decoded client message; ProtocolError for an unknown tag, a
-    missing or unknown field, a field of the wrong type, or text over its limit."""
+    missing or unknown field, a field of the wrong type, or text over its limit. A field sent
+    as nil is taken as absent."""
     tag = message.get("t")
     schema = _CLIENT_SCHEMAS.get(tag) if type(tag) is str else None
     if schema is None:
         raise ProtocolError(f"unknown message type {tag!r}; expected one of: "
                             + ", ".join(sorted(CLIENT_TAGS)))
-    record, fields = schema
-    unknown = sorted(set(message) - set(fields) - {"v", "t"})
+    record, field_schemas = schema
+    unknown = sorted(set(message) - {spec.name for spec in field_schemas} - {"v", "t"})
     if unknown:
         raise ProtocolError(f"a {tag!r} message has no field {unknown[0]!r}")
     values = {}
-    for name, (kind, default) in fields.items():
-        value = message.get(name)
+    for spec in field_schemas:
+        value = message.get(spec.name)
         if value is None:
-            if default is _REQUIRED:
-                raise ProtocolError(f"a {tag!r} message needs the field {name!r}")
-            values[name] = _EMPTY[kind]() if kind in _EMPTY and default is None else default
-            continue
-        # bool is an int in Python; a seat number must not be accepted as True.
-        if type(value) not in (kind if type(kind) is tuple else (kind,)):
-            raise ProtocolError(f"{tag!r}: field {name!r} must be {_TYPE_NAMES[kind]}")
-        values[name] = value
-    _check_sizes(tag, values)
+            if spec.required:
+                raise ProtocolError(f"a {tag!r} message needs the field {spec.name!r}")
+        elif type(value) not in spec.kinds:
+            raise ProtocolError(f"{tag!r}: field {spec.name!r} must be "
+                                f"{_TYPE_NAMES[spec.kinds]}")
+        else:
+            values[spec.name] = value
+    # Every field's type is checked before any field's limit, as the protocol has it.
+    for spec in field_schemas:
+        if spec.check is not None and spec.name in values:
+            values[spec.name] = spec.check(values[spec.name])
     return record(**values)
-
-
-def _check_sizes(tag: str, values: dict) -> None:
-    if "name" in values:
-        values["name"] = check_name(values["name"], allow_empty=tag == "create_table")
-    if values.get("token") is not None and len(values["token"]) > MAX_TOKEN:
-        raise ProtocolError(f"token is {len(values['token'])} characters; the limit is {MAX_TOKEN}")
-    for key in ("msg", "mac"):
-        if values.get(key) is not None and len(values[key]) > MAX_TOKEN:
-            raise ProtocolError(f"{key} is {len(values[key])} characters; the limit is {MAX_TOKEN}")
-    for key in ("table", "game", "bot_level", "bot_pace"):
-        if values.get(key) is not None and len(values[key]) > MAX_ID:
-            raise ProtocolError(f"{key} id is {len(values[key])} characters; the limit is {MAX_ID}")
-    if type(values.get("eyes")) is str and len(values["eyes"]) > MAX_ID:
-        raise ProtocolError(f"eyes is {len(values['eyes'])} characters; the limit is {MAX_ID}")
-    tokens = values.get("tokens")
-    if tokens is not None:
-        if len(tokens) > MAX_TOKENS:
-            raise ProtocolError(f"{len(tokens)} tokens; the limit is {MAX_TOKENS}")
-        for token in tokens:
-            if type(token) is not str or len(token) > MAX_TOKEN:
-                raise ProtocolError(f"each token must be a string of at most {MAX_TOKEN} "
-                                    "characters")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -424,9 +432,7 @@ class Pair(HostMessage):
 
 HostRecord = (Welcome | TableList | Lobby | State | ChatLine | Error | Pong | Closed
               | ReplayList | ReplayStep | RecordPart | Pair)
-_HOST_RECORDS: Final[dict[str, type]] = {
-    cls.TAG: cls for cls in (Welcome, TableList, Lobby, State, ChatLine, Error, Pong, Closed,
-                             ReplayList, ReplayStep, RecordPart, Pair)}
+_HOST_RECORDS: Final[dict[str, type]] = {cls.TAG: cls for cls in get_args(HostRecord)}
 
 
 def parse_host_message(message: dict) -> HostRecord:
@@ -437,11 +443,8 @@ def parse_host_message(message: dict) -> HostRecord:
     record = _HOST_RECORDS.get(tag) if type(tag) is str else None
     if record is None:
         raise ProtocolError(f"the host sent an unknown message type {tag!r}")
-    values = {}
-    for spec in fields(record):
-        wire = record.WIRE_NAMES.get(spec.name, spec.name)
-        if wire in message:
-            values[spec.name] = message[wire]
-        elif spec.default is MISSING:
-            raise ProtocolError(f"a {tag!r} message from the host has no field {wire!r}")
-    return record(**values)
+    try:
+        return record_from_map(record, message, record.WIRE_NAMES)
+    except MissingField as missing:
+        raise ProtocolError(f"a {tag!r} message from the host has no field "
+                            f"{missing.args[0]!r}") from None

@@ -10,16 +10,15 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 
 from netplay.connection import Client, push_state
 from netplay.errors import Refusal, Rejection
-from netplay.protocol import Hello, Welcome
+from netplay.protocol import Hello, TableList, Welcome
 from netplay.ratelimit import Lockout
+from netplay.replays import Replays
 from netplay.table import OVER, WAITING, Seat, Table
-
-if TYPE_CHECKING:
-    from netplay.host import Host
+from netplay.tables import Tables
 
 log = logging.getLogger("gaslight.host")
 
@@ -28,10 +27,35 @@ TOKEN_FAILURES: Final = 5
 TOKEN_FAILURE_WINDOW: Final = 60.0
 
 
+class SeatingHost(Protocol):
+    """What seating needs of the host (`netplay.host.Host`): its tables, and what it does
+    when a table changes, fills, or is left empty."""
+
+    replays: Replays
+    tables: Tables
+
+    @property
+    def host_id(self) -> str: ...
+
+    def table(self, table_id: str, fatal: bool = False) -> Table: ...
+
+    def table_list(self) -> TableList: ...
+
+    def changed(self, table: Table) -> None: ...
+
+    def start_game(self, table: Table, seed: int | None) -> None: ...
+
+    def arm_turn_timer(self, table: Table) -> None: ...
+
+    def after_move(self, table: Table) -> None: ...
+
+    def close_table(self, table: Table, why: str) -> None: ...
+
+
 class Seating:
     """Seats and spectators of one host's tables, and the handshake that places a client."""
 
-    def __init__(self, host: Host) -> None:
+    def __init__(self, host: SeatingHost) -> None:
         self.host = host
         self._token_lockout = Lockout(TOKEN_FAILURES, TOKEN_FAILURE_WINDOW)
 

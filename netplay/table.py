@@ -17,6 +17,17 @@ from typing import Any, Final
 
 import engine
 from netplay.errors import Refusal
+from netplay.journal import (
+    BOT_MOVE,
+    BY_HOST,
+    DEFAULT_PACE,
+    PERSON,
+    Acted,
+    Chatted,
+    GameStarted,
+    Record,
+    SeatSet,
+)
 from netplay.protocol import MAX_CHAT, MAX_NAME, ChatLine, Lobby
 from netplay.store import Store
 from netplay.text import clean_text
@@ -25,10 +36,6 @@ log = logging.getLogger("gaslight.host")
 
 WAITING, PLAYING, OVER = "waiting", "playing", "over"
 HUMAN, BOT, EMPTY = "human", "bot", "empty"
-BY_HOST, BY_TIMER = "host", "timer"
-"""Who set a bot to cover an away player's seat: the table's host, or its turn timer."""
-PERSON, BOT_MOVE = "person", "bot"
-"""Who made a move, besides a covering bot (named by its cover's `BY_HOST` or `BY_TIMER`)."""
 
 BOT_PACES: Final = {"fast": 0.5, "normal": 5.0, "slow": 10.0}
 """Seconds a table's bots wait before each move, about (see `netplay.bots`), at each pace.
@@ -40,7 +47,6 @@ DEAL_WAITS: Final = {"fast": 5.0, "normal": 15.0, "slow": 30.0}
 "Deals"): long enough to read the last round's end and one's wires."""
 DEAL_EVENT: Final = "deal"
 """The event that begins a round, in the games that have claims."""
-DEFAULT_PACE: Final = "normal"
 CHAT_TAIL: Final = 20
 """Chat lines a table keeps, per channel, for the people who join or come back."""
 EVENING: Final = 30
@@ -98,10 +104,10 @@ class Seat:
             "covered": self.covered,
         }
 
-    def record(self) -> dict[str, Any]:
-        return {"t": "seat", "seat": self.seat, "kind": self.kind, "name": self.name,
-                "token_hash": self.token_hash, "bot": self.bot, "covered": self.covered,
-                "cover_by": self.cover_by}
+    def record(self) -> SeatSet:
+        return SeatSet(seat=self.seat, kind=self.kind, name=self.name,
+                       token_hash=self.token_hash, bot=self.bot, covered=self.covered,
+                       cover_by=self.cover_by)
 
 
 @dataclass
@@ -285,14 +291,14 @@ class Table:
             self.record(seat.record())
             log.info("table %s: seat %d is its player's again", self.id, seat.seat)
 
-    def record(self, record: dict) -> None:
+    def record(self, record: Record) -> None:
         if self.store is not None:
-            self.store.append(self.id, record)
+            self.store.append(self.id, record.to_dict())
 
-    def note(self, record: dict) -> None:
+    def note(self, record: Record) -> None:
         """Record what nobody need wait for (see `Store.note`)."""
         if self.store is not None:
-            self.store.note(self.id, record)
+            self.store.note(self.id, record.to_dict())
 
     def play(self, seat: int, action: dict) -> None:
         """Apply a seat's action to the game and record it; engine.IllegalAction changes
@@ -302,8 +308,8 @@ class Table:
             raise engine.IllegalAction("no game is running at this table")
         game.apply(seat, action)
         mover = self.seats[seat].mover
-        self.record({"t": "act", "seat": seat, "action": game.history[-1][1],
-                     "time": round(time.time(), 3), "by": mover})
+        self.record(Acted(seat=seat, action=game.history[-1][1], time=round(time.time(), 3),
+                          by=mover))
         if mover == PERSON:  # a claim, or a move, is as good as passing at this deal
             self.claim_done(seat)
         if game.outcome is not None:
@@ -337,8 +343,8 @@ class Table:
         self.game = engine.new_game(self.game_id, self.players, self.options, self.seed)
         self.games += 1
         self.events_seen = 0
-        self.record({"t": "game", "seed": self.seed, "time": round(time.time(), 3),
-                     "seats": [{"name": s.name, "kind": s.kind} for s in self.seats]})
+        self.record(GameStarted(seed=self.seed, time=round(time.time(), 3),
+                                seats=[{"name": s.name, "kind": s.kind} for s in self.seats]))
         log.info("table %s: game started", self.id)
 
     def say(self, text: str, seat: int | None, name: str,
@@ -358,8 +364,7 @@ class Table:
         self.keep_chat(ChatLine(channel, cleaned, seat, name, past=True))
         if channel == "table":
             # The table's channel is part of its games' record; spectators' asides are not.
-            self.note({"t": "chat", "seat": seat, "name": name, "text": cleaned,
-                       "time": round(time.time(), 3)})
+            self.note(Chatted(seat=seat, name=name, text=cleaned, time=round(time.time(), 3)))
         return ChatLine(channel, cleaned, seat, name), audience
 
     def keep_chat(self, line: ChatLine) -> None:

@@ -23,14 +23,24 @@ from typing import Final
 import engine
 from engine.catalogue import game_info, read_game_id
 from netplay.errors import Refusal
+from netplay.journal import (
+    BY_TIMER,
+    DEFAULT_PACE,
+    Acted,
+    Chatted,
+    GameStarted,
+    HostSeatSet,
+    Record,
+    SeatSet,
+    TableMade,
+    read_record,
+)
 from netplay.limits import HostLimits
 from netplay.protocol import MAX_NAME, ChatLine
 from netplay.store import OVER as STORED_OVER
 from netplay.store import Store, StoreError
 from netplay.table import (
     BOT_PACES,
-    BY_TIMER,
-    DEFAULT_PACE,
     EMPTY,
     HUMAN,
     OVER,
@@ -116,11 +126,10 @@ class Tables(Mapping[str, Table]):
         if self.store is not None:
             self.store.add_table(table_id)
             table.store = self.store
-        table.record({"t": "table", "id": table_id, "name": name, "game": game,
-                      "players": players, "options": resolved, "bot_level": bot_level,
-                      "bot_pace": bot_pace,
-                      "turn_timer": turn_timer, "public_replays": public_replays,
-                      "private": private, "start_when_full": start_when_full})
+        table.record(TableMade(id=table_id, name=name, game=game, players=players,
+                               options=resolved, bot_level=bot_level, bot_pace=bot_pace,
+                               turn_timer=turn_timer, public_replays=public_replays,
+                               private=private, start_when_full=start_when_full))
         self._tables[table_id] = table
         for seat in table.seats[players - bots:]:
             table.seat_bot(seat)
@@ -191,7 +200,7 @@ class Tables(Mapping[str, Table]):
         table.record(seat.record())
         if table.host_seat is None:
             table.host_seat = seat.seat
-            table.record({"t": "host_seat", "seat": seat.seat})
+            table.record(HostSeatSet(seat=seat.seat))
         log.info("table %s: %s took seat %d", table.id, name, seat.seat)
         return seat, token
 
@@ -205,7 +214,7 @@ class Tables(Mapping[str, Table]):
         table.record(seat.record())
         if table.host_seat == seat_number:
             table.host_seat = next((s.seat for s in table.seats if s.kind == HUMAN), None)
-            table.record({"t": "host_seat", "seat": table.host_seat})
+            table.record(HostSeatSet(seat=table.host_seat))
 
     def add_bot(self, table: Table, wanted: int | None) -> Seat:
         """A bot takes an empty seat before the game, or after it has started covers the seat
@@ -312,14 +321,14 @@ class Tables(Mapping[str, Table]):
 
 
 def restore_table(table_id: str, records: list[dict]) -> Table:
-    """Rebuild a table from its records; StoreError if they do not replay."""
+    """Rebuild a table from its stored records; StoreError if they do not replay."""
     table: Table | None = None
-    for index, record in enumerate(records):
+    for index, stored in enumerate(records):
         try:
-            table = _apply_record(table, record)
+            table = _apply_record(table, read_record(stored))
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
             raise StoreError(
-                table_id, f"record {index} ({record.get('t')!r}) does not replay: {error}"
+                table_id, f"record {index} ({stored.get('t')!r}) does not replay: {error}"
             ) from None
     if table is None:
         raise StoreError(table_id, "it has no records")
@@ -328,44 +337,39 @@ def restore_table(table_id: str, records: list[dict]) -> Table:
     return table
 
 
-def _apply_record(table: Table | None, record: dict) -> Table:
-    kind = record["t"]
+def _apply_record(table: Table | None, record: Record) -> Table:
     if table is None:
-        if kind != "table":
+        if not isinstance(record, TableMade):
             raise ValueError("the first record must describe the table")
-        players, game_id = record["players"], read_game_id(record["game"])
+        players, game_id = record.players, read_game_id(record.game)
         return Table(
-            id=record["id"], name=record["name"], game_id=game_id, players=players,
-            options=engine.game_class(game_id).validate_options(players, record["options"]),
-            seats=[Seat(i) for i in range(players)], bot_level=record["bot_level"],
-            bot_pace=record.get("bot_pace", DEFAULT_PACE),
-            turn_timer=record["turn_timer"],
-            public_replays=record.get("public_replays", False),
-            private=record.get("private", False),
-            start_when_full=record.get("start_when_full", False),
+            id=record.id, name=record.name, game_id=game_id, players=players,
+            options=engine.game_class(game_id).validate_options(players, record.options),
+            seats=[Seat(i) for i in range(players)], bot_level=record.bot_level,
+            bot_pace=record.bot_pace, turn_timer=record.turn_timer,
+            public_replays=record.public_replays, private=record.private,
+            start_when_full=record.start_when_full,
         )
-    match kind:
-        case "seat":
-            seat = table.seats[record["seat"]]
-            seat.kind, seat.name = record["kind"], record["name"]
-            seat.token_hash, seat.bot = record["token_hash"], record["bot"]
-            seat.covered = record["covered"]
-            seat.cover_by = record.get("cover_by")
-        case "host_seat":
-            table.host_seat = record["seat"]
-        case "game":
-            table.seed = record["seed"]
+    match record:
+        case SeatSet():
+            seat = table.seats[record.seat]
+            seat.kind, seat.name = record.kind, record.name
+            seat.token_hash, seat.bot = record.token_hash, record.bot
+            seat.covered, seat.cover_by = record.covered, record.cover_by
+        case HostSeatSet():
+            table.host_seat = record.seat
+        case GameStarted():
+            table.seed = record.seed
             table.game = engine.new_game(table.game_id, table.players, table.options, table.seed)
             table.games += 1
-        case "chat":
-            table.keep_chat(ChatLine("table", record["text"], record["seat"], record["name"],
-                                     past=True))
-        case "act":
+        case Chatted():
+            table.keep_chat(ChatLine("table", record.text, record.seat, record.name, past=True))
+        case Acted():
             if table.game is None:
                 raise ValueError("an action before the game started")
-            table.game.apply(record["seat"], record["action"])
+            table.game.apply(record.seat, record.action)
             if table.game.outcome is not None:
                 table.game_over()
-        case _:
-            raise ValueError(f"unknown record type {kind!r}")
+        case TableMade():
+            raise ValueError("a table is described once, in its first record")
     return table

@@ -42,6 +42,7 @@ LAYERS = {
     "netplay": (modules_of(netplay, prefix="netplay"), ("textual", "tui")),
     "tui headless": (
         ["tui.address", "tui.background", "tui.config", "tui.backend", "tui.launch", "tui.cli",
+         "tui.listing", "tui.local_hosts", "tui.finding", "tui.played_games",
          "tui.games",
          "tui.quick_play", "tui.seat_book", *modules_of(tui.commands, prefix="tui.commands"),
          *modules_of(tui.models, prefix="tui.models"), *game_models()],

@@ -48,6 +48,8 @@ class ChatReceived(Message):
     sender: str
     text: str
     channel: str
+    past: bool = False
+    """Said before this connection: the host's recent lines, sent on joining or reconnecting."""
 
 
 @dataclass

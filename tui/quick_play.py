@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.catalogue import CATALOGUE, GameInfo, InvalidSetup
-from netplay.table import DEFAULT_PACE
+from netplay.journal import DEFAULT_PACE
 from tui.config import load_setting, save_setting
 
 SETTING = "quick_play"

@@ -19,7 +19,7 @@ import msgpack
 import pytest
 
 import engine
-from netplay import discovery
+from netplay import announcement, discovery
 from netplay.host import Host
 from netplay.limits import HostLimits
 from netplay.legal import pack_legal
@@ -249,7 +249,7 @@ async def run_game_and_scan(host: Host, game_id: str, caplog, txt_records) -> No
     for record in txt_records:
         scan("a zeroconf TXT record", record, public)
         keys = {item.split(b"=")[0].decode() for item in txt_entries(record)}
-        assert keys <= set(discovery.TXT_KEYS)
+        assert keys <= set(announcement.TXT_KEYS)
     mine = [t for t in found if t.id == table_id]
     assert mine and mine[-1].host == "127.0.0.1" and mine[-1].name == "Baker Street"
     scan("the host's log", caplog.text.encode(), public)

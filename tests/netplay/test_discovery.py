@@ -18,7 +18,8 @@ import textwrap
 import pytest
 
 from netplay.client import Connection, HostKeyChanged, NotPaired
-from netplay.discovery import TXT_KEYS, Advertiser, TableBrowser, locator, txt_record
+from netplay.announcement import TXT_KEYS, txt_record
+from netplay.discovery import Advertiser, TableBrowser, locator
 from netplay.frames import PROTOCOL_VERSION
 from netplay.host import Host
 from netplay.pins import KnownHosts

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 
 from netplay.client import Connection
+from netplay.event_log import EventLog
 from netplay.host import Host
 from netplay.limits import HostLimits
 from netplay.protocol import Chat, ChatLine, State
@@ -87,14 +88,12 @@ def state(first: int, events: list[int]) -> State:
 def test_a_client_that_joined_late_keeps_appending_after_its_tail():
     """PROTOCOL.md, "Events": after a tail that starts above 0, a `state` whose `first` is the
     index just past the client's last event appends; `first` 0 starts a new list."""
-    conn = Connection("127.0.0.1", 0, name="Late", table=None, token=None, spectate=True,
-                      reconnect=False, on_frame=None, heartbeat_interval=5, dead_after=15,
-                      locate=None, code=None, known_hosts=None, fingerprint=None)
-    view = conn._full_state(state(50, list(range(50, 90)))).view
+    log = EventLog()
+    view = log.full_state(state(50, list(range(50, 90)))).view
     assert (view["events_from"], len(view["events"])) == (50, 40)
     for first, last in [(90, 92), (92, 95), (95, 98)]:
-        view = conn._full_state(state(first, list(range(first, last)))).view
+        view = log.full_state(state(first, list(range(first, last)))).view
     assert view["events_from"] == 50
     assert [e["n"] for e in view["events"]] == list(range(50, 98))
-    view = conn._full_state(state(0, [0, 1])).view  # a new game
+    view = log.full_state(state(0, [0, 1])).view  # a new game
     assert (view["events_from"], [e["n"] for e in view["events"]]) == (0, [0, 1])

@@ -5,7 +5,7 @@ tables) does. A joiner sees a table's options before sitting."""
 from __future__ import annotations
 
 from netplay.client import Connection
-from netplay.discovery import read_options, txt_record
+from netplay.announcement import read_options, txt_record
 from netplay.host import Host
 from netplay.protocol import CreateTable, Lobby, Start, State, TableList
 

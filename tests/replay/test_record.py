@@ -11,7 +11,8 @@ import engine
 from netplay.game_record import GameRecord, table_games
 from netplay.replays import Replay
 from netplay.store import Store
-from netplay.table import BY_TIMER, HUMAN
+from netplay.journal import BY_TIMER
+from netplay.table import HUMAN
 from netplay.tables import Tables, restore_table
 
 

@@ -91,7 +91,7 @@ def test_host_help_lists_options_and_bot_levels(capsys):
 def test_tables_uses_the_lobby_columns_and_words():
     from rich.console import Console
 
-    from netplay.discovery import DiscoveredTable
+    from netplay.announcement import DiscoveredTable
     from tui.commands.tables import tables_table
 
     found = [DiscoveredTable("t1", "[b]Baker[/b] Street", "timebomb", 5, 5, 0, "playing", 2,

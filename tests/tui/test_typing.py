@@ -26,6 +26,7 @@ from support.screen_text import screen_text
 from engine.catalogue import CATALOGUE
 from netplay.protocol import Chat, PlayAgain
 from tui.app import create_app
+from tui.messages import ChatReceived
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.end import EndScreen
 from tui.screens.keys import KeysScreen
@@ -100,7 +101,7 @@ async def test_typing_on_the_end_screen_goes_to_the_chat_only():
         assert sent == [Chat(SENTENCE)]
         assert isinstance(application.screen, EndScreen)
         # What the host says back shows in the end screen's chat.
-        screen.on_chat_received(type("Said", (), {"sender": "Ada", "text": "gg", "channel": "table"})())
+        screen.on_chat_received(ChatReceived("Ada", "gg", "table"))
         await pilot.pause()
         assert "Ada: gg" in screen_text(application)
 

@@ -19,6 +19,7 @@ from textual.widgets import ContentSwitcher, Footer, Input
 
 from netplay import protocol as wire
 from netplay.client import Received, Status
+from netplay.table import CHAT_TAIL
 from tui.backend import Backend
 from tui.config import bell_on
 from tui.listing import Ticket, connect_error_text
@@ -33,6 +34,7 @@ from tui.messages import (
     TableClosed,
 )
 from tui.games import board_for
+from tui.models.chat_history import ChatHistory
 from tui.models.seats import SeatInfo, names_of, seat_infos
 from tui.played_games import keep_bot_games, remember_played
 from tui.screens.end import play_again_text
@@ -113,7 +115,7 @@ class PlayScreen(Screen[str | None]):
         self.shown_bindings: tuple | None = None
         self.rang = False
         """The bell rang for this turn: it rings again only once the turn has passed."""
-        self.chat_lines: list[ChatLine] = []
+        self.chat = ChatHistory[ChatLine](KEPT_CHAT, CHAT_TAIL)
         """The table's recent talk, for the end screen's chat."""
         self.replay_screen: Any = None
         """The replay of this table's last game, open over the end screen (`watch_again`)."""
@@ -189,8 +191,8 @@ class PlayScreen(Screen[str | None]):
                 self.post_message(LobbyChanged(message.to_dict()))
             case wire.State(view=view, legal=legal, seat=seat):
                 self.post_message(StateChanged(view, list(legal), seat))
-            case wire.ChatLine(sender=sender, text=text, channel=channel):
-                self.post_message(ChatReceived(sender, text, channel))
+            case wire.ChatLine(sender=sender, text=text, channel=channel, past=past):
+                self.post_message(ChatReceived(sender, text, channel, past))
             case wire.ReplayStep() | wire.ReplayList() | wire.RecordPart():
                 if self.replay_screen is not None:
                     self.replay_screen.receive(message)
@@ -222,6 +224,7 @@ class PlayScreen(Screen[str | None]):
             log.note("Connection lost: reconnecting with your seat…")
         elif event.status == "connected" and previous == "reconnecting":
             log.note("Reconnected.")
+            self.chat.reconnected()
         elif event.status == "closed" and previous != "closed":
             detail = event.detail or "The connection to the host is closed."
             log.note(detail + " Press Esc for the lobby.")
@@ -438,7 +441,8 @@ class PlayScreen(Screen[str | None]):
 
     def on_chat_received(self, event: ChatReceived) -> None:
         line = (event.sender, event.text, event.channel)
-        self.chat_lines = [*self.chat_lines[-(KEPT_CHAT - 1):], line]
+        if not self.chat.add(line, event.past):
+            return  # a reconnect's repeat of a line shown already
         self.query_one(ChatPanel).add(*line)
         if self.end_screen is not None:
             self.end_screen.add_chat(line)
@@ -633,7 +637,7 @@ class PlayScreen(Screen[str | None]):
         body = type(self.board).ending(self.view, self.board.seat, self.seats)
         self.end_screen = EndScreen(
             body, can_play_again=not self.spectator, you_won=self.board.you_won(),
-            chat=self.chat_lines, send_chat=self.say, ask_again=self.action_play_again,
+            chat=self.chat.lines, send_chat=self.say, ask_again=self.action_play_again,
             watch_again=self.watch_again, team_name=self.board.team_name,
         )
         self.app.push_screen(self.end_screen, self.end_chosen)
