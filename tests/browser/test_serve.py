@@ -291,7 +291,7 @@ async def test_a_terminal_player_and_a_browser_guest_at_one_table(serve, browser
             await ann.press("Enter")
             # Tom's claim offer may cover his chat: read what his chat holds.
             table = play_screen(tom)
-            await waiter.until(pilot, lambda: ("Ann", "evening, Tom", "table") in table.chat_lines,
+            await waiter.until(pilot, lambda: ("Ann", "evening, Tom", "table") in table.chat.lines,
                                "Ann's line in Tom's chat")
             table.say("evening, Ann")
             await ann.wait_for("Tom: evening, Ann")
