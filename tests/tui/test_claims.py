@@ -8,17 +8,16 @@ from __future__ import annotations
 from support.flows import post_burst
 from support.offline import (
     lobby,
-    offline_backend,
     open_table,
     seeded_game,
     skip_claim_offer,
 )
 from support.positions import arranged_game
+from support.offline import offline_app as app
 from support.screen_text import screen_text
 
 import engine
 from netplay.protocol import Act, Chat, ClaimDone
-from tui.app import create_app
 from tui.games.timebomb.model import build_model as build_timebomb_model
 from tui.games.timebomb_evolution.model import build_model as build_evolution_model
 from tui.messages import LobbyChanged, StateChanged
@@ -26,10 +25,6 @@ from tui.models.seats import seat_infos
 from tui.widgets.action_picker import ActionPicker
 
 TIMEBOMB_EVOLUTION = "timebomb_evolution"
-
-
-def app():
-    return create_app(offline_backend(), player_name="Ada")
 
 
 def recording(screen) -> list:

@@ -5,7 +5,7 @@ events only this seat may see, and "You won" or "You lost" at the end."""
 from __future__ import annotations
 
 import pytest
-from support.offline import finished_game, lobby, offline_app, offline_backend, open_table
+from support.offline import finished_game, lobby, offline_app, open_table
 from support.positions import (
     MACHINATIONS_NAMES,
     arranged_game,
@@ -18,11 +18,11 @@ from support.positions import (
     proposing_at_0,
     variante_game,
 )
+from support.offline import offline_app as app
 from support.screen_text import footer_misses, screen_text
 
 import engine
 from engine.catalogue import CATALOGUE
-from tui.app import create_app
 from tui.games.timebomb.dialogs import CutScreen
 from tui.messages import StateChanged
 from tui.widgets.sentence_start import SENTENCE_GAP
@@ -63,10 +63,6 @@ ENDINGS = {
     "machinations": (lambda: machinations_game(lambda g: False), mm_lobby),
     "holmes": (lambda: holmes_game(1000), ho_lobby),
 }
-
-
-def app():
-    return create_app(offline_backend(), player_name="Ada")
 
 
 async def opened(application, pilot, game, seat, lobby_message):

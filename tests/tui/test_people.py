@@ -8,25 +8,20 @@ from __future__ import annotations
 from support.offline import (
     finished_game,
     lobby,
-    offline_backend,
     open_table,
     seeded_game,
     skip_claim_offer,
 )
+from support.offline import offline_app as app
 from support.screen_text import screen_text
 
 from netplay.protocol import PlayAgain
-from tui.app import create_app
 from tui.messages import ChatReceived, LobbyChanged, StateChanged
 from tui.screens.end import EndScreen
 from tui.widgets.status_bar import StatusBar
 
 MARKUP_NAME = "[reverse]Les[/]trade [b]X"
 MARKUP_TABLE = "[b]Baker[/b] [red]St"
-
-
-def app():
-    return create_app(offline_backend(), player_name="Ada")
 
 
 def cutter_at(seat: int):

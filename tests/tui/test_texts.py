@@ -5,7 +5,7 @@ not use."""
 
 from __future__ import annotations
 
-from support.offline import offline_backend, open_table
+from support.offline import open_table
 from support.positions import (
     HOLMES_SEATS,
     holmes_game,
@@ -14,10 +14,10 @@ from support.positions import (
     machinations_lobby,
     machinations_seats,
 )
+from support.offline import offline_app as app
 from support.screen_text import screen_text
 
 import engine
-from tui.app import create_app
 from tui.games.holmes.board import area_text
 from tui.games.holmes.model import build_model as build_holmes_model
 from tui.games.machinations.model import build_model as build_machinations_model
@@ -25,10 +25,6 @@ from tui.games.machinations.model import ending_lines
 from tui.widgets.action_picker import ActionPicker
 from tui.screens.end import EndScreen
 from tui.screens.rules import RulesScreen
-
-
-def app():
-    return create_app(offline_backend(), player_name="Ada")
 
 
 def flat(application) -> str:

@@ -8,7 +8,6 @@ from support.flows import SENTENCE, play_screen, post_burst
 from support.offline import (
     finished_game,
     lobby,
-    offline_backend,
     open_table,
     seeded_game,
     skip_claim_offer,
@@ -21,20 +20,16 @@ from support.positions import (
     machinations_lobby,
     proposing_at_0,
 )
+from support.offline import offline_app as app
 from support.screen_text import screen_text
 
 from engine.catalogue import CATALOGUE
 from netplay.protocol import Chat, PlayAgain
-from tui.app import create_app
 from tui.messages import ChatReceived
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.end import EndScreen
 from tui.screens.keys import KeysScreen
 from tui.screens.play import PlayScreen
-
-
-def app():
-    return create_app(offline_backend(), player_name="Ada")
 
 
 def recording(screen: PlayScreen) -> list[dict]:
