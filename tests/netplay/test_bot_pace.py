@@ -4,24 +4,20 @@ the same whatever their pace."""
 
 from __future__ import annotations
 
+from support.hosts import connect
+
 import asyncio
 import time
 
 import pytest
 
 from netplay.bots import PACE_SPREAD, BotDriver
-from netplay.client import Connection
 from netplay.host import Host
 from netplay.limits import HostLimits
 from netplay.protocol import CreateTable, Error, Lobby, State, Welcome
 from netplay.table import BOT_PACES
 
 from .conftest import next_of, stored_table
-
-
-async def connect(host, name, **kwargs):
-    return await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
-                                    name=name, **kwargs)
 
 
 async def test_create_table_takes_a_pace_the_lobby_tells_and_the_store_keeps(host):

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from support.hosts import connect
+
 import asyncio
 
 import pytest
 
-from netplay.client import Connection, Status
+from netplay.client import Status
 from netplay.protocol import (
     MAX_CHAT,
     AddBot,
@@ -25,11 +27,6 @@ from netplay.protocol import (
 )
 
 from .conftest import TIMEOUT, next_of, play
-
-
-async def connect(host, name, **kwargs):
-    return await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
-                                    name=name, **kwargs)
 
 
 async def test_create_sit_add_bot_start_and_play_again(host):
@@ -191,7 +188,6 @@ async def test_owner_may_cover_an_away_players_seat_with_a_bot_who_gives_it_back
     assert all(f["outcome"] is not None for f in finals)
     await ann.close()
     await bob.close()
-
 
 
 async def assert_only_the_table_host_may_cover(host, table_id):

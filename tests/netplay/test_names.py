@@ -3,15 +3,11 @@ go by "Alice" and "Alice (2)" in the lobby and in chat, so every screen agrees."
 
 from __future__ import annotations
 
-from netplay.client import Connection
+from support.hosts import connect
+
 from netplay.protocol import MAX_NAME, Chat, ChatLine, Lobby
 
 from .conftest import next_of
-
-
-async def connect(host, name, **kwargs):
-    return await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
-                                    name=name, **kwargs)
 
 
 async def seated_names(conn) -> list[str]:

@@ -7,6 +7,7 @@ import contextlib
 
 import pytest
 
+from netplay.client import Connection
 from netplay.host import Host
 from netplay.limits import HostLimits
 from netplay.store import Store
@@ -37,3 +38,9 @@ async def host(tmp_path):
     await server.start("127.0.0.1", 0)
     yield server
     await server.stop()
+
+
+async def connect(host: Host, name: str, **kwargs) -> Connection:
+    """A client of `host` on loopback, paired by its table code, going by `name`."""
+    return await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
+                                    name=name, **kwargs)
