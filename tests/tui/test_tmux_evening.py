@@ -45,10 +45,11 @@ class Terminals:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self.socket = f"gaslight-evening-{os.getpid()}-{root.name}"
+        # The server's socket lives with the test's files, so none is left behind in /tmp.
+        self.socket = str(root / "tmux.sock")
 
     def tmux(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True,
+        return subprocess.run(["tmux", "-S", self.socket, *args], capture_output=True,
                               text=True, check=check, timeout=10)
 
     def start(self, session: str, name: str) -> None:
