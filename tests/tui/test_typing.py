@@ -85,12 +85,18 @@ async def test_typing_at_the_table_goes_to_the_chat_only(game_id):
         assert not screen.board.secret_hidden
 
 
+async def at_the_end(application, pilot):
+    """A finished game's table, opened at seat 0, once its end screen is up: the table."""
+    screen = await open_table(application, finished_game(), 0)
+    while not isinstance(application.screen, EndScreen):
+        await pilot.pause()
+    return screen
+
+
 async def test_typing_on_the_end_screen_goes_to_the_chat_only():
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
-        screen = await open_table(application, finished_game(), 0)
-        while not isinstance(application.screen, EndScreen):
-            await pilot.pause()
+        screen = await at_the_end(application, pilot)
         sent = recording(screen)
         await type_sentence(pilot)
         assert sent == [Chat(SENTENCE)]
@@ -300,9 +306,7 @@ async def test_after_a_chat_line_the_games_keys_work_at_once():
 async def test_play_again_shows_at_once_that_you_asked():
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
-        screen = await open_table(application, finished_game(), 0)
-        while not isinstance(application.screen, EndScreen):
-            await pilot.pause()
+        screen = await at_the_end(application, pilot)
         sent = recording(screen)
         await pilot.press("ctrl+r")
         await pilot.pause()
