@@ -30,6 +30,10 @@ MAX_ID: Final = 64
 """Characters in a table id or a game id."""
 MAX_TOKENS: Final = 64
 """Seat tokens in one `replays` request: a seat book's worth."""
+EYES_SPECTATOR: Final = "spectator"
+"""A `replay` request's `eyes` for the spectators' (besides a seat number)."""
+EYES_ALL: Final = "all"
+"""A `replay` request's `eyes` for everything, as the referee sees it: every hand and role."""
 
 
 # ---------------------------------------------------------------------------------------------

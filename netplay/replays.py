@@ -26,6 +26,8 @@ from netplay.errors import Refusal
 from netplay.frames import SENT_FRAME, encode
 from netplay.game_record import GameRecord, RecordError, table_games
 from netplay.protocol import (
+    EYES_ALL,
+    EYES_SPECTATOR,
     FetchRecord,
     ListReplays,
     RecordPart,
@@ -40,9 +42,6 @@ from netplay.tables import Tables, hash_token
 
 log = logging.getLogger("gaslight.host")
 
-EYES_SPECTATOR: Final = "spectator"
-EYES_ALL: Final = "all"
-"""Everything, as the referee sees it: every hand and role from the deal on."""
 LISTED: Final = 50
 """Games in one `replays` answer, newest first."""
 CHAT_SHOWN: Final = 20
