@@ -4,7 +4,8 @@ The app receives a Backend (Harlequin injects its adapter the same way), so test
 bound to loopback with a temporary data directory and no bot delay. Nothing here imports
 textual; `netplay` is imported on first use so that the lobby draws before zeroconf loads.
 The door's rooms are modules of their own: `tui.listing` (tickets and listings),
-`tui.local_hosts` (the hosts this app runs) and `tui.finding` (finding tables).
+`tui.local_hosts` (the hosts this app runs), `tui.finding` (finding tables) and
+`tui.replaying` (past games, replay files and watching them, `tui.past_games`).
 """
 
 from __future__ import annotations
@@ -20,19 +21,21 @@ from tui.address import Address
 from tui.finding import LOOKUP_TIMEOUT, TableFinding
 from tui.listing import TableListing, Ticket
 from tui.local_hosts import BOTS_STORE, LOCAL, LocalHosts
+from tui.replaying import Replaying
 from tui.seat_book import HeldSeat, SeatBook
 
 if TYPE_CHECKING:
     from netplay.client import Connection
     from netplay.host import Host
     from netplay.pins import KnownHosts
+    from netplay.replay_file import ReplayHost
 
 SEATS_DIR = "seats"
 """The seat book's directory in the data directory: owner-only, as the tokens are."""
 
 
 @dataclass
-class Backend(LocalHosts, TableFinding):
+class Backend(LocalHosts, TableFinding, Replaying):
     """Starts in-process hosts and opens client connections for the app."""
 
     interfaces: list[str] | None = None
@@ -51,6 +54,8 @@ class Backend(LocalHosts, TableFinding):
     codes: dict[Address, str] = field(default_factory=dict)
     """Table codes the player gave in this session, by host address: a private table asks
     its code at every join."""
+    replay_hosts: list["ReplayHost"] = field(default_factory=list)
+    """The hosts of the replay files open now (`open_replay_file`)."""
 
     @cached_property
     def seats(self) -> SeatBook:
@@ -65,6 +70,12 @@ class Backend(LocalHosts, TableFinding):
         from netplay.pins import KNOWN_HOSTS_FILE, KnownHosts
 
         return KnownHosts(self.seats.path.parent / KNOWN_HOSTS_FILE)
+
+    async def close(self, by: str | None = None) -> None:
+        """Stop the replay files' hosts still open, then every host this app runs
+        (`LocalHosts.close`)."""
+        await self.close_replay_files()
+        await super().close(by)
 
     def own_host(self, address: Address) -> "Host | None":
         """The host this app runs at `address`, if it runs one there."""

@@ -13,12 +13,9 @@ if TYPE_CHECKING:
 
 
 def replays_dir(backend: Backend) -> Path:
-    """Where this player's replay files go: Gaslight's data directory, `replays/`."""
-    from netplay.store import data_dir
-
-    folder = data_dir(backend.data_dir) / "replays"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+    """Where this player's replay files go: Gaslight's data directory, `replays/`
+    (`Backend.replays_folder`)."""
+    return backend.replays_folder()
 
 
 PLAYED_DIR = "played"
