@@ -196,6 +196,7 @@ class GaslightApp(App):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         from tui.screens.lobby import LobbyScreen
         from tui.screens.play import PlayScreen
+        from tui.screens.replay import ReplayScreen
 
         # Textual's own "Keys" opens its help panel; ours lists the keys of this screen now.
         yield from (c for c in super().get_system_commands(screen) if c.title != "Keys")
@@ -205,6 +206,10 @@ class GaslightApp(App):
             yield SystemCommand("Join by address", "Find the tables of a host by HOST:PORT", screen.action_address)
             yield SystemCommand("Change name", "The name the other players see", self.ask_name)
             yield SystemCommand("Rules", "The rules of the game in focus", screen.action_rules)
+        if isinstance(screen, ReplayScreen):
+            yield SystemCommand("Rules of this game", "Read the rules", screen.action_rules)
+            yield SystemCommand("Close the replay", "Back to where it was opened from",
+                                screen.action_leave)
         if isinstance(screen, PlayScreen):
             yield SystemCommand("Rules of this game", "Read the rules", screen.action_rules)
             yield SystemCommand("Chat", "Say something to the table", screen.action_chat)

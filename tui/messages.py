@@ -10,6 +10,8 @@ from typing import Any
 
 from textual.message import Message
 
+from netplay import protocol as wire
+from netplay.client import Received, Status
 from tui.listing import TableListing
 
 
@@ -33,7 +35,7 @@ class Connected(Message):
 
 @dataclass
 class LobbyChanged(Message):
-    lobby: dict[str, Any]
+    lobby: wire.Lobby
 
 
 @dataclass
@@ -76,3 +78,24 @@ class CodeRefused(Message):
     """The host did not pair with the table code typed: wrong, or not the host at all."""
 
     detail: str
+
+
+def heard(message: Received) -> Message | None:
+    """What a table's screen hears of a message from its host (or its client's own `Status`);
+    None for what is not the table's (a replay's answers)."""
+    match message:
+        case Status(status=status):  # made by the client itself while it reconnects
+            return ConnectionStatusChanged(status)
+        case wire.Welcome(seat=seat, spectator=spectator):
+            return Connected(seat, spectator)
+        case wire.Lobby():
+            return LobbyChanged(message)
+        case wire.State(view=view, legal=legal, seat=seat):
+            return StateChanged(view, list(legal), seat)
+        case wire.ChatLine(sender=sender, text=text, channel=channel, past=past):
+            return ChatReceived(sender, text, channel, past)
+        case wire.Closed(message=text):
+            return TableClosed(text)
+        case wire.Error(message=text, fatal=fatal):
+            return ErrorReceived(text, fatal)
+    return None

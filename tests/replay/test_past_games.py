@@ -16,7 +16,7 @@ from tui.app import create_app
 from tui.backend import Backend
 from tui.listing import Ticket
 from tui.played_games import keep_bot_games, played_book, replays_dir
-from tui.screens.past_games import PastGamesScreen, games_at
+from tui.screens.past_games import PastGamesScreen
 from tui.screens.replay import ReplayScreen, ReplaySource
 from tui.seat_book import HeldSeat
 from tui.widgets.event_log import EventLog
@@ -118,7 +118,7 @@ async def test_past_games_at_a_machine_in_the_middle_hear_no_token(host, tmp_pat
     async with mitm as port, app.run_test(size=(80, 24)) as pilot:
         address = Address("127.0.0.1", port)
         backend.remember_code(address, host.table_code)
-        assert await games_at(address, [token], "Ann", backend.trust(address, fingerprint)) == []
+        assert await backend.past_games_at(address, [token], "Ann", fingerprint) == []
         source = ReplaySource(Ticket(address, None, spectate=True), game=f"{played.table}-1",
                               token=token, fingerprint=fingerprint)
         await app.push_screen(ReplayScreen(backend, source, "Ann"))

@@ -242,7 +242,7 @@ async def test_the_end_screen_replays_the_game_over_the_tables_connection(tmp_pa
         await until(pilot, lambda: shown(replay, steps, "spectator"), "the end")
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, EndScreen), "back at the end")
-        assert table.replay_screen is None
+        assert table.end.replay_screen is None
         first_end = app.screen
         assert "This evening: 1 game" in screen_text(app)
         # The table plays again: the next end screen keeps the evening's record, and its
@@ -273,7 +273,7 @@ async def test_the_end_screen_replays_the_game_over_the_tables_connection(tmp_pa
         assert app.screen.game == f"{table_id}-1"
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen again")
-        assert app.screen is not end and table.replay_screen is None
+        assert app.screen is not end and table.end.replay_screen is None
 
 
 @pytest.mark.parametrize("seated", [True, False])
@@ -310,7 +310,7 @@ async def test_no_outdated_end_screen_waits_under_a_replay(tmp_path, monkeypatch
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end again")
         assert app.screen is not first_end and end_screens() == [app.screen]
-        assert table.end_screen is app.screen
+        assert table.end.end_screen is app.screen
 
         first_game_ends = [first_end, app.screen]
         await pilot.press("ctrl+w")
@@ -329,4 +329,4 @@ async def test_no_outdated_end_screen_waits_under_a_replay(tmp_path, monkeypatch
             assert app.screen is table and end_screens() == []
             assert table.board.view is table.view and "game over" not in screen_text(app)
         else:
-            assert end_screens() == [app.screen] and app.screen is table.end_screen
+            assert end_screens() == [app.screen] and app.screen is table.end.end_screen

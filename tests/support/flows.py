@@ -85,10 +85,10 @@ async def host_for_bob(app, pilot, waiter):
     await pilot.pause()
     await pilot.click("#host-go")
     table = await waiter.until(pilot, lambda: play_screen(app), "the table")
-    await waiter.until(pilot, lambda: table.lobby.get("phase") == "waiting", "the lobby")
+    await waiter.until(pilot, lambda: table.lobby.phase == "waiting", "the lobby")
     host = app.backend.hosts[0]
     bob = await Connection.connect("127.0.0.1", host.address[1], code=host.table_code,
-                                   name="Bob", table=table.lobby["table"])
+                                   name="Bob", table=table.lobby.table)
     await waiter.until(pilot, lambda: table.check_action("start", ()) and not any(
         s.kind == "empty" for s in table.seats), "Bob seated")
     await pilot.press("ctrl+s")

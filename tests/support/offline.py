@@ -15,6 +15,7 @@ from tui.address import Address
 from tui.app import create_app
 from tui.backend import Backend
 from tui.listing import Ticket
+from netplay.protocol import parse_host_message
 from tui.messages import Connected, ConnectionStatusChanged, LobbyChanged, StateChanged
 from tui.screens.play import PlayScreen
 
@@ -52,6 +53,11 @@ def lobby(players: int = 5, phase: str = "playing", **overrides: Any) -> dict[st
             "bot_level": "smart", "bot_pace": "normal", "turn_timer": 0, **overrides}
 
 
+def lobby_changed(message: dict[str, Any]) -> LobbyChanged:
+    """The message a play screen posts when its host sends the `lobby` message `message`."""
+    return LobbyChanged(parse_host_message({"spectators": 0, "play_again": [], **message}))
+
+
 async def open_table(app, game: engine.Game | None, seat: int | None, lobby_message=None):
     """Push an offline play screen and give it what the host would send to `seat`."""
     screen = OfflinePlayScreen(
@@ -60,7 +66,7 @@ async def open_table(app, game: engine.Game | None, seat: int | None, lobby_mess
     await app.push_screen(screen)
     screen.post_message(ConnectionStatusChanged("connected"))
     screen.post_message(Connected(seat, seat is None))
-    screen.post_message(LobbyChanged(lobby_message or lobby()))
+    screen.post_message(lobby_changed(lobby_message or lobby()))
     if game is not None:
         viewer = engine.SPECTATOR if seat is None else seat
         legal = [] if seat is None else game.legal_actions(seat)

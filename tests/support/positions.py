@@ -84,6 +84,7 @@ def machinations_seats(n: int = 7) -> list[SeatInfo]:
 def machinations_lobby(n: int = 7) -> dict:
     return {"t": "lobby", "table": "t1", "name": "Baker Street", "game": "machinations",
             "players": n, "options": {}, "phase": "playing", "host_seat": 0,
+            "bot_level": "smart", "turn_timer": 0,
             "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "connected": True}
                       for s in machinations_seats(n)]}
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from support.flows import post_burst
 from support.offline import (
     lobby,
+    lobby_changed,
     open_table,
     seeded_game,
     skip_claim_offer,
@@ -20,7 +21,7 @@ import engine
 from netplay.protocol import Act, Chat, ClaimDone
 from tui.games.timebomb.model import build_model as build_timebomb_model
 from tui.games.timebomb_evolution.model import build_model as build_evolution_model
-from tui.messages import LobbyChanged, StateChanged
+from tui.messages import StateChanged
 from tui.models.seats import seat_infos
 from tui.widgets.action_picker import ActionPicker
 
@@ -242,7 +243,7 @@ def round_one_cuts(game) -> dict[int, str]:
 
 def test_past_claims_are_kept_beside_the_wires_cut_from_their_player():
     game = claimed_round_one()
-    seats = seat_infos(lobby(), 5)
+    seats = seat_infos(lobby()["seats"], 5)
     model = build_timebomb_model(game.view(0), game.legal_actions(0), 0, seats)
     cut = round_one_cuts(game)
     assert len(model.history) == 5
@@ -275,7 +276,7 @@ def test_evolution_history_names_colours_and_the_wires_cut():
     while game.round == 1 and game.outcome is None:
         (seat,) = game.to_act()
         game.apply(seat, next(a for a in game.legal_actions(seat) if a["type"] != "claim"))
-    model = build_evolution_model(game.view(1), game.legal_actions(1), 1, seat_infos(lobby(), 5))
+    model = build_evolution_model(game.view(1), game.legal_actions(1), 1, seat_infos(lobby()["seats"], 5))
     line = next(line for line in model.history if line.startswith("R1 Ada "))
     assert line.startswith(f"R1 Ada claimed 1◆ +{game.colours[0].capitalize()} · cut ")
 
@@ -298,7 +299,7 @@ async def test_a_covered_seats_claims_are_the_bots_only_while_the_cover_lasts():
         assert "(bot's)" in edith_row()
         back = lobby()
         back["seats"][4] = {**back["seats"][4], "connected": True}
-        screen.post_message(LobbyChanged(back))
+        screen.post_message(lobby_changed(back))
         await show(screen, game, 0, pilot)
         assert "(bot's)" not in edith_row() and "(bot playing)" not in edith_row()
 

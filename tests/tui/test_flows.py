@@ -135,7 +135,7 @@ async def test_host_a_table_and_a_second_app_joins_by_address(app_factory, waite
         await host_pilot.pause()
         await host_pilot.click("#host-go")
         table = await waiter.until(host_pilot, lambda: play_screen(host_app), "the table")
-        await waiter.until(host_pilot, lambda: table.lobby.get("phase") == "waiting", "lobby")
+        await waiter.until(host_pilot, lambda: table.lobby.phase == "waiting", "lobby")
         assert "waiting for players" in screen_text(host_app)
         port = host_app.backend.hosts[0].address[1]
         code = show_code(host_app.backend.hosts[0].table_code)
@@ -202,7 +202,7 @@ async def test_host_a_table_and_a_second_app_joins_by_address(app_factory, waite
             await waiter.until(host_pilot, lambda: host_app.screen is table, "the table again")
             await host_pilot.press("ctrl+o")
             await waiter.until(
-                host_pilot, lambda: table.lobby["seats"][1]["covered"], "a bot covering Bob"
+                host_pilot, lambda: table.lobby.seats[1]["covered"], "a bot covering Bob"
             )
             assert not table.check_action("cover", ())
             assert "A bot plays Bob's seat until they return." in " ".join(
@@ -222,8 +222,8 @@ async def test_host_a_table_and_a_second_app_joins_by_address(app_factory, waite
             assert back.seat == 1 and not back.spectator
             await waiter.until(
                 host_pilot,
-                lambda: table.lobby["seats"][1]["connected"]
-                and not table.lobby["seats"][1]["covered"],
+                lambda: table.lobby.seats[1]["connected"]
+                and not table.lobby.seats[1]["covered"],
                 "Bob back in his own seat",
             )
 
@@ -257,7 +257,7 @@ async def test_spectator_never_sees_a_role_or_a_hand(app_factory, waiter):
             if isinstance(view, dict):
                 seen_views.append(view)
             watched = play_screen(spectator)
-            if isinstance(view, dict) and watched is not None and not watched.ended:
+            if isinstance(view, dict) and watched is not None and not watched.end.ended:
                 texts.append(screen_text(spectator))
 
         async with spectator.run_test(size=(100, 30), message_hook=check) as watcher:

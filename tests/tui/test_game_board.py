@@ -26,7 +26,8 @@ from engine.catalogue import CATALOGUE
 from tui.games.timebomb.dialogs import CutScreen
 from tui.messages import StateChanged
 from tui.widgets.sentence_start import SENTENCE_GAP
-from tui.screens.end import EndScreen, play_again_text
+from tui.models.table_words import play_again_text
+from tui.screens.end import EndScreen
 from tui.screens.host_table import HostTableScreen
 from tui.widgets.event_log import HIDDEN, EventLog
 

@@ -46,7 +46,7 @@ async def test_closing_the_table_tells_everyone_who_closed_it(app_factory, waite
         async with cat.run_test(size=(80, 24), message_hook=cat_waiter.hook) as cat_pilot:
             # Cat, given the table code, watches the game mid-way.
             cat.backend.remember_code(_address(host), host.table_code)
-            cat.lobby.go(Ticket(_address(host), table.lobby["table"], spectate=True))
+            cat.lobby.go(Ticket(_address(host), table.lobby.table, spectate=True))
             watching = await cat_waiter.until(cat_pilot, lambda: (s := play_screen(cat))
                                               and s.view is not None and s, "Cat watching")
             ann.set_focus(None)

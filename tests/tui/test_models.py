@@ -78,7 +78,7 @@ def test_event_text_fills_in_player_names():
 
 
 def test_seats_the_lobby_has_not_named_yet_are_free():
-    seats = seat_infos({"seats": [{"seat": 1, "name": "Robo", "kind": "bot", "connected": True}]}, 3)
+    seats = seat_infos([{"seat": 1, "name": "Robo", "kind": "bot", "connected": True}], 3)
     assert [s.status for s in seats] == ["empty", "bot", "empty"]
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from support.offline import (
     finished_game,
     lobby,
+    lobby_changed,
     open_table,
     seeded_game,
     skip_claim_offer,
@@ -16,7 +17,7 @@ from support.offline import offline_app as app
 from support.screen_text import screen_text
 
 from netplay.protocol import PlayAgain
-from tui.messages import ChatReceived, LobbyChanged, StateChanged
+from tui.messages import ChatReceived, StateChanged
 from tui.screens.end import EndScreen
 from tui.widgets.status_bar import StatusBar
 
@@ -137,7 +138,7 @@ async def test_every_end_screen_shows_who_asked_for_another_game_and_who_is_awai
         screen.send = sent.append
         await pilot.press("ctrl+r")
         assert sent == [PlayAgain()]
-        screen.post_message(LobbyChanged(lobby(phase="over", play_again=[0, 2])))
+        screen.post_message(lobby_changed(lobby(phase="over", play_again=[0, 2])))
         await pilot.pause()
         await pilot.pause()
         text = " ".join(screen_text(application).split())
@@ -160,7 +161,7 @@ async def test_names_with_markup_are_drawn_as_text_on_every_screen_of_a_table():
         assert MARKUP_NAME in text and MARKUP_TABLE in text  # seats, and the panel's title
         # Cyril's seat holds the name: a game where they cut, and were cut.
         game = cutter_at(2)
-        screen.post_message(LobbyChanged(markup_lobby()))
+        screen.post_message(lobby_changed(markup_lobby()))
         screen.post_message(StateChanged(game.view(0), game.legal_actions(0), 0))
         screen.post_message(ChatReceived(MARKUP_NAME, "[b]bold?[/b]", "table"))
         await pilot.pause()
@@ -230,9 +231,9 @@ async def test_at_a_deal_the_status_line_says_whose_claims_the_bots_wait_for():
         screen = await open_table(application, cutter_at(1), 0, lobby(claim_wait=[0, 2]))
         await skip_claim_offer(pilot)
         assert "✂ Bot 2 cuts once you and Cyril have claimed" in status(application)
-        screen.post_message(LobbyChanged(lobby(claim_wait=[2])))
+        screen.post_message(lobby_changed(lobby(claim_wait=[2])))
         await pilot.pause()
         assert "✂ Bot 2 cuts once Cyril has claimed" in status(application)
-        screen.post_message(LobbyChanged(lobby(claim_wait=[])))
+        screen.post_message(lobby_changed(lobby(claim_wait=[])))
         await pilot.pause()
         assert "once" not in status(application)

@@ -151,7 +151,7 @@ async def test_the_bot_pace_is_a_setting_sent_to_the_host_and_remembered(app_fac
         await pilot.pause()
         await pilot.click("#qp-play")
         table = await waiter.until(pilot, lambda: play_screen(app), "the table")
-        await waiter.until(pilot, lambda: table.lobby.get("bot_pace") == "slow", "slow bots")
+        await waiter.until(pilot, lambda: table.lobby.bot_pace == "slow", "slow bots")
     assert remembered()[1][remembered()[0]].bot_pace == "slow"
 
 
@@ -167,7 +167,7 @@ async def test_the_host_form_sends_the_bot_pace(app_factory, waiter):
         await pilot.pause()
         await pilot.click("#host-go")
         table = await waiter.until(pilot, lambda: play_screen(app), "the table")
-        await waiter.until(pilot, lambda: table.lobby.get("bot_pace") == "fast", "fast bots")
+        await waiter.until(pilot, lambda: table.lobby.bot_pace == "fast", "fast bots")
 
 
 def test_every_bot_pace_of_the_host_has_words_in_the_picker():

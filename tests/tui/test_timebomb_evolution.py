@@ -30,7 +30,7 @@ def table_run(game, seat, *keys):
 
 
 def names(players: int = 5):
-    return seat_infos(lobby(players), players)
+    return seat_infos(lobby(players)["seats"], players)
 
 
 # -- the model ---------------------------------------------------------------------------------

@@ -160,15 +160,15 @@ async def test_a_sentence_in_a_hosted_waiting_room_starts_nothing(app_factory, w
         await pilot.pause()
         await pilot.click("#host-go")
         table = await waiter.until(pilot, lambda: play_screen(application), "the table")
-        await waiter.until(pilot, lambda: table.lobby.get("phase") == "waiting", "the lobby")
-        seats = table.lobby["seats"]
+        await waiter.until(pilot, lambda: table.lobby.phase == "waiting", "the lobby")
+        seats = table.lobby.seats
         await type_sentence(pilot)
         chat = table.query_one("#chat-log", RichLog)
         await waiter.until(
             pilot, lambda: f"Ann: {SENTENCE}" in " ".join(
                 " ".join(line.text for line in chat.lines).split()), "the chat line"
         )
-        assert table.lobby["phase"] == "waiting" and table.lobby["seats"] == seats
+        assert table.lobby.phase == "waiting" and table.lobby.seats == seats
         assert table.view is None and application.screen is table
 
 

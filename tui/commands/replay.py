@@ -50,7 +50,13 @@ def replay_app(backend: Backend, record: Any) -> Any:
 
         async def on_mount(self, event: events.Mount) -> None:
             event.prevent_default()  # no lobby, and no name to ask for
-            screen = await open_file_replay(self.backend, record, self.player_name or "")
+            from tui.past_games import ReplayFileFailed
+
+            try:
+                screen = await open_file_replay(self.backend, record, self.player_name or "")
+            except ReplayFileFailed as error:
+                self.exit(return_code=2, message=str(error))
+                return
             self.push_screen(screen, lambda _: self.exit())
 
     return ReplayApp(backend, player_name=load_name())

@@ -28,10 +28,10 @@ class SeatInfo:
         return "" if self.connected else "away"
 
 
-def seat_infos(lobby: Mapping[str, Any] | None, players: int) -> list[SeatInfo]:
-    """One SeatInfo per seat, falling back to "Seat n" where the lobby has not said yet."""
+def seat_infos(entries: Sequence[Mapping[str, Any]], players: int) -> list[SeatInfo]:
+    """One SeatInfo per seat of the host's seat `entries`, "Seat n" where it has not said yet."""
     known = {}
-    for entry in (lobby or {}).get("seats", []):
+    for entry in entries:
         seat = entry.get("seat")
         if isinstance(seat, int):
             known[seat] = SeatInfo(
@@ -42,6 +42,16 @@ def seat_infos(lobby: Mapping[str, Any] | None, players: int) -> list[SeatInfo]:
                 bool(entry.get("covered")),
             )
     return [known.get(s, SeatInfo(s, f"Seat {s + 1}", "empty", False)) for s in range(players)]
+
+
+def covered(seats: Sequence[SeatInfo]) -> dict[int, str]:
+    """The seats a bot plays for a player who is away, with the player's name."""
+    return {s.seat: s.name for s in seats if s.covered}
+
+
+def away(seats: Sequence[SeatInfo]) -> list[SeatInfo]:
+    """The seats of people away from the game that no bot covers yet."""
+    return [s for s in seats if s.kind == "human" and not s.connected and not s.covered]
 
 
 def names_of(seats: Sequence[SeatInfo]) -> list[str]:

@@ -3,23 +3,22 @@ bots' level and pace, and its turn timer, as the waiting room tells every seated
 
 from __future__ import annotations
 
-from typing import Any, Mapping
-
 from engine.catalogue import CATALOGUE
+from netplay import protocol as wire
 from tui.commands.game_options import options_text
 from tui.quick_play import PACE_WORDS
 
 
-def setup_lines(lobby: Mapping[str, Any]) -> list[str]:
+def setup_lines(lobby: wire.Lobby) -> list[str]:
     """The game with its options, the bots, and the turn timer: a line each."""
-    info = CATALOGUE.get(str(lobby.get("game", "")))
+    info = CATALOGUE.get(lobby.game)
     if info is None:
-        return [str(lobby.get("game", ""))]
-    options = options_text(info, dict(lobby.get("options") or {}))
+        return [lobby.game]
+    options = options_text(info, lobby.options)
     levels = {level.bot: level.name for level in info.bot_levels}
-    bot = levels.get(str(lobby.get("bot_level")), str(lobby.get("bot_level") or ""))
-    pace = PACE_WORDS.get(str(lobby.get("bot_pace")), str(lobby.get("bot_pace") or ""))
-    timer = int(lobby.get("turn_timer") or 0)
+    bot = levels.get(lobby.bot_level, lobby.bot_level)
+    pace = PACE_WORDS.get(lobby.bot_pace, lobby.bot_pace)
+    timer = lobby.turn_timer
     return [
         info.title + (f" · {options}" if options else ""),
         f"Bots: {bot} · {pace}",

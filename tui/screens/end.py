@@ -18,24 +18,6 @@ from tui.widgets.chat_panel import ChatLine, ChatPanel, typed_character
 from tui.widgets.evening import Evening
 
 
-def play_again_text(asked: Sequence[str], awaited: Sequence[str], you_asked: bool | None) -> Text:
-    """Who asked for another game and who it waits for; `you_asked` None for a spectator."""
-    text = Text()
-    if not asked:
-        text.append("Nobody has asked for another game yet.")
-    else:
-        text.append("Another game? Asked: ")
-        text.append(", ".join(asked), style="bold")
-        text.append(". Waiting for: ")
-        text.append(", ".join(awaited) if awaited else "nobody", style="bold")
-        text.append(".")
-    if you_asked is False:
-        text.append(" Press Ctrl+R to join in." if asked else " Press Ctrl+R to ask.")
-    elif you_asked:
-        text.append(" You asked.")
-    return text
-
-
 class EndScreen(Screen[str | None]):
     DEFAULT_CSS = """
     EndScreen { align: center top; }

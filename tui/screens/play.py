@@ -1,62 +1,42 @@
-"""Playing at a table: the game's board, the shared log, chat and status bar, and the connection.
+"""Playing at a table: the game's view (board, log, chat, status bar) fed by the table's host.
 
-One async worker owns the connection: it reads the host's messages and posts them as
-past-tense messages; the handlers here update the widgets. Bindings are gated by
-`check_action`, so the footer offers only what this player can do now.
+The table's connection is a `HostLink`: its worker reads the host's messages, and `dispatch`
+posts each as a past-tense message; the handlers here update the game's view. Bindings are
+gated by `check_action`, so the footer offers only what this player can do now.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Final
 
-from textual import events, work
 from rich.text import Text
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Input
+from textual.widgets import Footer, Input
 
 from netplay import protocol as wire
-from netplay.client import Received, Status
+from netplay.client import Received
 from netplay.table import CHAT_TAIL
 from tui.backend import Backend
 from tui.config import bell_on
-from tui.listing import Ticket, connect_error_text
-from tui.messages import (
-    ChatReceived,
-    CodeRefused,
-    Connected,
-    ConnectionStatusChanged,
-    ErrorReceived,
-    LobbyChanged,
-    StateChanged,
-    TableClosed,
-)
-from tui.games import board_for
+from tui.host_link import HostLink
+from tui.listing import Ticket
+from tui.messages import (ChatReceived, CodeRefused, Connected, ConnectionStatusChanged,
+                          ErrorReceived, LobbyChanged, StateChanged, TableClosed, heard)
 from tui.models.chat_history import ChatHistory
-from tui.models.seats import SeatInfo, names_of, seat_infos
-from tui.played_games import keep_bot_games, remember_played
-from tui.screens.end import play_again_text
-from tui.widgets.chat_panel import (
-    TABLE_KEYS,
-    ChatInput,
-    ChatLine,
-    ChatPanel,
-    typed_character,
-)
+from tui.models.seats import SeatInfo, seat_infos
+from tui.models.table_words import (NO_LOBBY, away_from_game, away_help, claims_awaited,
+                                    cover_news, spoken_key, went_away)
+from tui.screens.game_end import GameEnd
+from tui.screens.game_view import GameView
+from tui.widgets.chat_panel import TABLE_KEYS, ChatInput, ChatLine, ChatPanel, typed_character
 from tui.widgets.closed_table import ClosedTable
-from tui.widgets.event_log import EventLog
 from tui.widgets.game_board import GameBoard
 from tui.widgets.sentence_start import SentenceStart
-from tui.widgets.status_bar import StatusBar
 from tui.widgets.waiting_room import WaitingRoom
-
-def spoken_key(key: str) -> str:
-    """A key as the player reads it in a sentence: "ctrl+o" is "Ctrl+O"."""
-    *modifiers, name = key.split("+")
-    return "+".join([*(m.capitalize() for m in modifiers), name.upper() if modifiers else name])
-
 
 KEPT_CHAT = 50
 """Lines of talk kept for the end screen's chat."""
@@ -100,45 +80,48 @@ class PlayScreen(Screen[str | None]):
         self.backend = backend
         self.ticket = ticket
         self.player_name = player_name
-        self.connection: Any = None
+        self.link = HostLink(self, ticket.address, opened=self.opened, received=self.dispatch)
         self.seat: int | None = None
         """This player's seat at the table, from the host's welcome: the waiting room, the
         host's keys and another game need it before any view. The board reads the seat of the
         view it shows from that view."""
         self.spectator = ticket.spectate
-        self.lobby: dict[str, Any] = {}
+        self.lobby = NO_LOBBY
         self.seats: list[SeatInfo] = []
         self.status = "connecting"
-        self.board: GameBoard | None = None
-        self.end_screen: Any = None
-        self.ended = False
+        self.game_view = GameView(WaitingRoom(id="waiting"), ClosedTable(id="closed"),
+                                  spectator=self.spectator, talk=self.action_chat)
         self.shown_bindings: tuple | None = None
         self.rang = False
         """The bell rang for this turn: it rings again only once the turn has passed."""
         self.chat = ChatHistory[ChatLine](KEPT_CHAT, CHAT_TAIL)
         """The table's recent talk, for the end screen's chat."""
-        self.replay_screen: Any = None
-        """The replay of this table's last game, open over the end screen (`watch_again`)."""
+        self.end = GameEnd(self, lambda: self.chat.lines)
         self.sentence_start = SentenceStart(self)
 
     def compose(self) -> ComposeResult:
-        yield StatusBar()
-        with Horizontal(id="play-body"):
-            with ContentSwitcher(initial="waiting", id="play-main"):
-                yield WaitingRoom(id="waiting")
-                yield ClosedTable(id="closed")
-            with Vertical(id="play-side"):
-                yield EventLog(id="log")
-                yield ChatPanel(spectator=self.spectator, id="chat")
+        yield self.game_view
         # A table offers many keys: let 80 columns show them all. `?` lists Ctrl+P.
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
-        bar = self.query_one(StatusBar)
+        bar = self.game_view.status_bar
         bar.set_game(f"joining {self.ticket.address}…")
         if self.ticket.code:
             bar.set_code(self.ticket.code)
         self.run_connection()
+
+    @property
+    def board(self) -> GameBoard | None:
+        return self.game_view.board
+
+    @property
+    def view(self) -> dict[str, Any] | None:
+        return self.game_view.view
+
+    @property
+    def connection(self) -> Any:
+        return self.link.connection
 
     @property
     def joining_words(self) -> str:
@@ -154,72 +137,34 @@ class PlayScreen(Screen[str | None]):
 
     # -- the network --------------------------------------------------------------------------
 
-    @work(exclusive=True, group="net")
-    async def run_connection(self) -> None:
-        address = self.ticket.address
-        from netplay.client import WrongCode
+    def run_connection(self) -> None:
+        self.link.open(lambda: self.backend.connect(self.ticket, self.player_name))
 
-        try:
-            connection = await self.backend.connect(self.ticket, self.player_name)
-        except WrongCode as error:
-            self.post_message(CodeRefused(connect_error_text(address, error)))
-            return
-        except Exception as error:  # unreachable, or refused: wrong version, full, unknown table
-            self.post_message(ConnectionStatusChanged("closed", connect_error_text(address, error)))
-            return
-        self.connection = connection
-        self.post_message(ConnectionStatusChanged(connection.status))
+    def opened(self, connection: Any) -> None:
         self.post_message(Connected(connection.seat, self.ticket.spectate))
-        try:
-            async for message in connection:
-                self.dispatch(message)
-        except Exception as error:
-            self.post_message(ConnectionStatusChanged("closed", f"Lost the host: {error}"))
-            return
-        refused = connection.refused  # the host said no, or its key changed, or a wrong code
-        detail = (connect_error_text(address, refused) if refused
-                  else f"The host at {address} is gone.")
-        self.post_message(ConnectionStatusChanged("closed", detail))
 
     def dispatch(self, message: Received) -> None:
-        match message:
-            case Status(status=status):  # made by the client itself while it reconnects
-                self.post_message(ConnectionStatusChanged(status))
-            case wire.Welcome(seat=seat, spectator=spectator):
-                self.post_message(Connected(seat, spectator))
-            case wire.Lobby():
-                self.post_message(LobbyChanged(message.to_dict()))
-            case wire.State(view=view, legal=legal, seat=seat):
-                self.post_message(StateChanged(view, list(legal), seat))
-            case wire.ChatLine(sender=sender, text=text, channel=channel, past=past):
-                self.post_message(ChatReceived(sender, text, channel, past))
-            case wire.ReplayStep() | wire.ReplayList() | wire.RecordPart():
-                if self.replay_screen is not None:
-                    self.replay_screen.receive(message)
-            case wire.Closed(message=text):
-                self.post_message(TableClosed(text))
-            case wire.Error(message=text, fatal=fatal):
-                if self.replay_screen is not None and self.app.screen is self.replay_screen:
-                    self.replay_screen.receive(message)  # its request was turned down
-                    return
-                self.post_message(ErrorReceived(text, fatal))
+        # A replay open over the table asked for its steps, and may be refused, on the
+        # table's connection.
+        if isinstance(message, (wire.ReplayStep, wire.ReplayList, wire.RecordPart, wire.Error)):
+            if self.end.receive(message):
+                return
+        if (heard_now := heard(message)) is not None:
+            self.post_message(heard_now)
 
     @work(group="send")
     async def send(self, message: wire.ClientMessage) -> None:
-        if self.connection is None or self.status != "connected":
-            self.query_one(EventLog).note("Not connected: that was not sent.")
-            return
-        try:
-            await self.connection.send(message)
-        except (OSError, ConnectionError) as error:
-            self.query_one(EventLog).note(f"Could not send: {error}")
+        trouble = ("Not connected: that was not sent." if self.status != "connected"
+                   else await self.link.send(message))
+        if trouble:
+            self.game_view.event_log.note(trouble)
 
     # -- what the host said ---------------------------------------------------------------------
 
     def on_connection_status_changed(self, event: ConnectionStatusChanged) -> None:
         previous, self.status = self.status, event.status
-        self.query_one(StatusBar).set_connection(event.status)
-        log = self.query_one(EventLog)
+        self.game_view.status_bar.set_connection(event.status)
+        log = self.game_view.event_log
         if event.status == "reconnecting" and previous != "reconnecting":
             log.note("Connection lost: reconnecting with your seat…")
         elif event.status == "connected" and previous == "reconnecting":
@@ -231,7 +176,7 @@ class PlayScreen(Screen[str | None]):
             # Nobody hears a line typed now: no box invites one.
             self.query_one("#chat-input").display = False
             if self.view is None:
-                self.query_one(StatusBar).set_game("not joined")
+                self.game_view.status_bar.set_game("not joined")
                 self.query_one(WaitingRoom).update(Text(detail + "\n\nPress Esc to go back to the lobby."))
         self.update_bindings()
 
@@ -251,88 +196,57 @@ class PlayScreen(Screen[str | None]):
     def on_table_closed(self, event: TableClosed) -> None:
         """Everyone at a closed table is told so, with the evening's record, and goes back to
         the lobby with Esc: nothing there to reconnect to."""
-        self.close_end_screen()
+        self.end.close()
         if self.board is not None:
             self.board.close_dialog("")
         team_name = self.board.team_name if self.board is not None else str.capitalize
-        self.query_one(ClosedTable).show(event.words, self.lobby.get("evening") or [],
-                                         team_name)
-        self.query_one(ContentSwitcher).current = "closed"
-        bar = self.query_one(StatusBar)
+        self.query_one(ClosedTable).show(event.words, self.lobby.evening, team_name)
+        self.game_view.show_page("closed")
+        bar = self.game_view.status_bar
         bar.set_turn("")
         bar.set_game("the table is closed")
 
     def on_connected(self, event: Connected) -> None:
         self.seat = event.seat
         self.spectator = event.spectator or event.seat is None
-        self.query_one(ChatPanel).set_spectator(self.spectator)
+        self.game_view.chat_panel.set_spectator(self.spectator)
         self.update_bindings()
 
     async def on_lobby_changed(self, event: LobbyChanged) -> None:
-        lobby = event.lobby
-        was_away = {s["seat"] for s in self.away_seats()}
-        was_covered = self.covered_seats()
-        known, self.lobby = bool(self.lobby), lobby
+        lobby, known = event.lobby, self.lobby is not NO_LOBBY
+        was_away, was_seats = self.away_seats(), self.seats
+        self.lobby, self.seats = lobby, seat_infos(lobby.seats, lobby.players)
         if known:  # changes only: on arriving, the player list shows who is away
-            self.tell_who_is_away(was_away)
-            self.tell_who_is_covered(was_covered)
-        self.seats = seat_infos(lobby, int(lobby.get("players", 0)))
+            self.tell_news(was_away, was_seats)
         from engine.catalogue import CATALOGUE
 
-        game = CATALOGUE.get(lobby.get("game", ""))
-        title = game.title if game else str(lobby.get("game", ""))
-        watching = int(lobby.get("spectators") or 0)
-        self.query_one(StatusBar).set_title(title + (f" · {watching} watching" if watching else ""))
+        game = CATALOGUE.get(lobby.game)
+        watching = f" · {lobby.spectators} watching" if lobby.spectators else ""
+        self.game_view.status_bar.set_title((game.title if game else lobby.game) + watching)
         self.query_one(WaitingRoom).show(
             lobby, self.seats, self.seat, self.is_host, self.ticket.share, self.ticket.code
         )
-        if self.end_screen is not None:
-            self.end_screen.show_play_again(self.play_again_text())
-            self.end_screen.show_evening(lobby.get("evening") or [])
-        phase = lobby.get("phase")
-        if phase == "waiting":
-            self.query_one(ContentSwitcher).current = "waiting"
-            bar = self.query_one(StatusBar)
+        self.end.table_changed()
+        if lobby.phase == "waiting":
+            self.game_view.show_page("waiting")
+            bar = self.game_view.status_bar
             bar.set_turn("")
             bar.set_game("waiting for players" + (" · you host" if self.is_host else ""))
-            self.close_end_screen()
+            self.end.close()
         elif self.board is not None and self.board.view is not None:  # the seats may have changed
             await self.render_state(self.board.view, self.board.legal)
         self.update_bindings()
 
-    def tell_who_is_away(self, was_away: set[int]) -> None:
-        """The table's host hears when a player goes away, and what they can do about it."""
-        if not self.is_host:
-            return
-        for seat in self.away_seats():
-            if seat["seat"] not in was_away:
-                name = seat.get("name") or f"Seat {seat['seat'] + 1}"
-                key = spoken_key(self.cover_binding.key)
-                text = f"{name} is away. Press {key} to let a bot play their seat until they return."
-                self.query_one(EventLog).note(text)
+    def tell_news(self, was_away: list[SeatInfo], was_seats: list[SeatInfo]) -> None:
+        """Who went away, told to the table's host with what they can do about it; and whom a
+        bot covers now, or no longer, told to everyone."""
+        if self.is_host:
+            key = spoken_key(self.cover_binding.key)
+            for text in went_away(was_away, self.away_seats(), key):
+                self.game_view.event_log.note(text)
                 self.notify(text, timeout=8, markup=False)
-
-    def covered_seats(self) -> dict[int, str]:
-        """The seats a bot plays for a player who is away, with the player's name."""
-        return {
-            s["seat"]: s.get("name") or f"Seat {s['seat'] + 1}"
-            for s in self.lobby.get("seats", []) if s.get("covered")
-        }
-
-    def tell_who_is_covered(self, was_covered: dict[int, str]) -> None:
-        covered = self.covered_seats()
-        log = self.query_one(EventLog)
-        for seat, name in covered.items():
-            if seat not in was_covered:
-                log.note(f"A bot plays {name}'s seat until they return.")
-        for seat, name in was_covered.items():
-            if seat not in covered:
-                log.note(f"{name} takes their seat back from the bot.")
-
-    @property
-    def view(self) -> dict[str, Any] | None:
-        """The view shown, as the board holds it: the screen keeps no copy of it."""
-        return None if self.board is None else self.board.view
+        for text in cover_news(was_seats, self.seats):
+            self.game_view.event_log.note(text)
 
     async def on_state_changed(self, event: StateChanged) -> None:
         if event.seat is not None:
@@ -340,67 +254,34 @@ class PlayScreen(Screen[str | None]):
         await self.render_state(event.view, event.legal)
 
     async def render_state(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> None:
-        """Hand the board a view and its legal actions to keep and draw, then bring the
-        status bar, the log and the footer in line with it."""
+        """Hand the game's view a view and its legal actions, then bring the status bar and
+        the footer in line with it, and open or close the end screen."""
         players = int(view.get("players", 0))
         if len(self.seats) != players:
-            self.seats = seat_infos(self.lobby, players)
-        board = await self.ensure_board(str(view.get("game")))
-        board.show(view, legal, self.seats)
-        self.query_one(ContentSwitcher).current = "game"
-        if self.focused is None:  # a dialog opened before the list had the keyboard
+            self.seats = seat_infos(self.lobby.seats, players)
+        first = self.board is None
+        board = await self.game_view.show(view, legal, self.seats)
+        if first:
+            self.call_after_refresh(self.focus_game)
+        elif self.focused is None:  # a dialog opened before the list had the keyboard
             self.focus_game()
-        self.show_log()
-        bar = self.query_one(StatusBar)
-        bar.set_turn(self.turn_text(board), board.your_turn)
-        bar.set_game(board.status_line())
+        self.game_view.show_status(self.turn_text(board))
         self.ring_on_your_turn(board.your_turn)
-        if view.get("outcome") is not None:
-            if not self.ended:
-                self.ended = True
-                self.keep_for_replays()
-                self.open_end_screen()
-        else:
-            if self.ended and self.replay_screen is not None:
-                self.replay_screen.notify("The table's next game has begun: Esc goes back to it.",
-                                          timeout=8)
-            self.ended = False
-            self.close_end_screen()
+        self.end.shown(over=view.get("outcome") is not None)
         self.update_bindings()
 
     def turn_text(self, board: GameBoard) -> str:
         """Whose turn, and when the game waits for a player who is away, who can help; at a
         deal, whose claims the bots wait for."""
-        text = board.turn_text() + self.claims_awaited(board)
+        text = board.turn_text()
+        if not board.your_turn:
+            you = None if self.spectator else self.seat
+            text += claims_awaited(self.lobby, self.seats, (board.view or {}).get("to_act", ()),
+                                   you)
         if board.waiting_for_away():
-            key = spoken_key(self.cover_binding.key)
-            if self.is_host:
-                text += f", away: press {key} for a bot"
-            elif self.host_is_away():
-                # Nobody else may set a bot on: the table waits for the player (or its timer).
-                text += ", away, as is the table's host"
-            else:
-                text += f", away: the table's host can press {key}"
+            text += away_help(self.lobby, self.seats, self.is_host,
+                              spoken_key(self.cover_binding.key))
         return text
-
-    def claims_awaited(self, board: GameBoard) -> str:
-        """At a deal, while the bots whose turn it is wait for people to claim (PROTOCOL.md,
-        "Deals"): whom they wait for, so the status line says why nothing moves."""
-        awaited = set(self.lobby.get("claim_wait") or ())
-        to_act = (board.view or {}).get("to_act", ())
-        if not awaited or board.your_turn or not to_act or not all(
-                0 <= s < len(self.seats) and (self.seats[s].kind == "bot" or self.seats[s].covered)
-                for s in to_act):
-            return ""
-        names = ["you" if s.seat == self.seat and not self.spectator else s.name
-                 for s in self.seats if s.seat in awaited]
-        verb = "has" if len(names) == 1 and names[0] != "you" else "have"
-        return f" once {' and '.join(names)} {verb} claimed"
-
-    def host_is_away(self) -> bool:
-        """The person who hosts the table is away from its running game (it may go on in the
-        background after they quit)."""
-        return any(s["seat"] == self.lobby.get("host_seat") for s in self.away_seats())
 
     def ring_on_your_turn(self, yours: bool) -> None:
         """The terminal's bell, once, when the game starts waiting for this player."""
@@ -408,27 +289,9 @@ class PlayScreen(Screen[str | None]):
             self.app.bell()
         self.rang = yours
 
-    def show_log(self) -> None:
-        """The log, with this seat's private events masked while its secrets are hidden."""
-        if self.view is None:
-            return
-        hidden = self.board is not None and self.board.secret_hidden
-        self.query_one(EventLog).show_events(
-            self.view.get("events", []), names_of(self.seats), hide_private=hidden,
-            before=self.board.log_lines_before() if self.board is not None else None,
-        )
-
     def on_game_board_secrets_toggled(self, event: GameBoard.SecretsToggled) -> None:
-        self.show_log()
+        self.game_view.show_log(self.seats)
         self.update_bindings()
-
-    async def ensure_board(self, game_id: str) -> GameBoard:
-        if self.board is None:
-            self.board = board_for(game_id)(id="game")
-            self.board.talk = self.action_chat
-            await self.query_one(ContentSwitcher).mount(self.board)
-            self.call_after_refresh(self.focus_game)
-        return self.board
 
     def focus_game(self, from_chat: bool = False) -> None:
         """Put the keyboard on the game's list, unless the player is typing in the chat."""
@@ -443,12 +306,11 @@ class PlayScreen(Screen[str | None]):
         line = (event.sender, event.text, event.channel)
         if not self.chat.add(line, event.past):
             return  # a reconnect's repeat of a line shown already
-        self.query_one(ChatPanel).add(*line)
-        if self.end_screen is not None:
-            self.end_screen.add_chat(line)
+        self.game_view.chat_panel.add(*line)
+        self.end.add_chat(line)
 
     def on_error_received(self, event: ErrorReceived) -> None:
-        self.query_one(EventLog).note(event.text)
+        self.game_view.event_log.note(event.text)
         self.notify(event.text, severity="error" if event.fatal else "warning", timeout=4,
                     markup=False)
 
@@ -479,7 +341,7 @@ class PlayScreen(Screen[str | None]):
         over = self.view is not None and self.view.get("outcome") is not None
         board = self.board.binding_state() if self.board else ()
         empty = any(s.kind == "empty" for s in self.seats)
-        return (self.lobby.get("phase"), self.status, self.is_host, self.spectator, over, empty,
+        return (self.lobby.phase, self.status, self.is_host, self.spectator, over, empty,
                 bool(self.away_seats()), board)
 
     def update_bindings(self) -> None:
@@ -492,11 +354,11 @@ class PlayScreen(Screen[str | None]):
 
     @property
     def is_host(self) -> bool:
-        host_seat = self.lobby.get("host_seat")
-        return self.seat is not None and host_seat == self.seat and not self.spectator
+        return (self.seat is not None and self.lobby.host_seat == self.seat
+                and not self.spectator)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        waiting = self.lobby.get("phase") == "waiting" and self.status == "connected"
+        waiting = self.lobby.phase == "waiting" and self.status == "connected"
         if action == "start":
             return waiting and self.is_host
         if action == "play_again":
@@ -510,37 +372,34 @@ class PlayScreen(Screen[str | None]):
             return self.status != "closed"
         return True
 
-    def away_seats(self) -> list[dict[str, Any]]:
+    def away_seats(self) -> list[SeatInfo]:
         """The seats of players away from the running game that no bot covers yet."""
-        if self.lobby.get("phase") != "playing":
-            return []
-        return [
-            s for s in self.lobby.get("seats", [])
-            if s.get("kind") == "human" and not s.get("connected", True) and not s.get("covered")
-        ]
+        return away_from_game(self.lobby, self.seats)
+
+    @property
+    def table_id(self) -> str | None:
+        return self.lobby.table or self.ticket.table
 
     def action_start(self) -> None:
         self.send(wire.Start())
 
     def action_add_bot(self) -> None:
-        self.send(wire.AddBot(self.lobby.get("table", self.ticket.table)))
+        self.send(wire.AddBot(self.table_id))
 
     def action_cover(self) -> None:
         away = self.away_seats()
         if away:
-            self.send(wire.AddBot(self.lobby.get("table", self.ticket.table), away[0]["seat"]))
+            self.send(wire.AddBot(self.table_id, away[0].seat))
 
     def action_play_again(self) -> None:
-        asked = list(self.lobby.get("play_again") or ())
-        if self.seat is not None and self.seat in asked:
+        if self.seat is not None and self.seat in self.lobby.play_again:
             self.notify("You asked already: the new game starts when everyone has.", timeout=3)
             return
         self.send(wire.PlayAgain())
         # Shown at once, as the host will tell it (the next `lobby` holds the ask), and said:
         # at 80x24 the end screen's line of who asked may be below its fold.
-        self.lobby = {**self.lobby, "play_again": [*asked, self.seat]}
-        if self.end_screen is not None:
-            self.end_screen.show_play_again(self.play_again_text())
+        self.lobby = replace(self.lobby, play_again=[*self.lobby.play_again, self.seat])
+        self.end.table_changed()
         self.notify("You asked for another game: it starts when everyone has.", timeout=4)
 
     def on_key(self, event: events.Key) -> None:
@@ -561,7 +420,7 @@ class PlayScreen(Screen[str | None]):
             self.action_chat(text)
 
     def action_chat(self, text: str = "") -> None:
-        self.query_one(ChatPanel).type(text)
+        self.game_view.chat_panel.type(text)
 
     def on_chat_panel_done(self, event: ChatPanel.Done) -> None:
         self.back_to_table()
@@ -576,7 +435,7 @@ class PlayScreen(Screen[str | None]):
     def action_rules(self) -> None:
         from tui.screens.rules import RulesScreen
 
-        game = (self.view or {}).get("game") or self.lobby.get("game") or "timebomb"
+        game = (self.view or {}).get("game") or self.lobby.game or "timebomb"
         self.app.push_screen(RulesScreen(str(game)))
 
     def action_keys(self) -> None:
@@ -585,7 +444,7 @@ class PlayScreen(Screen[str | None]):
     @property
     def seated_in_game(self) -> bool:
         """This player holds a seat in a running game: leaving it asks first."""
-        return (self.lobby.get("phase") == "playing" and not self.spectator
+        return (self.lobby.phase == "playing" and not self.spectator
                 and self.seat is not None and self.status != "closed")
 
     async def action_leave(self) -> None:
@@ -596,7 +455,7 @@ class PlayScreen(Screen[str | None]):
 
         def chosen(leave: bool | None) -> None:
             if leave:
-                self.run_worker(self.leave(), group="leave")
+                self.leave_table()
 
         self.app.push_screen(ConfirmScreen(
             "Leave this game for the lobby? The game goes on without you.\n"
@@ -606,103 +465,15 @@ class PlayScreen(Screen[str | None]):
         ), chosen)
 
     async def leave(self) -> None:
-        self.workers.cancel_group(self, "net")
-        connection, self.connection = self.connection, None
-        if connection is not None:
-            try:
-                if self.status == "connected":
-                    await connection.send(wire.Leave())
-                await connection.close()
-            except Exception:
-                pass  # leaving must always work, even from a dead connection
-        if self.lobby.get("phase") in ("waiting", "over"):
+        await self.link.close(wire.Leave())
+        if self.lobby.phase in ("waiting", "over"):
             # Before the game, leaving gives the seat up; after it, there is nothing to
             # come back to.
             self.backend.forget_seat(self.ticket)
             await self.backend.release(self.ticket)
-        self.close_end_screen()
+        self.end.close()
         if self.app.screen is self:
             self.dismiss()
 
-    # -- the end ----------------------------------------------------------------------------------
-
-    def open_end_screen(self) -> None:
-        """The end screen of the game shown, built afresh from the table as it is now. Not
-        under a replay: closing the replay opens it, if the game is still the one shown."""
-        from tui.screens.end import EndScreen
-
-        assert self.view is not None and self.board is not None
-        if self.replay_screen is not None:
-            return
-        body = type(self.board).ending(self.view, self.board.seat, self.seats)
-        self.end_screen = EndScreen(
-            body, can_play_again=not self.spectator, you_won=self.board.you_won(),
-            chat=self.chat.lines, send_chat=self.say, ask_again=self.action_play_again,
-            watch_again=self.watch_again, team_name=self.board.team_name,
-        )
-        self.app.push_screen(self.end_screen, self.end_chosen)
-        self.end_screen.show_play_again(self.play_again_text())
-        self.end_screen.show_evening(self.lobby.get("evening") or [])
-
-    def close_end_screen(self) -> None:
-        screen, self.end_screen = self.end_screen, None
-        if screen is not None and screen.is_attached and self.app.screen is screen:
-            screen.dismiss(None)
-
-    def end_chosen(self, choice: str | None) -> None:
-        self.end_screen = None
-        if choice == "lobby":
-            self.run_worker(self.leave(), group="leave")
-
-    # -- watching the game again (issue 24) ---------------------------------------------------------
-
-    def keep_for_replays(self) -> None:
-        """The lobby's past games list this game: a seat's token is remembered, and a game
-        against bots is kept as a replay file (its host goes when the player leaves)."""
-        try:
-            remember_played(self.backend, self.ticket, self.connection)
-            keep_bot_games(self.backend, self.ticket)
-        except (OSError, ValueError) as error:
-            self.query_one(EventLog).note(f"Could not keep this game's replay: {error}")
-
-    def watch_again(self, game: str | None = None) -> None:
-        """A game of this table (by default the one just ended), replayed over this table's
-        own connection: a spectator may watch again only on the connection that saw the
-        end. The end screen goes while the replay is open, so that nothing outdated waits
-        under it: the table may move on meanwhile, and closing the replay shows the table
-        as it is then (the end screen again, built afresh, if no new game began)."""
-        from tui.screens.replay import ReplayScreen, ReplaySource
-
-        if self.connection is None or self.status != "connected":
-            self.notify("Not connected to the host: no replay.", severity="warning")
-            return
-        self.close_end_screen()
-        source = ReplaySource(
-            self.ticket, game=game, table=self.lobby.get("table", self.ticket.table),
-            token=getattr(self.connection, "token", None),
-            eyes=self.seat if self.seat is not None and not self.spectator else "spectator",
-            send=self.connection.send)
-        self.replay_screen = ReplayScreen(self.backend, source, self.player_name)
-
-        def closed(_: object) -> None:
-            self.replay_screen = None
-            if self.ended and self.end_screen is None:
-                self.open_end_screen()
-
-        # Pushed from this screen's own turn: a screen's result callback runs on the screen
-        # that pushed it, and the end screen that asked is gone by the time the replay closes.
-        self.call_next(self.app.push_screen, self.replay_screen, closed)
-
-    def play_again_text(self) -> Text:
-        """Who asked for another game, and which people it still waits for: every person's
-        end screen says so, not only the asker's."""
-        asked = {int(s) for s in self.lobby.get("play_again") or ()}
-        people = [s for s in self.seats if s.kind == "human" and not s.covered]
-        def name(seat: SeatInfo) -> str:
-            return "you" if seat.seat == self.seat and not self.spectator else seat.name
-
-        return play_again_text(
-            [name(s) for s in people if s.seat in asked],
-            [name(s) for s in people if s.seat not in asked and s.connected],
-            None if self.spectator or self.seat is None else self.seat in asked,
-        )
+    def leave_table(self) -> None:
+        self.run_worker(self.leave(), group="leave")

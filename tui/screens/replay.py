@@ -1,9 +1,10 @@
-"""Watching a finished game again: the play screen, fed from the game's record.
+"""Watching a finished game again: the game's view (board, log, chat, status bar), as at a
+table, fed from the game's record.
 
 The host rebuilds the game through the engine and sends each step as the chosen eyes saw it
-(`replay` messages); this screen is a `PlayScreen` whose board, log and status bar show those
-steps instead of the live game, and whose keys move through the game instead of playing it. It
-never holds a game state: every step it shows is a view the host sent.
+(`replay` messages); this screen shows those steps in a `GameView`, the pieces a table shows,
+and its keys move through the game instead of playing it. It never holds a game state: every
+step it shows is a view the host sent.
 
 A replay reaches the host one of two ways: over a connection of its own (from the lobby's
 recent games, or a replay file's in-process host), or over the table's own connection, lent
@@ -17,25 +18,27 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
+from rich.text import Text
 from textual import events, work
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
-from textual.widgets import RichLog
+from textual.screen import Screen
+from textual.widgets import Footer, RichLog, Static
 
 from engine.catalogue import CATALOGUE
 from netplay import protocol as wire
-from netplay.replays import EYES_ALL, EYES_SPECTATOR
+from netplay.protocol import EYES_ALL, EYES_SPECTATOR
 from tui.backend import Backend
+from tui.host_link import HostLink
 from tui.listing import Ticket
-from tui.messages import ConnectionStatusChanged
+from tui.messages import CodeRefused, ConnectionStatusChanged
 from tui.models.seats import SeatInfo, seat_infos
-from tui.played_games import replays_dir
+from tui.past_games import ReplayFileFailed
 from tui.screens.about_game import AboutScreen, clock
-from tui.screens.play import PlayScreen
-from tui.widgets.chat_panel import ChatPanel
 from tui.widgets.connection_indicator import ConnectionIndicator
-from tui.widgets.event_log import EventLog
-from tui.widgets.status_bar import StatusBar
+from tui.widgets.game_board import GameBoard
+from tui.screens.game_view import GameView
 
 PACE = 1.0
 """Seconds per step while the replay plays by itself."""
@@ -74,9 +77,13 @@ def eyes_name(eyes: int | str, seats: list[SeatInfo]) -> str:
     return f"{name} ({seat + 1})"
 
 
-class ReplayScreen(PlayScreen, inherit_bindings=False):
+class ReplayScreen(Screen[None], inherit_bindings=False):
+    # The keys move through the replay: the board's lists never take the keyboard.
+    AUTO_FOCUS = None
+
     DEFAULT_CSS = """
     ReplayScreen #chat-input { display: none; }
+    ReplayScreen #replay-waiting { height: 1fr; padding: 1 2; }
     """
     # The footer holds one key of each pair (80 columns); `?` lists them all.
     BINDINGS = [
@@ -114,8 +121,14 @@ class ReplayScreen(PlayScreen, inherit_bindings=False):
     is nothing to say in a replay, so nothing is typed to the chat)."""
 
     def __init__(self, backend: Backend, source: ReplaySource, player_name: str) -> None:
-        super().__init__(backend, source.ticket, player_name)
+        super().__init__()
+        self.backend = backend
         self.source = source
+        self.player_name = player_name
+        self.link = HostLink(self, source.ticket.address, opened=lambda _: self.start(),
+                             received=self.receive)
+        self.game_view = GameView(Static("Asking the host for the game…", id="replay-waiting"),
+                                  spectator=True)
         self.game: str | None = source.game
         self.eyes: int | str = source.eyes
         self.step = 0
@@ -125,6 +138,8 @@ class ReplayScreen(PlayScreen, inherit_bindings=False):
         self.steps = 0
         self.marks: list[int] = [0]
         self.about: dict[str, Any] = {}
+        self.seats: list[SeatInfo] = []
+        """Who sat where at the step shown, and whom a bot covered then."""
         self.moved: dict[str, Any] | None = None
         self.shown_eyes: int | str = source.eyes
         """The eyes of the step shown (`eyes`: of the one last asked for)."""
@@ -136,44 +151,50 @@ class ReplayScreen(PlayScreen, inherit_bindings=False):
         self.entries: list[dict] = []
         """The record's parts received so far, while saving it."""
         self.saved: Path | None = None
+        self.status = "connecting"
 
-    def on_mount(self, event: events.Mount) -> None:
-        event.prevent_default()  # the play screen's own would connect to a table
-        bar = self.query_one(StatusBar)
+    def compose(self) -> ComposeResult:
+        yield self.game_view
+        yield Footer(compact=True, show_command_palette=False)
+
+    def on_mount(self) -> None:
+        bar = self.game_view.status_bar
         bar.set_title("Replay")
         bar.set_game("asking the host for the game…")
-        self.query_one(ChatPanel).border_title = "Chat then"
+        self.game_view.chat_panel.border_title = "Chat then"
         self.query_one(ConnectionIndicator).display = not self.source.local
         if self.source.send is None:
-            self.run_connection()
+            address, fingerprint = self.source.ticket.address, self.source.fingerprint
+            self.link.open(lambda: self.backend.watch(address, fingerprint, self.player_name))
         else:
             self.post_message(ConnectionStatusChanged("connected"))
             self.start()
 
+    @property
+    def board(self) -> GameBoard | None:
+        return self.game_view.board
+
+    @property
+    def view(self) -> dict[str, Any] | None:
+        return self.game_view.view
+
     # -- the link ---------------------------------------------------------------------------------
 
-    @work(exclusive=True, group="net")
-    async def run_connection(self) -> None:
-        from netplay.client import Connection
+    def on_connection_status_changed(self, event: ConnectionStatusChanged) -> None:
+        self.status = event.status
+        self.game_view.status_bar.set_connection(event.status)
+        if event.status != "closed":
+            return
+        self.stop_playing()
+        detail = event.detail or "The host closed the replay."
+        self.game_view.event_log.note(detail + " Press Esc to go back.")
+        if self.view is None:
+            self.game_view.status_bar.set_game("no replay")
+            self.query_one("#replay-waiting", Static).update(
+                Text(detail + "\n\nPress Esc to go back."))
 
-        address = self.ticket.address
-        try:
-            self.connection = await Connection.connect(
-                address.host, address.port, name=self.player_name or "Replay", reconnect=False,
-                **self.backend.trust(address, self.source.fingerprint))
-        except Exception as error:
-            self.post_message(ConnectionStatusChanged(
-                "closed", f"Could not reach the host at {address}: {error}"))
-            return
-        self.post_message(ConnectionStatusChanged("connected"))
-        self.start()
-        try:
-            async for message in self.connection:
-                self.receive(message)
-        except Exception as error:
-            self.post_message(ConnectionStatusChanged("closed", f"Lost the host: {error}"))
-            return
-        self.post_message(ConnectionStatusChanged("closed", "The host closed the replay."))
+    def on_code_refused(self, event: CodeRefused) -> None:
+        self.post_message(ConnectionStatusChanged("closed", event.detail))
 
     def start(self) -> None:
         if self.game is None:
@@ -184,15 +205,16 @@ class ReplayScreen(PlayScreen, inherit_bindings=False):
 
     @work(group="send")
     async def request(self, message: wire.ClientMessage) -> None:
-        send = self.source.send
-        if send is None:
-            if self.connection is None:
-                return
-            send = self.connection.send
-        try:
-            await send(message)
-        except (OSError, ConnectionError) as error:
-            self.query_one(EventLog).note(f"Could not ask the host: {error}")
+        if self.source.send is None:
+            trouble = await self.link.send(message)
+        else:
+            try:
+                await self.source.send(message)
+                trouble = None
+            except (OSError, ConnectionError) as error:
+                trouble = f"Could not send: {error}"
+        if trouble:
+            self.game_view.event_log.note(f"Could not ask the host. {trouble}")
 
     def receive(self, message: Any) -> None:
         """A message from the host for this replay (from our connection or the lent one)."""
@@ -249,9 +271,10 @@ class ReplayScreen(PlayScreen, inherit_bindings=False):
         if shown.about is not None:
             self.about = shown.about
         eyes = self.shown_eyes = shown.eyes
-        self.lobby = self.lobby_then()
-        self.seats = seat_infos(self.lobby, int(self.about.get("players", 0)))
-        await self.render_state(shown.view, [])  # the board reads whose eyes from the view
+        self.seats = seat_infos(self.seats_then(), int(self.about.get("players", 0)))
+        # The board reads whose eyes from the view.
+        board = await self.game_view.show(shown.view, [], self.seats)
+        self.game_view.show_status(self.turn_text(board))
         self.show_chat(shown.chat)
         # Only once the frame that shows it is laid out and painted: whoever waits on `drawn`
         # (tests, the benchmark) then reads the screen.
@@ -262,33 +285,30 @@ class ReplayScreen(PlayScreen, inherit_bindings=False):
     def now_drawn(self, drawn: tuple[int, int | str]) -> None:
         self.drawn = drawn
 
-    def lobby_then(self) -> dict[str, Any]:
-        """The table as it stood at this step: who sat where, and who a bot covered."""
+    def seats_then(self) -> list[dict[str, Any]]:
+        """The seats as they stood at this step: who sat where, and who a bot covered."""
         covered = {c["seat"] for c in self.about.get("covers", [])
                    if c["from"] <= self.step < max(c["to"], c["from"] + 1)}
-        return {
-            "game": self.about.get("kind"), "players": self.about.get("players"),
-            "phase": "over", "host_seat": None,
-            "seats": [dict(s, connected=s["seat"] not in covered, covered=s["seat"] in covered)
-                      for s in self.about.get("seats", [])],
-        }
+        return [dict(s, connected=s["seat"] not in covered, covered=s["seat"] in covered)
+                for s in self.about.get("seats", [])]
 
     def show_chat(self, lines: list[dict]) -> None:
         if lines == self.chat_shown:
             return  # most steps: rewriting the same lines would lay the screen out again
         self.chat_shown = lines
-        log = self.query_one("#chat-log", RichLog)
+        log = self.game_view.chat_panel.query_one("#chat-log", RichLog)
         log.clear()
         for line in lines:
             log.write(f"{clock(line.get('time'))[:5]} {line.get('name')}: {line.get('text')}")
 
-    def turn_text(self, board: Any) -> str:
+    def turn_text(self, board: GameBoard) -> str:
+        """Where in the game, through whose eyes, and who made the move just shown; the
+        board's own status line names the round (Machinations: the heist; Holmes: the day)."""
         game = CATALOGUE.get(str(self.about.get("kind", "")))
         title = f"Replay · {game.title if game else ''} · {self.about.get('name', '')}"
         if title != self.title_shown:
             self.title_shown = title
-            self.query_one(StatusBar).set_title(title)
-        # The board's own status names the round (Machinations: the heist; Holmes: the day).
+            self.game_view.status_bar.set_title(title)
         where = f"{self.step}/{self.steps} · eyes: {eyes_name(self.shown_eyes, self.seats)}"
         moved = self.moved
         if moved is None:
@@ -340,7 +360,6 @@ class ReplayScreen(PlayScreen, inherit_bindings=False):
         if character is None or character in self.COMMAND_KEYS:
             return  # a binding's key
         event.stop()
-        event.prevent_default()  # the play screen's own would type it into the chat
         players = int(self.about.get("players", 0))
         if character in self.EYE_KEYS:
             seat = (int(character) - 1) % 10
@@ -349,26 +368,16 @@ class ReplayScreen(PlayScreen, inherit_bindings=False):
         elif character in ("s", "a"):
             self.ask(self.target, EYES_SPECTATOR if character == "s" else EYES_ALL)
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        return True
+    def action_rules(self) -> None:
+        from tui.screens.rules import RulesScreen
 
-    def focus_game(self, from_chat: bool = False) -> None:
-        """The keys move through the replay: the board's lists never take the keyboard."""
+        self.app.push_screen(RulesScreen(str(self.about.get("kind") or "timebomb")))
 
-    def open_end_screen(self) -> None:
-        """The end of a replay is only its last step."""
-
-    def keep_for_replays(self) -> None:
-        """Its game was kept when it ended."""
-
-    def close_end_screen(self) -> None:
-        pass
-
-    def ring_on_your_turn(self, yours: bool) -> None:
-        pass
+    def action_keys(self) -> None:
+        self.app.action_show_keys()
 
     def on_replay_screen_refused(self, event: "ReplayScreen.Refused") -> None:
-        self.query_one(EventLog).note(event.text)
+        self.game_view.event_log.note(event.text)
         self.notify(event.text, severity="warning", timeout=4, markup=False)
 
     def action_about(self) -> None:
@@ -389,44 +398,29 @@ class ReplayScreen(PlayScreen, inherit_bindings=False):
             self.request(wire.FetchRecord(game=part.game, part=part.part + 1,
                                           token=self.source.token))
             return
-        from netplay import replay_file
-
         try:
-            record = replay_file.check(self.entries)
-            folder = replays_dir(self.backend)
-            self.saved = replay_file.save(folder / replay_file.file_name(record), self.entries)
-        except (OSError, replay_file.ReplayFileError) as error:
-            self.notify(f"Could not save the replay: {error}", severity="error", markup=False)
+            self.saved = self.backend.save_replay(self.entries)
+        except ReplayFileFailed as error:
+            self.notify(str(error), severity="error", markup=False)
             return
-        self.query_one(EventLog).note(f"Saved to {self.saved}")
+        self.game_view.event_log.note(f"Saved to {self.saved}")
         self.notify(f"Saved to {self.saved}", timeout=8, markup=False)
 
     # -- leaving --------------------------------------------------------------------------------
 
     async def action_leave(self) -> None:
         self.stop_playing()
-        self.workers.cancel_group(self, "net")
-        if self.source.send is None and self.connection is not None:
-            try:
-                await self.connection.close()
-            except Exception:
-                pass
-            self.connection = None
+        await self.link.close()
         if self.source.on_close is not None:
             await self.source.on_close()
         self.dismiss()
 
 
-async def open_file_replay(backend: Backend, record: Any, player_name: str,
+async def open_file_replay(backend: Backend, source: Path | str | Any, player_name: str,
                            eyes: int | str = EYES_SPECTATOR) -> ReplayScreen:
-    """A replay screen for a replay file's record, shown by a host of its own on 127.0.0.1
-    that stops when the screen closes, through `eyes` at first."""
-    from netplay.replay_file import ReplayHost
-    from tui.address import Address
-
-    host = ReplayHost(record)
-    _, port = await host.start()
-    ticket = Ticket(Address("127.0.0.1", port), None, spectate=True)
-    backend.remember_code(ticket.address, host.host.table_code)  # it pairs by the code silently
-    return ReplayScreen(backend, ReplaySource(ticket, game=record.game, on_close=host.stop,
-                                              eyes=eyes, local=True), player_name)
+    """A replay screen for a replay file (a path, or its record read already), shown by a host
+    of its own on 127.0.0.1 that stops when the screen closes, through `eyes` at first. Raises
+    `ReplayFileFailed`, in words for the player."""
+    opened = await backend.open_replay_file(source)
+    return ReplayScreen(backend, ReplaySource(opened.ticket, game=opened.game, eyes=eyes,
+                                              on_close=opened.close, local=True), player_name)

@@ -4,12 +4,13 @@ its host says so, never by filling its last seat (PROTOCOL.md, "Starting a table
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Sequence
 
 from rich.text import Text
 from textual.markup import escape
 from textual.widgets import Static
 
+from netplay import protocol as wire
 from tui.models.seats import SeatInfo
 from tui.models.table_setup import setup_lines
 
@@ -26,7 +27,7 @@ class WaitingRoom(Static):
 
     def show(
         self,
-        lobby: dict[str, Any],
+        lobby: wire.Lobby,
         seats: Sequence[SeatInfo],
         seat: int | None,
         is_host: bool,
@@ -35,7 +36,7 @@ class WaitingRoom(Static):
     ) -> None:
         text = Text()
         free = sum(1 for s in seats if s.kind == "empty")
-        host_seat = lobby.get("host_seat")
+        host_seat = lobby.host_seat
         for info in seats:
             you = " (you)" if info.seat == seat else ""
             text.append(f"{info.seat + 1}. ")
@@ -61,15 +62,15 @@ class WaitingRoom(Static):
             text.append(".\n")
         text.append("\n")
         text.append_text(self.next_step(lobby, seats, seat, is_host, free))
-        self.border_title = f"{escape(str(lobby.get('name') or 'Table'))} · waiting for players"
+        self.border_title = f"{escape(lobby.name or 'Table')} · waiting for players"
         self.update(text)
 
     @staticmethod
-    def next_step(lobby: dict[str, Any], seats: Sequence[SeatInfo], seat: int | None,
+    def next_step(lobby: wire.Lobby, seats: Sequence[SeatInfo], seat: int | None,
                   is_host: bool, free: int) -> Text:
         """What happens next, and who makes it happen: the host's key, named."""
         seats_free = f"{free} free seat{'s' if free != 1 else ''}"
-        if lobby.get("start_when_full"):
+        if lobby.start_when_full:
             return Text(f"{seats_free}: the game starts once every seat is taken.")
         if is_host:
             text = Text("You host this table.\n")
@@ -79,7 +80,7 @@ class WaitingRoom(Static):
             text.append(f"{seats_free}. Press Ctrl+S to start (bots fill the free seats), "
                         "or Ctrl+N to seat a bot.")
             return text
-        host = next((s.name for s in seats if s.seat == lobby.get("host_seat")), "the host")
+        host = next((s.name for s in seats if s.seat == lobby.host_seat), "the host")
         if seat is None:
             return Text(f"You are watching.\nThe game starts when {host} says so.")
         full = "The table is full." if not free else f"{seats_free.capitalize()}."
