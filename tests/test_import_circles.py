@@ -1,9 +1,6 @@
 """No import circle inside `netplay` or `tui`: modules that import each other are one module in
 two files, which no one can read, test or change alone. Every import counts, read from the
 syntax: at the top, inside a function, and under `if TYPE_CHECKING:`.
-
-`tui` still has one circle, `KNOWN_TUI_CIRCLE`, which is the one left to break; the test fails
-if another appears, or if a module joins it.
 """
 
 from __future__ import annotations
@@ -13,11 +10,6 @@ from pathlib import Path
 
 import netplay
 import tui
-
-KNOWN_TUI_CIRCLE = frozenset({"tui.screens.play", "tui.screens.replay"})
-"""A replay screen is a play screen (a subclass), and a play screen opens a replay over its
-own connection: still to break, by composing both of the same pieces."""
-
 
 def modules_in(package) -> dict[str, Path]:
     """Each module of `package` (its subpackages' too) by dotted name, and its source."""
@@ -102,10 +94,8 @@ def test_netplay_has_no_import_circle():
     assert circles(netplay) == []
 
 
-def test_tui_has_no_import_circle_but_the_known_one():
-    """The known circle may shrink as it is broken, never grow; no other may appear."""
-    for circle in circles(tui):
-        assert circle <= KNOWN_TUI_CIRCLE, sorted(circle)
+def test_tui_has_no_import_circle():
+    assert circles(tui) == []
 
 
 def test_the_import_reader_sees_inner_and_type_checking_imports(tmp_path):
