@@ -25,6 +25,7 @@ from playwright.async_api import Error as BrowserError  # noqa: E402
 from playwright.async_api import async_playwright  # noqa: E402
 from support.flows import Waiter, pair, play_screen  # noqa: E402
 from support.screen_text import screen_text  # noqa: E402
+from support.waiting import until  # noqa: E402
 
 from netplay.host import Host  # noqa: E402
 from tui.address import Address  # noqa: E402
@@ -36,6 +37,10 @@ pytestmark = pytest.mark.xdist_group("browser")
 LAPTOP = {"width": 1000, "height": 600}
 PHONE_LANDSCAPE = {"width": 844, "height": 390}
 """A phone on its side (CSS pixels)."""
+APP_SECONDS = 15.0
+"""Seconds a page's app process may take to end."""
+LOOK_EVERY = 0.1
+"""Seconds between looks at the app processes (a look may run ps)."""
 
 
 @pytest.fixture
@@ -77,13 +82,6 @@ def alive(pid: int) -> bool:
     return True
 
 
-async def until(predicate, what: str, timeout: float = 15.0):
-    async with asyncio.timeout(timeout):
-        while not (result := predicate()):
-            await asyncio.sleep(0.1)
-    return result
-
-
 async def test_two_pages_are_two_guests_each_with_their_name(serve, browser, tmp_path):
     """Each page gets its own app, asks its own name and keeps it; the guest id is an
     HttpOnly, Secure cookie, and each guest's directory is owner-only. The page fetches
@@ -117,7 +115,8 @@ async def test_two_pages_are_two_guests_each_with_their_name(serve, browser, tmp
     ann = Guest(ann.page)
     await ann.page.wait_for_function("() => window.gaslightTerminal")
     await ann.wait_for("Playing as Ann")  # not asked again
-    await until(lambda: len(served.app_processes()) == 2, "the reloaded page's old app to end")
+    await until(lambda: len(served.app_processes()) == 2, "the reloaded page's old app to end",
+                timeout=APP_SECONDS, every=LOOK_EVERY)
 
 
 async def test_a_time_bomb_game_against_bots_to_its_end_with_a_chat_line(serve, browser):
@@ -190,7 +189,8 @@ async def test_a_closed_tab_takes_its_seat_back(serve, browser):
     role = next(line for line in screen.splitlines() if "Role: " in line)
     (app,) = served.app_processes()
     await ann.page.close()
-    await until(lambda: not alive(app), "the closed page's app to end")
+    await until(lambda: not alive(app), "the closed page's app to end",
+                timeout=APP_SECONDS, every=LOOK_EVERY)
     assert served.app_processes() == []
 
     ann = await Guest.open(context, served.url)
@@ -223,7 +223,8 @@ async def test_at_most_max_sessions_pages_and_the_next_is_told_it_is_full(serve,
 
     (app,) = served.app_processes()
     await first.page.close()
-    await until(lambda: not alive(app), "the closed page's app to end")
+    await until(lambda: not alive(app), "the closed page's app to end",
+                timeout=APP_SECONDS, every=LOOK_EVERY)
     guest = await Guest.open(second, served.url)
     await guest.wait_for("What name should the other players see?")
 
@@ -338,5 +339,6 @@ async def test_a_flood_of_reloads_leaves_one_app(serve, browser):
     guest = Guest(guest.page)
     await guest.page.wait_for_function("() => window.gaslightTerminal")
     await guest.wait_for("What name should the other players see?")
-    await until(lambda: len(served.app_processes()) == 1, "one app left")
+    await until(lambda: len(served.app_processes()) == 1, "one app left",
+                timeout=APP_SECONDS, every=LOOK_EVERY)
     assert most <= 2
