@@ -11,6 +11,7 @@ import asyncio
 import hashlib
 import itertools
 import os
+import secrets
 import ssl
 
 import pytest
@@ -25,6 +26,7 @@ from playwright.async_api import Error as BrowserError  # noqa: E402
 from playwright.async_api import async_playwright  # noqa: E402
 from support.flows import Waiter, pair, play_screen  # noqa: E402
 from support.screen_text import screen_text  # noqa: E402
+from support.waiting import until  # noqa: E402
 
 from netplay.host import Host  # noqa: E402
 from tui.address import Address  # noqa: E402
@@ -36,6 +38,12 @@ pytestmark = pytest.mark.xdist_group("browser")
 LAPTOP = {"width": 1000, "height": 600}
 PHONE_LANDSCAPE = {"width": 844, "height": 390}
 """A phone on its side (CSS pixels)."""
+APP_SECONDS = 15.0
+"""Seconds a page's app process may take to end."""
+LOOK_EVERY = 0.1
+"""Seconds between looks at the app processes (a look may run ps)."""
+ROWS_TO_SEARCH = 40
+"""Rows of the lobby a guest looks through for the test's own table."""
 
 
 @pytest.fixture
@@ -77,13 +85,6 @@ def alive(pid: int) -> bool:
     return True
 
 
-async def until(predicate, what: str, timeout: float = 15.0):
-    async with asyncio.timeout(timeout):
-        while not (result := predicate()):
-            await asyncio.sleep(0.1)
-    return result
-
-
 async def test_two_pages_are_two_guests_each_with_their_name(serve, browser, tmp_path):
     """Each page gets its own app, asks its own name and keeps it; the guest id is an
     HttpOnly, Secure cookie, and each guest's directory is owner-only. The page fetches
@@ -117,7 +118,8 @@ async def test_two_pages_are_two_guests_each_with_their_name(serve, browser, tmp
     ann = Guest(ann.page)
     await ann.page.wait_for_function("() => window.gaslightTerminal")
     await ann.wait_for("Playing as Ann")  # not asked again
-    await until(lambda: len(served.app_processes()) == 2, "the reloaded page's old app to end")
+    await until(lambda: len(served.app_processes()) == 2, "the reloaded page's old app to end",
+                timeout=APP_SECONDS, every=LOOK_EVERY)
 
 
 async def test_a_time_bomb_game_against_bots_to_its_end_with_a_chat_line(serve, browser):
@@ -190,7 +192,8 @@ async def test_a_closed_tab_takes_its_seat_back(serve, browser):
     role = next(line for line in screen.splitlines() if "Role: " in line)
     (app,) = served.app_processes()
     await ann.page.close()
-    await until(lambda: not alive(app), "the closed page's app to end")
+    await until(lambda: not alive(app), "the closed page's app to end",
+                timeout=APP_SECONDS, every=LOOK_EVERY)
     assert served.app_processes() == []
 
     ann = await Guest.open(context, served.url)
@@ -223,7 +226,8 @@ async def test_at_most_max_sessions_pages_and_the_next_is_told_it_is_full(serve,
 
     (app,) = served.app_processes()
     await first.page.close()
-    await until(lambda: not alive(app), "the closed page's app to end")
+    await until(lambda: not alive(app), "the closed page's app to end",
+                timeout=APP_SECONDS, every=LOOK_EVERY)
     guest = await Guest.open(second, served.url)
     await guest.wait_for("What name should the other players see?")
 
@@ -252,16 +256,26 @@ async def test_plain_http_only_with_the_flag_and_its_warning(serve, browser):
     assert cookie["httpOnly"] and not cookie["secure"]
 
 
-async def at_the_first_table(browser, url: str, name: str, key: str, code: str) -> Guest:
-    """A new guest who names themself, goes to the lobby's first table, presses `key` there
-    (Enter sits, F3 watches) and types the host's table code."""
+async def at_our_table(browser, url: str, name: str, key: str, table: str, host: Host) -> Guest:
+    """A new guest who names themself, moves the lobby's cursor to the row named `table`,
+    presses `key` there (Enter sits, F3 watches) and types `host`'s table code.
+
+    Another Gaslight on this machine (another test run, a player's) may list tables on loopback
+    too, even one of the same name in the first row: the guest goes by the lobby's hint, which
+    names the highlighted table when it has an option changed, as `table` has."""
     guest = await Guest.open(await guest_context(browser), url)
     await guest.give_name(name)
-    await guest.wait_for("000 Baker Street")
-    await guest.act("Home")
+    await guest.wait_for(table)
+    screen = await guest.act("Home")
+    for _ in range(ROWS_TO_SEARCH):
+        if f"{table}: " in screen:
+            break
+        screen = await guest.act("ArrowDown")
+    else:
+        raise AssertionError(f"the cursor never reached {table}; the page shows:\n{screen}")
     await guest.act(key)
-    await guest.wait_for("Table code for")
-    await guest.type(code)
+    await guest.wait_for(f"Table code for 127.0.0.1:{host.address[1]}")
+    await guest.type(host.table_code)
     await guest.press("Enter")
     return guest
 
@@ -272,8 +286,9 @@ async def test_a_terminal_player_and_a_browser_guest_at_one_table(serve, browser
     reads the other's name and chat; a second guest watches it."""
     host = Host(data_dir=tmp_path / "lan", advertise=True, interfaces=["127.0.0.1"])
     _, port = await host.start("127.0.0.1", 0)
-    # Waiting tables come first in the lobby, by name: this one is the guest's first row.
-    host.create_table("timebomb", 4, name="000 Baker Street", bots=2)
+    ours = f"Baker Street {secrets.token_hex(3)}"  # no other table's name, on any host
+    # An option changed, so the lobby's hint names this table when its row is highlighted.
+    host.create_table("timebomb", 4, {"first_player": 0}, name=ours, bots=2)
     backend = Backend(interfaces=["127.0.0.1"], data_dir=tmp_path / "tom", discover=False)
     pair(backend, host)
     tom = create_app(backend, player_name="Tom", initial=(Address("127.0.0.1", port), False))
@@ -282,7 +297,7 @@ async def test_a_terminal_player_and_a_browser_guest_at_one_table(serve, browser
     try:
         async with tom.run_test(size=(100, 30), message_hook=waiter.hook) as pilot:
             await waiter.until(pilot, lambda: play_screen(tom), "Tom at the table")
-            ann = await at_the_first_table(browser, served.url, "Ann", "Enter", host.table_code)
+            ann = await at_our_table(browser, served.url, "Ann", "Enter", ours, host)
             await ann.wait_for("Ann (you)")
             await ann.wait_for("Tom")
             await waiter.until(pilot, lambda: "Ann" in screen_text(tom), "Ann on Tom's screen")
@@ -297,7 +312,7 @@ async def test_a_terminal_player_and_a_browser_guest_at_one_table(serve, browser
             await ann.wait_for("Tom: evening, Ann")
 
             # A second guest watches the full table, with F3 (Chromium keeps Ctrl+W).
-            bob = await at_the_first_table(browser, served.url, "Bob", "F3", host.table_code)
+            bob = await at_our_table(browser, served.url, "Bob", "F3", ours, host)
             await bob.wait_for("Spectator chat")
             screen = await bob.wait_for("Tom")
             assert "Ann" in screen and "(you)" not in screen
@@ -338,5 +353,6 @@ async def test_a_flood_of_reloads_leaves_one_app(serve, browser):
     guest = Guest(guest.page)
     await guest.page.wait_for_function("() => window.gaslightTerminal")
     await guest.wait_for("What name should the other players see?")
-    await until(lambda: len(served.app_processes()) == 1, "one app left")
+    await until(lambda: len(served.app_processes()) == 1, "one app left",
+                timeout=APP_SECONDS, every=LOOK_EVERY)
     assert most <= 2

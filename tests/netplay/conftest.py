@@ -125,19 +125,6 @@ class RawClient:
         self.writer.close()
 
 
-async def until(predicate, what: str, timeout: float = TIMEOUT) -> None:
-    """Wait until `predicate()` holds, failing with `what` after `timeout` seconds, so a
-    test that waits for the host never hangs the suite."""
-    async def poll():
-        while not predicate():
-            await asyncio.sleep(0.005)
-
-    try:
-        await asyncio.wait_for(poll(), timeout)
-    except TimeoutError:
-        raise AssertionError(f"timed out after {timeout} s waiting until {what}") from None
-
-
 async def next_of(conn: Connection, kind: type[R], timeout: float = 5.0, **fields) -> R:
     """The next message of type `kind` (with `fields`) from `conn`, skipping others."""
     async def find():

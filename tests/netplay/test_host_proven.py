@@ -20,8 +20,9 @@ from netplay.host import Host
 from netplay.protocol import Chat, ListReplays
 from netplay.transport import HostKey
 from support.relays import MachineInTheMiddle, RecordingRelay
+from support.waiting import until
 
-from .conftest import TIMEOUT, next_of, play, until
+from .conftest import TIMEOUT, next_of, play
 from .test_discovery import DISCOVERY_TIMEOUT, LOOPBACK
 
 NAME = "Irene Adler"

@@ -9,12 +9,14 @@ import json
 import sys
 import textwrap
 
+from support.waiting import until
+
 from netplay.client import Connection, Status
 from netplay.host import Host
 from netplay.limits import HostLimits
 from netplay.protocol import Chat, ChatLine, CreateTable, Lobby, Start, State, Welcome
 
-from .conftest import TIMEOUT, next_of, play, until
+from .conftest import TIMEOUT, next_of, play
 
 CLIENT_SCRIPT = textwrap.dedent(
     """

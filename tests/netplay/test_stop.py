@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import time
 
+from support.waiting import until
+
 from netplay.host import Host
 from netplay.limits import HostLimits
 
-from .conftest import stored_table, until
+from .conftest import stored_table
 
 TABLES = 20
 

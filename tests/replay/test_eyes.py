@@ -5,6 +5,7 @@ secrets alone, as it saw them."""
 from __future__ import annotations
 
 import pytest
+from support.waiting import until_shown
 
 import engine
 from tui.backend import Backend
@@ -13,7 +14,7 @@ from tui.games.timebomb.model import wire_symbol
 from tui.games.timebomb_evolution.model import wire_letter
 from tui.widgets.event_log import EventLog
 
-from .test_screen import bots_game, screen_text, shown, until
+from .test_screen import bots_game, screen_text, shown
 
 
 def revealed_on_board(kind: str, board) -> list:
@@ -55,14 +56,14 @@ async def test_everything_shows_every_secret_from_the_deal_and_a_seat_its_own(
     backend = Backend(interfaces=["127.0.0.1"], data_dir=tmp_path / "data", discover=False)
     app = replay_app(backend, record)
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: shown(app.screen, 0, "spectator")
-                    if hasattr(app.screen, "drawn") else False, "the deal")
+        await until_shown(pilot, lambda: shown(app.screen, 0, "spectator")
+                          if hasattr(app.screen, "drawn") else False, "the deal")
         screen = app.screen
         await pilot.press("a")
-        await until(pilot, lambda: shown(screen, 0, "all"), "everything at the deal")
+        await until_shown(pilot, lambda: shown(screen, 0, "all"), "everything at the deal")
         for _ in range(step):
             await pilot.press("right")
-        await until(pilot, lambda: shown(screen, step, "all"), "everything, steps on")
+        await until_shown(pilot, lambda: shown(screen, step, "all"), "everything, steps on")
         text = screen_text(app)
         assert "You watch" not in text and "Spectating" not in text
         assert revealed_on_board(kind, screen.board) == secrets(kind, game)
@@ -75,7 +76,7 @@ async def test_everything_shows_every_secret_from_the_deal_and_a_seat_its_own(
             *(names[s] for s in e.seats)) for e in private]
 
         await pilot.press("2")  # the second seat's eyes, the place kept
-        await until(pilot, lambda: shown(screen, step, 1), "the second seat's eyes")
+        await until_shown(pilot, lambda: shown(screen, step, 1), "the second seat's eyes")
         seat_view = game.view(1)
         assert all("audience" not in e for e in seat_view["events"])
         assert not any(line.startswith("For ") for line in map(log.line, log.shown))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from support.relays import MachineInTheMiddle
+from support.waiting import until_shown
 
 from netplay import replay_file
 from netplay.client import Connection
@@ -22,7 +23,7 @@ from tui.seat_book import HeldSeat
 from tui.widgets.event_log import EventLog
 
 from .conftest import play_game, play_seat
-from .test_screen import bots_game, until
+from .test_screen import bots_game
 
 
 async def test_games_against_bots_are_kept_as_files_when_they_end(tmp_path):
@@ -60,9 +61,9 @@ async def test_the_lobby_lists_past_games_from_hosts_and_files_and_opens_one(hos
     app = create_app(backend, player_name="Ann")
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("ctrl+y")
-        await until(pilot, lambda: isinstance(app.screen, PastGamesScreen), "past games")
+        await until_shown(pilot, lambda: isinstance(app.screen, PastGamesScreen), "past games")
         screen = app.screen
-        await until(pilot, lambda: len(screen.games) == 2, "both games")
+        await until_shown(pilot, lambda: len(screen.games) == 2, "both games")
         sources = {g.kind: g for g in screen.games}
         assert sources["timebomb"].address == address and sources["timebomb"].token == seat.token
         assert sources["machinations"].path is not None
@@ -71,16 +72,17 @@ async def test_the_lobby_lists_past_games_from_hosts_and_files_and_opens_one(hos
         index = screen.games.index(sources["timebomb"])
         screen.query_one("#past-list").highlighted = index
         await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+        await until_shown(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
         replay = app.screen
-        await until(pilot, lambda: replay.drawn == (0, seat.seat), "the deal, through my seat")
+        await until_shown(pilot, lambda: replay.drawn == (0, seat.seat),
+                          "the deal, through my seat")
         assert replay.game == f"{played.table}-1"
         await pilot.press("escape")
-        await until(pilot, lambda: app.screen is screen, "back to the list")
+        await until_shown(pilot, lambda: app.screen is screen, "back to the list")
         screen.query_one("#past-list").highlighted = screen.games.index(sources["machinations"])
         await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the file's replay")
-        await until(pilot, lambda: app.screen.drawn == (0, 0), "its deal, through Ann's eyes")
+        await until_shown(pilot, lambda: isinstance(app.screen, ReplayScreen), "the file's replay")
+        await until_shown(pilot, lambda: app.screen.drawn == (0, 0), "its deal, through Ann's eyes")
         assert app.screen.game == file_game.game
         await pilot.press("escape")
 
@@ -123,7 +125,7 @@ async def test_past_games_at_a_machine_in_the_middle_hear_no_token(host, tmp_pat
                               token=token, fingerprint=fingerprint)
         await app.push_screen(ReplayScreen(backend, source, "Ann"))
         replay = app.screen
-        await until(pilot, lambda: replay.status == "closed", "the replay to stop")
+        await until_shown(pilot, lambda: replay.status == "closed", "the replay to stop")
         told = " ".join(e for e in replay.query_one(EventLog).entries if isinstance(e, str))
     assert "has changed its key" in told, told
     assert mitm.heard_any(token, "Ann", played.table) == []

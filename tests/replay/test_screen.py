@@ -13,6 +13,7 @@ import random
 import pytest
 from rich.console import Console
 from support.screen_text import footer_misses, screen_text
+from support.waiting import until_shown
 
 import engine
 from engine.catalogue import CATALOGUE
@@ -58,16 +59,6 @@ def bots_game(kind: str, players: int, seed: int) -> GameRecord:
         chat=[Said(1, 0, "Ann", "who cut that?", 1_800_000_001.0)])
 
 
-async def until(pilot, predicate, what: str, timeout: float = 20.0):
-    async def wait():
-        while not predicate():
-            await pilot.pause(0.02)
-    try:
-        await asyncio.wait_for(wait(), timeout)
-    except TimeoutError:
-        raise AssertionError(f"timed out waiting for {what}: {getattr(pilot.app.screen, 'drawn', None)} {getattr(pilot.app.screen, 'games', None)}") from None
-
-
 def shown(screen: ReplayScreen, step: int, eyes) -> bool:
     return screen.drawn == (step, eyes)
 
@@ -95,11 +86,11 @@ async def test_a_step_is_on_the_screen_once_the_screen_says_it_is_drawn(tmp_path
                         property(lambda screen: screen.__dict__.get("drawn"), set_drawn),
                         raising=False)
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+        await until_shown(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
         screen = app.screen
-        await until(pilot, lambda: shown(screen, 0, "spectator"), "the deal")
+        await until_shown(pilot, lambda: shown(screen, 0, "spectator"), "the deal")
         await pilot.press("right", "right")
-        await until(pilot, lambda: shown(screen, 2, "spectator"), "two steps on")
+        await until_shown(pilot, lambda: shown(screen, 2, "spectator"), "two steps on")
     steps = len(record.moves)
     assert [drawn for drawn, _ in on_screen_when_drawn] == [
         (0, "spectator"), (1, "spectator"), (2, "spectator")]
@@ -122,41 +113,41 @@ async def test_a_replay_file_steps_by_action_and_round_through_any_eyes(tmp_path
     backend = Backend(interfaces=["127.0.0.1"], data_dir=tmp_path / "data", discover=False)
     app = replay_app(backend, record)
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+        await until_shown(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
         screen = app.screen
-        await until(pilot, lambda: shown(screen, 0, "spectator"), "the deal")
+        await until_shown(pilot, lambda: shown(screen, 0, "spectator"), "the deal")
         text = screen_text(app)
         assert "0/" in text and "the deal" in text
         # A file has no link to show, and the round is counted once, by the board (issue 35).
         assert "connected" not in text and " · round " not in text
         await pilot.press("right", "right", "right")
-        await until(pilot, lambda: shown(screen, 3, "spectator"), "three steps on")
+        await until_shown(pilot, lambda: shown(screen, 3, "spectator"), "three steps on")
         text = screen_text(app)
         # The third move was the turn timer's bot's, and the chat of the time shows.
         assert "turn timer" in text and "who cut that?" in text
         await pilot.press("left")
-        await until(pilot, lambda: shown(screen, 2, "spectator"), "a step back")
+        await until_shown(pilot, lambda: shown(screen, 2, "spectator"), "a step back")
         assert without_events(screen.view) == without_events(engine_view(2, engine.SPECTATOR))
         await pilot.press("right_square_bracket")
-        await until(pilot, lambda: screen.drawn == (screen.marks[1], "spectator"),
-                    "the next round")
+        await until_shown(pilot, lambda: screen.drawn == (screen.marks[1], "spectator"),
+                          "the next round")
         await pilot.press("1")  # Ann's eyes, the place kept
         mark = screen.marks[1]
-        await until(pilot, lambda: shown(screen, mark, 0), "Ann's eyes")
+        await until_shown(pilot, lambda: shown(screen, mark, 0), "Ann's eyes")
         assert without_events(screen.view) == without_events(engine_view(mark, 0))
         assert "eyes: Ann" in screen_text(app)
         await pilot.press("a")
-        await until(pilot, lambda: shown(screen, mark, "all"), "everything")
+        await until_shown(pilot, lambda: shown(screen, mark, "all"), "everything")
         assert without_events(screen.view) == without_events(engine_view(mark, engine.REFEREE))
         await pilot.press("end")
-        await until(pilot, lambda: shown(screen, len(history), "all"), "the end")
+        await until_shown(pilot, lambda: shown(screen, len(history), "all"), "the end")
         assert screen.view["outcome"] is not None and isinstance(app.screen, ReplayScreen)
         await pilot.press("e")  # from everything, round to the first seat
-        await until(pilot, lambda: shown(screen, len(history), 0), "the eyes go round")
+        await until_shown(pilot, lambda: shown(screen, len(history), 0), "the eyes go round")
         await pilot.press("left_square_bracket", "home")
-        await until(pilot, lambda: shown(screen, 0, 0), "the start")
+        await until_shown(pilot, lambda: shown(screen, 0, 0), "the start")
         await pilot.press("i")
-        await until(pilot, lambda: isinstance(app.screen, AboutScreen), "the facts")
+        await until_shown(pilot, lambda: isinstance(app.screen, AboutScreen), "the facts")
         text = screen_text(app)
         assert "Ann (person)" in text and "Bot 2 (bot)" in text and "step 3" in text
         # The options in the host form's words, never their code names.
@@ -170,11 +161,11 @@ async def test_a_replay_file_steps_by_action_and_round_through_any_eyes(tmp_path
         await pilot.press("escape")
         await pilot.press("x")
         folder = tmp_path / "data" / "replays"
-        await until(pilot, lambda: screen.saved is not None, "the file saved")
+        await until_shown(pilot, lambda: screen.saved is not None, "the file saved")
         assert screen.saved.parent == folder
         assert replay_file.read(screen.saved).entries() == record.entries()
         await pilot.press("escape")
-        await until(pilot, lambda: not app.is_running, "the app closing with the replay")
+        await until_shown(pilot, lambda: not app.is_running, "the app closing with the replay")
 
 
 async def test_the_replay_plays_at_a_steady_pace(tmp_path, monkeypatch):
@@ -184,11 +175,11 @@ async def test_the_replay_plays_at_a_steady_pace(tmp_path, monkeypatch):
     backend = Backend(interfaces=["127.0.0.1"], data_dir=tmp_path / "data", discover=False)
     app = replay_app(backend, record)
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+        await until_shown(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
         screen = app.screen
-        await until(pilot, lambda: shown(screen, 0, "spectator"), "the deal")
+        await until_shown(pilot, lambda: shown(screen, 0, "spectator"), "the deal")
         await pilot.press("space")
-        await until(pilot, lambda: screen.step == len(record.moves), "the end, by itself")
+        await until_shown(pilot, lambda: screen.step == len(record.moves), "the end, by itself")
         assert screen.playing is None  # it stops there
 
 
@@ -211,12 +202,13 @@ async def watched_to_its_end(tmp_path, monkeypatch):
             ticket = Ticket(Address("127.0.0.1", host.address[1]), table_id, spectate=True)
             table = PlayScreen(backend, ticket, "Fan")
             app.push_screen(table)
-            await until(pilot, lambda: table.connection is not None, "watching")
+            await until_shown(pilot, lambda: table.connection is not None, "watching")
             ann = await Connection.connect("127.0.0.1", host.address[1], name="Ann",
                                            table=table_id, code=host.table_code)
             try:
                 await asyncio.wait_for(play_seat(ann, [], 1), 30)
-                await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
+                await until_shown(pilot, lambda: isinstance(app.screen, EndScreen),
+                                  "the end screen")
                 yield host, table_id, app, pilot, table, ann
             finally:
                 await ann.close()
@@ -233,15 +225,15 @@ async def test_the_end_screen_replays_the_game_over_the_tables_connection(tmp_pa
         watch = app.active_bindings["ctrl+w"]
         assert watch.enabled and watch.binding.description == "Watch again"
         await pilot.press("ctrl+w")
-        await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+        await until_shown(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
         replay = app.screen
         assert replay.source.send is not None  # the table's own connection
-        await until(pilot, lambda: shown(replay, 0, "spectator"), "the deal")
+        await until_shown(pilot, lambda: shown(replay, 0, "spectator"), "the deal")
         await pilot.press("end")
         steps = len(host.tables[table_id].game.history)
-        await until(pilot, lambda: shown(replay, steps, "spectator"), "the end")
+        await until_shown(pilot, lambda: shown(replay, steps, "spectator"), "the end")
         await pilot.press("escape")
-        await until(pilot, lambda: isinstance(app.screen, EndScreen), "back at the end")
+        await until_shown(pilot, lambda: isinstance(app.screen, EndScreen), "back at the end")
         assert table.end.replay_screen is None
         first_end = app.screen
         assert "This evening: 1 game" in screen_text(app)
@@ -249,10 +241,10 @@ async def test_the_end_screen_replays_the_game_over_the_tables_connection(tmp_pa
         # list opens the first game's replay.
         await ann.send(PlayAgain())
         await asyncio.wait_for(play_seat(ann, [], 2), 30)
-        await until(pilot, lambda: isinstance(app.screen, EndScreen)
-                    and app.screen is not first_end, "the second end screen")
+        await until_shown(pilot, lambda: isinstance(app.screen, EndScreen)
+                          and app.screen is not first_end, "the second end screen")
         end = app.screen
-        await until(pilot, lambda: len(end.evening) == 2, "two games tonight")
+        await until_shown(pilot, lambda: len(end.evening) == 2, "two games tonight")
         tonight = host.tables[table_id].evening
         await pilot.pause(0.1)
         text = screen_text(app)
@@ -268,11 +260,11 @@ async def test_the_end_screen_replays_the_game_over_the_tables_connection(tmp_pa
         games.focus()
         games.highlighted = 0
         await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "game 1's replay")
-        await until(pilot, lambda: app.screen.drawn == (0, "spectator"), "its deal")
+        await until_shown(pilot, lambda: isinstance(app.screen, ReplayScreen), "game 1's replay")
+        await until_shown(pilot, lambda: app.screen.drawn == (0, "spectator"), "its deal")
         assert app.screen.game == f"{table_id}-1"
         await pilot.press("escape")
-        await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen again")
+        await until_shown(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen again")
         assert app.screen is not end and table.end.replay_screen is None
 
 
@@ -288,7 +280,7 @@ async def test_the_end_screens_footer_shows_every_key_at_80_columns(seated):
 
     app = Ended()
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
+        await until_shown(pilot, lambda: isinstance(app.screen, EndScreen), "the end screen")
         await pilot.pause()
         assert footer_misses(app) == []
 
@@ -305,23 +297,23 @@ async def test_no_outdated_end_screen_waits_under_a_replay(tmp_path, monkeypatch
             return [s for s in app.screen_stack if isinstance(s, EndScreen)]
 
         await pilot.press("ctrl+w")
-        await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+        await until_shown(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
         assert end_screens() == []
         await pilot.press("escape")
-        await until(pilot, lambda: isinstance(app.screen, EndScreen), "the end again")
+        await until_shown(pilot, lambda: isinstance(app.screen, EndScreen), "the end again")
         assert app.screen is not first_end and end_screens() == [app.screen]
         assert table.end.end_screen is app.screen
 
         first_game_ends = [first_end, app.screen]
         await pilot.press("ctrl+w")
-        await until(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
+        await until_shown(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
         replay = app.screen
         await ann.send(PlayAgain())  # the bots agree at once: the next game begins
-        await until(pilot, lambda: table.view is not None
-                    and table.view["outcome"] is None, "the next game")
+        await until_shown(pilot, lambda: table.view is not None
+                          and table.view["outcome"] is None, "the next game")
         assert app.screen is replay and end_screens() == []
         await pilot.press("escape")
-        await until(pilot, lambda: not isinstance(app.screen, ReplayScreen), "the table")
+        await until_shown(pilot, lambda: not isinstance(app.screen, ReplayScreen), "the table")
         # The table as it is now: its next game, or (the bots may have ended it by now,
         # Ann's seat aside) that game's own end screen; never the first game's.
         assert not set(first_game_ends) & set(end_screens())

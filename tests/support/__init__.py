@@ -8,6 +8,7 @@ puts `tests/` on the path, so no test edits `sys.path` to reach them):
 - `random_sim`: the one random-play harness every game's tests and `benchmarks/random_sim.py`
   run;
 - `offline`: a play screen fed with engine views instead of a host, for snapshots;
+- `waiting`: waiting until something holds, failing with what was awaited, never hanging;
 - `flows`: waiting on the app in Pilot flows, pairing and finding the play screen;
 - `screen_text`: the text a player would read on the screen right now.
 """

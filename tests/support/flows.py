@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
+from support.waiting import failing_after
+
 from netplay.client import Connection
 from tui.screens.play import PlayScreen
 
@@ -23,17 +25,13 @@ class Waiter:
         self.event.set()
 
     async def until(self, pilot, predicate, what: str, timeout: float = 30.0):
-        try:
-            async with asyncio.timeout(timeout):
-                while True:
-                    await pilot.pause()
-                    result = predicate()
-                    if result:
-                        return result
-                    self.event.clear()
-                    await self.event.wait()
-        except TimeoutError:
-            raise AssertionError(f"timed out waiting for {what}") from None
+        async with failing_after(timeout, what):
+            while True:
+                await pilot.pause()
+                if result := predicate():
+                    return result
+                self.event.clear()
+                await self.event.wait()
 
 
 def post_burst(app, text: str) -> None:

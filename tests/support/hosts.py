@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 
 import pytest
+from support.waiting import TIMEOUT  # noqa: F401 (the tests of a host import it from here)
 
 from netplay.client import Connection
 from netplay.host import Host
@@ -13,9 +14,6 @@ from netplay.limits import HostLimits
 from netplay.store import Store
 from netplay.table import Table
 from netplay.tables import restore_table
-
-TIMEOUT = 20.0
-"""Seconds a test waits for the host before it fails, so no test hangs the suite."""
 
 
 def stored_table(data_dir, table_id: str) -> Table:

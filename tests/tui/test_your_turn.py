@@ -7,7 +7,6 @@ from the legal actions: the keys a prompt offers show only then."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 
 import pytest
@@ -23,6 +22,7 @@ from support.positions import (
     proposing_at_0,
     variante_game,
 )
+from support.waiting import until_shown
 
 import engine
 from engine.catalogue import CATALOGUE
@@ -171,25 +171,18 @@ async def test_in_a_replay_every_your_turn_agrees_with_to_act(tmp_path, monkeypa
     backend = Backend(interfaces=["127.0.0.1"], data_dir=tmp_path / "data", discover=False)
     app = replay_app(backend, record_of(game))
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await until_shown(pilot, lambda: isinstance(app.screen, ReplayScreen), "the replay")
         screen = app.screen
-        await until(pilot, lambda: screen.drawn == (0, "spectator"))  # the link is up
+        await until_shown(pilot, lambda: screen.drawn == (0, "spectator"), "the link up")
         for eyes in (waited_on, *others[:1], "spectator", "all"):
             screen.ask(step, eyes)
-            await until(pilot, lambda: screen.drawn == (step, eyes))
+            await until_shown(pilot, lambda: screen.drawn == (step, eyes),
+                              f"step {step} through {eyes!r}")
             assert screen.board.legal == [] and screen.board.your_turn is (eyes == waited_on)
             assert_agrees_with_to_act(screen)
             words = " ".join(k for k in your_turn_places(screen) if "words" in k)
             assert not re.search(r"Ctrl\+|Enter|pick one", words), words
         if game_id == "timebomb_evolution":
             screen.ask(step, waited_on)
-            await until(pilot, lambda: screen.drawn == (step, waited_on))
+            await until_shown(pilot, lambda: screen.drawn == (step, waited_on), "the decision")
             assert "Your choice" in str(screen.board.query_one("#ev-board").content)
-
-
-async def until(pilot, predicate, timeout: float = 20.0) -> None:
-    async def wait() -> None:
-        while not predicate():
-            await pilot.pause(0.02)
-
-    await asyncio.wait_for(wait(), timeout)
