@@ -14,6 +14,7 @@ from netplay.host import Host
 from netplay.frames import encode, message, read_message
 from netplay.protocol import Error, State
 from netplay.transport import open_tls
+from support.bot_games import smart_bot
 from support.hosts import TIMEOUT, host, private_data_dir, stored_table  # noqa: F401
 
 R = TypeVar("R")
@@ -26,13 +27,6 @@ def assert_view_of(view: dict, full: dict) -> None:
     fields = {k: v for k, v in view.items() if k not in ("events", "events_from")}
     assert fields == {k: v for k, v in full.items() if k != "events"}
     assert view["events"] == full["events"][view["events_from"]:]
-
-
-
-
-def client_bot(game_id: str):
-    bots = engine.GAMES[game_id].BOTS
-    return bots.get("smart", bots["random"])
 
 
 async def play(conn: Connection, seed: int = 0, log: list | None = None,
@@ -60,7 +54,7 @@ async def play(conn: Connection, seed: int = 0, log: list | None = None,
         only_talk = bool(news) and all(e["type"] == "claim" for e in news)
         if moves and msg.seat in view["to_act"] and not only_talk:
             try:
-                await conn.act(client_bot(view["game"])(view, moves, rng))
+                await conn.act(smart_bot(view["game"])(view, moves, rng))
             except NotConnected:
                 pass  # the state pushed after the reconnect asks again
     raise AssertionError(f"connection closed before the game ended ({conn.refusal})")

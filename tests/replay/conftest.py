@@ -7,6 +7,7 @@ import asyncio
 import random
 from dataclasses import dataclass, field
 
+from support.bot_games import smart_bot
 from support.hosts import TIMEOUT, host, private_data_dir, stored_table  # noqa: F401
 
 import engine
@@ -53,8 +54,7 @@ async def play_seat(conn: Connection, log: list[State], seed: int) -> None:
         view = msg.view
         if view["outcome"] is not None:
             return
-        bots = engine.GAMES[view["game"]].BOTS
-        bot = bots.get("smart", bots["random"])
+        bot = smart_bot(view["game"])
         free = engine.GAMES[view["game"]].FREE_ACTIONS
         moves = [a for a in msg.legal if a["type"] not in free]
         if moves and msg.seat in view["to_act"]:

@@ -6,7 +6,6 @@ The TUI gets plain entries and connections: it never plays a record through the 
 from __future__ import annotations
 
 import os
-import random
 import socket
 import subprocess
 import sys
@@ -15,7 +14,8 @@ import textwrap
 import msgpack
 import pytest
 
-import engine
+from support.bot_games import bots_play
+
 from netplay import replay_file
 from netplay.client import Connection
 from netplay.game_record import GameRecord, Move, Player, Said
@@ -35,17 +35,9 @@ START = 1_800_000_000.0
 def finished(kind: str, players: int, seed: int, people: tuple[int, ...] = (0,),
              start: float = START, name: str = "Baker Street") -> GameRecord:
     """A finished game of bots as a replay file holds it; the seats in `people` are persons."""
-    game = engine.new_game(kind, players, {}, seed)
-    rng = random.Random(seed)
-    bots = engine.GAMES[kind].BOTS
-    bot = bots.get("smart", bots["random"])
-    moves = []
-    while game.outcome is None:
-        seat = min(game.to_act())
-        legal = [a for a in game.legal_actions(seat) if a["type"] not in game.FREE_ACTIONS]
-        game.apply(seat, bot(game.view(seat), legal, rng))
-        moves.append(Move(seat, game.history[-1][1], start + len(moves) + 1,
-                          "person" if seat in people else "bot"))
+    game, played = bots_play(kind, players, seed)
+    moves = [Move(seat, action, start + n + 1, "person" if seat in people else "bot")
+             for n, (seat, action) in enumerate(played)]
     table = f"{seed:08x}"
     return GameRecord(
         game=f"{table}-1", table=table, name=name, kind=kind, players=players,

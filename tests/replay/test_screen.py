@@ -8,10 +8,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
-import random
 
 import pytest
 from rich.console import Console
+from support.bot_games import bots_play
 from support.screen_text import footer_misses, screen_text
 from support.waiting import until_shown
 
@@ -39,17 +39,10 @@ from .conftest import play_seat
 def bots_game(kind: str, players: int, seed: int) -> GameRecord:
     """A finished game of bots, as a replay file would hold it, with a move forced by a turn
     timer and a line of chat."""
-    game = engine.new_game(kind, players, {}, seed)
-    rng = random.Random(seed)
-    bots = engine.GAMES[kind].BOTS
-    bot = bots.get("smart", bots["random"])
-    moves = []
-    while game.outcome is None:
-        seat = min(game.to_act())
-        legal = [a for a in game.legal_actions(seat) if a["type"] not in game.FREE_ACTIONS]
-        game.apply(seat, bot(game.view(seat), legal, rng))
-        by = "timer" if len(moves) == 2 else "person" if seat == 0 else "bot"
-        moves.append(Move(seat, game.history[-1][1], 1_800_000_000.0 + len(moves), by))
+    game, played = bots_play(kind, players, seed)
+    moves = [Move(seat, action, 1_800_000_000.0 + n,
+                  "timer" if n == 2 else "person" if seat == 0 else "bot")
+             for n, (seat, action) in enumerate(played)]
     return GameRecord(
         game="c0ffee00-1", table="c0ffee00", name="Baker Street", kind=kind, players=players,
         options=dict(game.options), seed=seed, bot_level="smart", turn_timer=30,
