@@ -21,6 +21,7 @@ from tui.past_games import OpenedReplay, PastGame, ReplayFileFailed
 if TYPE_CHECKING:
     from netplay.client import Connection
     from netplay.game_record import GameRecord
+    from netplay.host import Host
     from netplay.replay_file import ReplayHost
 
 ASK_TIMEOUT = 3.0
@@ -43,6 +44,7 @@ class Replaying:
     if TYPE_CHECKING:
         def trust(self, address: Address, expected: str | None = None) -> dict[str, Any]: ...
         def remember_code(self, address: Address, code: str) -> None: ...
+        def own_host(self, address: Address) -> "Host | None": ...
 
     def replays_folder(self) -> Path:
         """Where this player's replay files go: Gaslight's data directory, `replays/` (made
@@ -150,6 +152,22 @@ class Replaying:
 
         return await Connection.connect(address.host, address.port, name=name or "Replay",
                                         reconnect=False, **self.trust(address, fingerprint))
+
+    def keep_games_against_bots(self, ticket: Ticket) -> list[Path]:
+        """Save the finished games of a table this app hosts for this player alone (against
+        bots) as replay files, for the lobby's past games: its host and store go when the
+        player leaves. The files already saved stay as they are; the new ones' paths."""
+        from netplay import replay_file
+
+        host = self.own_host(ticket.address)
+        if not ticket.private or ticket.table is None or host is None:
+            return []
+        saved = []
+        for record in host.replays.finished_records(ticket.table):
+            path = self.replays_folder() / replay_file.file_name(record)
+            if not path.exists():
+                saved.append(replay_file.save(path, record.entries()))
+        return saved
 
     def save_replay(self, entries: list[dict]) -> Path:
         """Save a finished game's record (the entries of its `record` parts, in order) as a

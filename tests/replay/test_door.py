@@ -25,7 +25,6 @@ from netplay.table import game_ref
 from tui.address import Address
 from tui.backend import Backend
 from tui.past_games import SPECTATOR, OpenedReplay, PastGame, ReplayFileFailed
-from tui.played_games import replays_dir
 
 from .conftest import fetch_entries, listing, play_game, step
 
@@ -117,7 +116,7 @@ async def test_a_folder_lists_its_files_as_a_host_lists_its_games(tmp_path):
 
 async def test_replay_files_are_past_games_with_their_path_and_eyes(tmp_path):
     backend = backend_at(tmp_path)
-    folder = replays_dir(backend)
+    folder = backend.replays_folder()
     one = finished("timebomb", 4, seed=11, people=(1,), start=START)
     two = finished("holmes", 2, seed=12, people=(0, 1), start=START + 5_000)
     kept(folder, one, "one.gaslight-replay", START + 10)
@@ -174,7 +173,7 @@ async def test_past_games_at_a_host_come_with_the_token_that_may_watch_them(host
 async def test_a_replay_file_opens_in_a_host_of_its_own_and_is_watched(tmp_path):
     backend = backend_at(tmp_path)
     record = finished("holmes", 2, seed=31)
-    path = kept(replays_dir(backend), record, "holmes.gaslight-replay", START)
+    path = kept(backend.replays_folder(), record, "holmes.gaslight-replay", START)
 
     opened = await backend.open_replay_file(path)
 
@@ -218,7 +217,7 @@ async def test_a_record_opens_too_and_quitting_stops_its_host(tmp_path):
 
 async def test_a_damaged_file_is_one_clear_error(tmp_path):
     backend = backend_at(tmp_path)
-    folder = replays_dir(backend)
+    folder = backend.replays_folder()
     (folder / "bad.gaslight-replay").write_bytes(b"\x93 damaged")
     with pytest.raises(ReplayFileFailed) as caught:
         await backend.open_replay_file(folder / "bad.gaslight-replay")
@@ -258,7 +257,7 @@ async def test_a_record_fetched_from_its_host_is_saved_and_listed(host, tmp_path
 
     path = backend.save_replay(entries)
 
-    assert path.parent == replays_dir(backend)
+    assert path.parent == backend.replays_folder()
     assert path.name == replay_file.file_name(replay_file.read(path))
     assert replay_file.read(path).entries() == entries
     [listed] = await backend.replay_files()

@@ -16,7 +16,7 @@ from tui.address import Address
 from tui.app import create_app
 from tui.backend import Backend
 from tui.listing import Ticket
-from tui.played_games import keep_bot_games, played_book, replays_dir
+from tui.played_games import played_book
 from tui.screens.past_games import PastGamesScreen
 from tui.screens.replay import ReplayScreen, ReplaySource
 from tui.seat_book import HeldSeat
@@ -34,11 +34,11 @@ async def test_games_against_bots_are_kept_as_files_when_they_end(tmp_path):
         conn = await Connection.connect(ticket.address.host, ticket.address.port, name="Ann",
                                         table=ticket.table, **backend.trust(ticket.address))
         await asyncio.wait_for(play_seat(conn, [], 1), 60)
-        [path] = keep_bot_games(backend, ticket)
-        assert path.parent == replays_dir(backend)
+        [path] = backend.keep_games_against_bots(ticket)
+        assert path.parent == backend.replays_folder()
         record = replay_file.read(path)
         assert record.kind == "holmes" and [p.kind for p in record.seats] == ["human", "bot"]
-        assert keep_bot_games(backend, ticket) == []  # kept once
+        assert backend.keep_games_against_bots(ticket) == []  # kept once
         await conn.close()
     finally:
         await backend.close()
@@ -56,7 +56,7 @@ async def test_the_lobby_lists_past_games_from_hosts_and_files_and_opens_one(hos
     played_book(backend).keep(HeldSeat(host.host_id, played.table, seat.token, address,
                                        "timebomb", "table"))
     file_game = bots_game("machinations", 5, seed=6)
-    replay_file.save(replays_dir(backend) / "kept.gaslight-replay", file_game.entries())
+    replay_file.save(backend.replays_folder() / "kept.gaslight-replay", file_game.entries())
     await played.close()
     app = create_app(backend, player_name="Ann")
     async with app.run_test(size=(80, 24)) as pilot:

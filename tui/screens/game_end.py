@@ -14,7 +14,7 @@ from rich.text import Text
 
 from netplay import protocol as wire
 from tui.models.table_words import play_again_words
-from tui.played_games import keep_bot_games, remember_played
+from tui.played_games import remember_played
 from tui.widgets.chat_panel import ChatLine
 from tui.screens.game_view import GameView
 
@@ -127,7 +127,7 @@ class GameEnd:
         table = self.table
         try:
             remember_played(table.backend, table.ticket, table.connection)
-            keep_bot_games(table.backend, table.ticket)
+            table.backend.keep_games_against_bots(table.ticket)
         except (OSError, ValueError) as error:
             table.game_view.event_log.note(f"Could not keep this game's replay: {error}")
 
