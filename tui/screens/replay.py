@@ -36,9 +36,9 @@ from tui.messages import CodeRefused, ConnectionStatusChanged
 from tui.models.seats import SeatInfo, seat_infos
 from tui.past_games import ReplayFileFailed
 from tui.screens.about_game import AboutScreen, clock
+from tui.screens.game_view import GameView
 from tui.widgets.connection_indicator import ConnectionIndicator
 from tui.widgets.game_board import GameBoard
-from tui.screens.game_view import GameView
 
 PACE = 1.0
 """Seconds per step while the replay plays by itself."""
@@ -214,7 +214,7 @@ class ReplayScreen(Screen[None], inherit_bindings=False):
             except (OSError, ConnectionError) as error:
                 trouble = f"Could not send: {error}"
         if trouble:
-            self.game_view.event_log.note(f"Could not ask the host. {trouble}")
+            self.game_view.event_log.note(trouble)
 
     def receive(self, message: Any) -> None:
         """A message from the host for this replay (from our connection or the lent one)."""
