@@ -248,10 +248,10 @@ class LobbyScreen(Screen):
                                  lambda agreed: agreed and self.let_go(listing))
             return
         if not self.backend.needs_code(listing):
-            self.go(listing.ticket(spectate))
+            self.go(self.backend.ticket(listing, spectate))
             return
         self.ask_code(listing.address, listing.private,
-                      lambda: self.go(listing.ticket(spectate)))
+                      lambda: self.go(self.backend.ticket(listing, spectate)))
 
     def ask_code(self, address: Address, private: bool, then) -> None:
         """Ask the table code of the host at `address` (a new host, or a private table),
