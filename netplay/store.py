@@ -92,6 +92,24 @@ def private_dir(path: Path) -> Path:
 Statement = tuple[str, tuple]
 
 
+def kept_by(path: Path, key: str) -> Any:
+    """A setting kept in the store at `path` (`Store.kept`) while another process may run
+    its host: read-only, with nothing created or changed; None if there is none or no store.
+    The app that hosted a table reads its table code there once a host in the background
+    has it."""
+    try:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=5)
+    except sqlite3.Error:
+        return None
+    try:
+        row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    except sqlite3.Error:
+        return None
+    finally:
+        db.close()
+    return None if row is None else row[0]
+
+
 class Store:
     def __init__(self, path: Path) -> None:
         self.path = path

@@ -198,6 +198,8 @@ class Backend(LocalHosts, TableFinding, Replaying):
             # This app's table, kept running in the background: it closes, telling everyone.
             await self.discard_store(seat.store)
             return True
+        if listing.key_changed:
+            return False  # the host there shows another key: it is told nothing
         try:
             async with asyncio.timeout(LOOKUP_TIMEOUT):
                 connection = await Connection.connect(

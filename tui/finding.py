@@ -70,7 +70,8 @@ class TableFinding:
     async def held_tables(self, name: str) -> list[TableListing]:
         """The tables where this player holds a seat and whose game is not over. A seat at a
         table that is over or gone is forgotten; one whose host cannot be found now is kept
-        (the host may come back) but not listed."""
+        (the host may come back) but not listed, unless a host with another key answers where
+        it was: that row is listed, marked (`TableListing.key_changed`)."""
         found = []
         for seat in self.seats.all():
             if seat.in_use_elsewhere:
@@ -81,7 +82,19 @@ class TableFinding:
         return found
 
     async def find_held(self, seat: HeldSeat, name: str) -> TableListing | None:
-        tables = await self.tables_of(seat, seat.address, name)
+        from netplay.client import HostKeyChanged
+
+        key_changed = False
+
+        async def tables_at(address: Address) -> list[TableListing] | None:
+            nonlocal key_changed
+            try:
+                return await self.tables_of(seat, address, name)
+            except HostKeyChanged:  # refused before anything was sent: the token stays here
+                key_changed = True
+                return None
+
+        tables = await tables_at(seat.address)
         address = seat.address
         if tables is None and seat.store is not None and not self.runs_in_background(seat):
             # This app hosted that table and was closed: bring its host back from its store.
@@ -90,15 +103,15 @@ class TableFinding:
                 self.seats.forget(*seat.key)
                 return None
             address = resumed
-            tables = await self.tables_of(seat, address, name)
+            tables = await tables_at(address)
         if tables is None:
+            # The host may have moved: another key where it was is not yet the last word.
             moved = await self.locate(seat.host_id)
-            if moved is None:
-                return None
-            address = Address(*moved)
-            tables = await self.tables_of(seat, address, name)
-            if tables is None:
-                return None
+            if moved is not None:
+                address = Address(*moved)
+                tables = await tables_at(address)
+        if tables is None:
+            return TableListing.of_key_changed_seat(seat) if key_changed else None
         listing = next((t for t in tables if t.id == seat.table), None)
         if listing is None or listing.phase == "over":
             self.seats.forget(*seat.key)
@@ -113,10 +126,14 @@ class TableFinding:
         self, seat: HeldSeat, address: Address, name: str
     ) -> list[TableListing] | None:
         """The tables at `address` if the host there is the one that gave `seat`; else
-        None."""
+        None. Raises HostKeyChanged if the host there shows another key than that host's."""
+        from netplay.client import HostKeyChanged
+
         try:
             async with asyncio.timeout(LOOKUP_TIMEOUT):
                 tables, found = await self.list_tables_of(address, name, seat)
+        except HostKeyChanged:
+            raise
         except (OSError, ConnectionError, asyncio.TimeoutError):
             return None
         return tables if found == seat.host_id else None

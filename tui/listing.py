@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tui.address import Address
+
+if TYPE_CHECKING:
+    from tui.seat_book import HeldSeat
 
 
 def connect_error_text(address: Address, error: BaseException) -> str:
@@ -97,6 +100,9 @@ class TableListing:
     options: str = ""
     """The table's options that differ from its game's defaults, in words ("Variante: yes"),
     so a joiner sees them before sitting."""
+    key_changed: bool = False
+    """A held seat's row whose host, at the address it was last seen, shows another key than
+    the one the seat was taken from: nothing is sent there, and the row says so."""
 
     @classmethod
     def from_message(
@@ -123,6 +129,14 @@ class TableListing:
         """One row per table: a host is known by its identity at any of its addresses
         (`localhost`, `127.0.0.1`, its LAN address)."""
         return f"{self.host_id or self.address}/{self.id}"
+
+    @classmethod
+    def of_key_changed_seat(cls, seat: "HeldSeat") -> "TableListing":
+        """The row of a seat whose host now shows another key: what the seat book knows of
+        its table, nothing the host there said (it is not trusted)."""
+        return cls(address=seat.address, id=seat.table, name=seat.name or seat.table,
+                   game=seat.game or "?", players=0, seats_free=0, phase="key changed",
+                   source="seats", host_id=seat.host_id, held=True, key_changed=True)
 
     def ticket(self, spectate: bool) -> Ticket:
         return Ticket(self.address, self.id, spectate=spectate, host_id=self.host_id or None,

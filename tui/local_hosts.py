@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -123,11 +124,42 @@ class LocalHosts:
         if advertise:
             from netplay.pairing import show_code
 
-            addresses = [a for a in host.advertised_addresses() if not a.startswith("127.")]
-            share = str(Address((addresses or [LOCAL])[0], port))
+            share = self.share_address(host.address[0], port)
             code = show_code(host.table_code)
         return Ticket(Address(LOCAL, port), table, share=share, code=code, private=not advertise,
                       host_id=host.host_id, game=game, name=name, store=store)
+
+    def share_address(self, bound: str, port: int) -> str:
+        """The HOST:PORT others type to join a host of this player's listening on `bound`."""
+        from netplay.announcer import advertised_addresses
+
+        addresses = [a for a in advertised_addresses(bound, self.interfaces)
+                     if not a.startswith("127.")]
+        return str(Address((addresses or [LOCAL])[0], port))
+
+    def ticket(self, listing: "TableListing", spectate: bool) -> Ticket:
+        """The ticket to `listing`'s table. At a table this player hosts for others, run by
+        this app or in the background since the app that hosted it closed, it carries the
+        table code and the address others join at, which the table shows all game: this
+        player is the one latecomers ask."""
+        from netplay.pairing import show_code
+        from netplay.store import data_dir, kept_by
+
+        ticket = listing.ticket(spectate)
+        seat = self.seats.get(listing.host_id, listing.id) if listing.host_id else None
+        if seat is None or seat.store is None or not seat.store.startswith(LAN_STORE):
+            return ticket
+        own = next((h for h in self.hosts if h.store.path.stem == seat.store), None)
+        if own is not None:
+            code, bound = own.table_code, own.address[0] if own.address else LOCAL
+        else:  # the same store and key as the host in the background, owner-only
+            code = kept_by(data_dir(self.data_dir) / f"{seat.store}.sqlite3", "table_code")
+            single = self.interfaces is not None and len(self.interfaces) == 1
+            bound = self.interfaces[0] if single else "0.0.0.0"  # as `gaslight host` binds
+        if not code:
+            return ticket
+        return replace(ticket, code=show_code(str(code)), store=seat.store,
+                       share=self.share_address(bound, listing.address.port))
 
     async def start_host(self, store: str, port: int, resume: bool = False) -> "Host":
         """A host in this process with its own store; with `resume`, its unfinished tables

@@ -4,9 +4,12 @@ stopped, never that the host is gone."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from support.flows import play_screen
 from support.relays import MachineInTheMiddle, RecordingRelay
+from support.screen_text import screen_text
 
 from netplay.client import HostKeyChanged
 from netplay.host import Host
@@ -15,9 +18,11 @@ from netplay.protocol import Act
 from netplay.transport import HostKey
 from tui.address import Address
 from tui.listing import TableListing, connect_error_text
+from tui.screens.confirm import ConfirmScreen
 from tui.screens.end import EndScreen
 from tui.screens.play import PlayScreen
 from tui.widgets.event_log import EventLog
+from tui.widgets.table_list import TableList
 
 CHANGED_KEY = "has changed its key"
 
@@ -93,3 +98,48 @@ async def test_a_reconnect_stopped_by_a_changed_key_says_so(app_factory, waiter,
     assert CHANGED_KEY in told and "ask them for the table code" in told, notes
     assert "is gone" not in told
     assert mitm.heard_any(token, "Ann", table) == []
+
+
+async def test_a_held_seat_whose_host_shows_another_key_stays_listed_and_marked(
+        app_factory, backend_factory, waiter, lan_host, tmp_path):
+    """Ann holds a seat; where its host was last seen, a machine in the middle answers with a
+    key of its own. The lobby keeps the ★ row, marked; Enter says what that means, and
+    letting the seat go sends nothing there: the token goes only to the key met before."""
+    host = lan_host
+    table = host.create_table("timebomb", 5, {}, "Baker Street", bots=3)
+    sitting = backend_factory(data_dir=tmp_path / "data-Ann")
+    sitting.remember_code(Address("127.0.0.1", host.address[1]), host.table_code)
+    conn = await sitting.connect(listing_at(host.address[1], host, table).ticket(False), "Ann")
+    await conn.close()
+    (held,) = sitting.seats.all()
+    mitm = MachineInTheMiddle(HostKey(tmp_path / "mitm.pem"), host.address[1])
+    async with mitm as mitm_port:
+        sitting.seats.keep(replace(held, address=Address("127.0.0.1", mitm_port), pid=None))
+        app = app_factory("Ann")
+        async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+            tables = app.lobby.query_one(TableList)
+            row = await waiter.until(pilot, lambda: tables.selected, "the held seat's row")
+            assert row.held and row.key_changed and row.id == table
+            text = " ".join(screen_text(app).split())
+            assert "★ Baker Street" in text and "key changed" in text
+            assert "not the host you sat with" in text
+            await pilot.press("enter")
+            # The dialog is on the stack before it is drawn: wait for its buttons.
+            await waiter.until(pilot, lambda: isinstance(app.screen, ConfirmScreen)
+                               and "Let it go" in screen_text(app), "told")
+            told = " ".join(app.screen.text.split())
+            assert "shows a different key from the one you sat with" in told
+            assert "nothing was sent to it" in told and "table code" in told
+            await pilot.press("escape")  # keep it: the row stays
+            await waiter.until(pilot, lambda: app.screen is app.lobby, "the lobby")
+            assert tables.selected.key_changed and held.key in {
+                s.key for s in app.backend.seats.all()}
+            await pilot.press("ctrl+x")
+            await waiter.until(pilot, lambda: isinstance(app.screen, ConfirmScreen)
+                               and "Give it up" in screen_text(app), "asked")
+            assert "it is told nothing" in " ".join(app.screen.text.split())
+            await pilot.press("enter")
+            await waiter.until(pilot, lambda: tables.row_count == 0, "the row gone")
+            assert app.backend.seats.all() == []
+    assert mitm.connections >= 1, "the lobby looked for the seat's host there"
+    assert mitm.heard_any(held.token, "Ann", table) == []

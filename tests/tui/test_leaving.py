@@ -14,10 +14,13 @@ from support.flows import host_for_bob, play_screen, second_waiter
 from support.screen_text import screen_text
 
 from netplay.client import CONNECTED, Connection, Status
+from netplay.pairing import show_code
 from netplay.protocol import Closed, State
 from tui import background
 from tui.address import Address
 from tui.listing import Ticket
+from tui.screens.confirm import ConfirmScreen
+from tui.screens.keys import KeysScreen
 from tui.screens.quit_hosting import QuitHostingScreen
 from tui.widgets.closed_table import ClosedTable
 
@@ -85,6 +88,7 @@ async def test_keeping_the_table_running_hands_it_to_a_host_in_the_background(
             table, bob = await host_for_bob(app, pilot, waiter)
             store = app.backend.hosts[0].store.path.stem
             port = app.backend.hosts[0].address[1]
+            code = show_code(app.backend.hosts[0].table_code)
             app.set_focus(None)
             await pilot.press("ctrl+q")
             await waiter.until(pilot, lambda: isinstance(app.screen, QuitHostingScreen),
@@ -103,16 +107,25 @@ async def test_keeping_the_table_running_hands_it_to_a_host_in_the_background(
                     return
         await asyncio.wait_for(back_in_the_game(), 10)
         assert bob.port == port
-        # Ann opens the app again: her table is in the lobby, and she takes her seat back.
+        # Ann opens the app again: her table is in the lobby, and she takes her seat back,
+        # with its table code in sight for latecomers, as when her app hosted it.
         again = app_factory("Ann")
         async with again.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
             [listing] = await again.backend.held_tables("Ann")
             assert listing.address.port == port and not again.backend.needs_code(listing)
             assert again.backend.in_background(listing) and not again.backend.hosts
-            again.lobby.go(listing.ticket(spectate=False))
+            await waiter.until(pilot, lambda: isinstance(again.screen, ConfirmScreen)
+                               and "Rejoin" in screen_text(again), "the offer")
+            await pilot.press("enter")
             seat = await waiter.until(pilot, lambda: (s := play_screen(again))
                                       and s.view is not None and s, "Ann at her seat")
             assert seat.seat == 0 and not seat.spectator
+            assert f"code {code}" in screen_text(again).splitlines()[0]  # the status bar
+            again.set_focus(None)
+            await pilot.press("question_mark")
+            await waiter.until(pilot, lambda: isinstance(again.screen, KeysScreen), "the keys")
+            keys = " ".join(screen_text(again).split())
+            assert f"Table code {code}" in keys and f"127.0.0.1:{port}" in keys
         # The person who hosted comes back later to stop it from the lobby: it closes.
         assert await asyncio.to_thread(background.stop, data, store)
         closed = await asyncio.wait_for(next_closed(bob), 5)

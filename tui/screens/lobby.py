@@ -19,7 +19,7 @@ from tui.finding import LOOKUP_TIMEOUT
 from tui.listing import TableListing, Ticket, connect_error_text
 from tui.messages import TablesFound
 from tui.quick_play import QuickPlay, remember, remembered
-from tui.widgets.table_list import TableList, game_title
+from tui.widgets.table_list import TableList
 
 EMPTY_HINT = (
     "No table found on your network yet; new ones appear here by themselves.\n"
@@ -128,22 +128,18 @@ class LobbyScreen(Screen):
             return
         self.post_message(TablesFound(held, "seats"))
         first, self.seats_looked_up = not self.seats_looked_up, True
-        if held and first and self.app.screen is self:
-            self.offer_rejoin(held[-1])
+        rejoinable = [t for t in held if not t.key_changed]
+        if rejoinable and first and self.app.screen is self:
+            self.offer_rejoin(rejoinable[-1])
 
     def offer_rejoin(self, listing: TableListing) -> None:
-        from tui.screens.confirm import ConfirmScreen
+        from tui.screens.held_seats import rejoin_offer
 
         def chosen(rejoin: bool | None) -> None:
             if rejoin:
                 self.open_table(listing, spectate=False)
 
-        text = (
-            f"You have a seat at [b]{escape(listing.name)}[/b] ({game_title(listing.game)}, "
-            f"{listing.phase}) at {listing.address}.\nTake it back now? It stays yours "
-            "either way: the lobby marks it with ★."
-        )
-        self.app.push_screen(ConfirmScreen(text, "Rejoin", "Not now"), chosen)
+        self.app.push_screen(rejoin_offer(listing), chosen)
 
     @work(exclusive=True, group="ask")
     async def ask_host(self, address: Address, then: str | None = None) -> None:
@@ -213,7 +209,11 @@ class LobbyScreen(Screen):
         else:
             hint = TABLES_HINT if self.query_one(TableList).listings else EMPTY_HINT
             selected = self.query_one(TableList).selected
-            if selected is not None and selected.options:  # the Variante, before joining
+            if selected is not None and selected.key_changed:
+                from tui.screens.held_seats import KEY_CHANGED_HINT
+
+                hint = f"{selected.name}: {KEY_CHANGED_HINT}"
+            elif selected is not None and selected.options:  # the Variante, before joining
                 hint = f"{selected.name}: {selected.options}\n{hint}"
         self.query_one("#lobby-hint", Static).update(Text(hint))
 
@@ -225,11 +225,10 @@ class LobbyScreen(Screen):
     def on_tables_found(self, event: TablesFound) -> None:
         self.sources[event.source] = event.tables
         held = {(s.host_id, s.table) for s in self.backend.seats.all() if not s.in_use_elsewhere}
-        merged = {
-            t.key: replace(t, held=(t.host_id, t.id) in held)
-            for tables in self.sources.values()
-            for t in tables
-        }
+        rows = {t.key: t for tables in self.sources.values() for t in tables}
+        # A seat whose host shows another key stays marked, whoever else lists its table.
+        rows |= {t.key: t for t in self.sources.get("seats", []) if t.key_changed}
+        merged = {key: replace(t, held=(t.host_id, t.id) in held) for key, t in rows.items()}
         table_list = self.query_one(TableList)
         vanished = table_list.set_tables(merged.values())
         if vanished is not None:
@@ -242,11 +241,17 @@ class LobbyScreen(Screen):
     # -- going to a table -------------------------------------------------------------------
 
     def open_table(self, listing: TableListing, *, spectate: bool) -> None:
+        if listing.key_changed:  # nothing goes to that host: say why, and the ways on
+            from tui.screens.held_seats import key_changed_explanation
+
+            self.app.push_screen(key_changed_explanation(listing),
+                                 lambda agreed: agreed and self.let_go(listing))
+            return
         if not self.backend.needs_code(listing):
-            self.go(listing.ticket(spectate))
+            self.go(self.backend.ticket(listing, spectate))
             return
         self.ask_code(listing.address, listing.private,
-                      lambda: self.go(listing.ticket(spectate)))
+                      lambda: self.go(self.backend.ticket(listing, spectate)))
 
     def ask_code(self, address: Address, private: bool, then) -> None:
         """Ask the table code of the host at `address` (a new host, or a private table),
@@ -385,37 +390,22 @@ class LobbyScreen(Screen):
         self.app.push_screen(JoinAddressScreen(), chosen)
 
     def action_let_go(self) -> None:
-        from tui.screens.confirm import ConfirmScreen
+        from tui.screens.held_seats import let_go_question
 
         listing = self.query_one(TableList).selected
         if listing is None or not listing.held:
             return
-
-        def chosen(let_go: bool | None) -> None:
-            if let_go:
-                self.let_go(listing)
-
-        if self.backend.in_background(listing):
-            text = (f"Stop [b]{escape(listing.name)}[/b] ({game_title(listing.game)}), which "
-                    "you host in the background?\nThe table closes: everyone there is told "
-                    "you closed it.")
-            self.app.push_screen(ConfirmScreen(text, "Stop it", "Keep it"), chosen)
-            return
-        text = (
-            f"Give up your seat at [b]{escape(listing.name)}[/b] ({game_title(listing.game)}, "
-            f"{listing.phase}) at {listing.address}?\nIts host is told, if it answers "
-            "(before the game the seat is freed for someone else), and this computer forgets "
-            "it either way."
-        )
-        self.app.push_screen(ConfirmScreen(text, "Give it up", "Keep it"), chosen)
+        self.app.push_screen(let_go_question(listing, self.backend.in_background(listing)),
+                             lambda agreed: agreed and self.let_go(listing))
 
     @work(group="let-go")
     async def let_go(self, listing: TableListing) -> None:
+        from tui.screens.held_seats import let_go_words
+
         answered = await self.backend.let_go(listing, self.app.player_name or "guest")
         held = [t for t in self.sources.get("seats", []) if t.key != listing.key]
         self.post_message(TablesFound(held, "seats"))
-        told = "its host was told" if answered else "its host did not answer; forgotten here"
-        self.notify(f"Seat at {listing.name} given up: {told}.", markup=False)
+        self.notify(let_go_words(listing, answered), markup=False)
 
     def action_past_games(self) -> None:
         from tui.screens.past_games import PastGamesScreen

@@ -69,11 +69,13 @@ def seated(listing: TableListing, short: bool = False) -> str:
 
 
 def row_of(listing: TableListing, short: bool = False) -> tuple[str, ...]:
+    # A host showing another key is not asked who sits there: its seats are unknown.
+    unknown = listing.key_changed
     return (
         (HELD if listing.held else "") + listing.name,
         game_title(listing.game),
-        seated(listing, short),
-        f"{listing.seats_free}/{listing.players}",
+        "?" if unknown else seated(listing, short),
+        "?" if unknown else f"{listing.seats_free}/{listing.players}",
         listing.phase,
         str(listing.address),
     )
