@@ -15,7 +15,7 @@ from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer, Input
+from textual.widgets import Footer
 
 from netplay import protocol as wire
 from netplay.client import Received
@@ -32,10 +32,10 @@ from tui.models.table_words import (NO_LOBBY, away_from_game, away_help, claims_
                                     cover_news, spoken_key, went_away)
 from tui.screens.game_end import GameEnd
 from tui.screens.game_view import GameView
-from tui.widgets.chat_panel import TABLE_KEYS, ChatInput, ChatLine, ChatPanel, typed_character
+from tui.screens.table_keyboard import TableKeyboard
+from tui.widgets.chat_panel import ChatLine, ChatPanel
 from tui.widgets.closed_table import ClosedTable
 from tui.widgets.game_board import GameBoard
-from tui.widgets.sentence_start import SentenceStart
 from tui.widgets.waiting_room import WaitingRoom
 
 KEPT_CHAT = 50
@@ -72,9 +72,6 @@ class PlayScreen(Screen[str | None]):
         Binding("question_mark", "keys", "Keys", tooltip="This list"),
     ]
 
-    COMMAND_KEYS = "0123456789?"
-    """The printable keys that stay commands: digits pick a seat, `?` lists the keys."""
-
     def __init__(self, backend: Backend, ticket: Ticket, player_name: str) -> None:
         super().__init__()
         self.backend = backend
@@ -97,7 +94,9 @@ class PlayScreen(Screen[str | None]):
         self.chat = ChatHistory[ChatLine](KEPT_CHAT, CHAT_TAIL)
         """The table's recent talk, for the end screen's chat."""
         self.end = GameEnd(self, lambda: self.chat.lines)
-        self.sentence_start = SentenceStart(self)
+        self.keyboard = TableKeyboard(self, self.game_view)
+        self.sentence_start = self.keyboard.sentence_start
+        """Where a refusal a digit caused waits (`widgets.sentence_start.refuse`)."""
 
     def compose(self) -> ComposeResult:
         yield self.game_view
@@ -262,9 +261,9 @@ class PlayScreen(Screen[str | None]):
         first = self.board is None
         board = await self.game_view.show(view, legal, self.seats)
         if first:
-            self.call_after_refresh(self.focus_game)
+            self.call_after_refresh(self.keyboard.focus_game)
         elif self.focused is None:  # a dialog opened before the list had the keyboard
-            self.focus_game()
+            self.keyboard.focus_game()
         self.game_view.show_status(self.turn_text(board))
         self.ring_on_your_turn(board.your_turn)
         self.end.shown(over=view.get("outcome") is not None)
@@ -293,15 +292,6 @@ class PlayScreen(Screen[str | None]):
         self.game_view.show_log(self.seats)
         self.update_bindings()
 
-    def focus_game(self, from_chat: bool = False) -> None:
-        """Put the keyboard on the game's list, unless the player is typing in the chat."""
-        from textual.widgets import OptionList
-
-        if self.board is not None and (from_chat or not isinstance(self.focused, Input)):
-            lists = self.board.query(OptionList)
-            if lists:
-                self.set_focus(lists.first())  # at once: the next key may be for it
-
     def on_chat_received(self, event: ChatReceived) -> None:
         line = (event.sender, event.text, event.channel)
         if not self.chat.add(line, event.past):
@@ -327,7 +317,7 @@ class PlayScreen(Screen[str | None]):
     def on_chat_panel_sent(self, event: ChatPanel.Sent) -> None:
         self.say(event.text)
         # The line is said: the game's keys work again at once, without Esc.
-        self.back_to_table()
+        self.keyboard.back_to_table()
 
     def on_screen_resume(self) -> None:
         if self.board is not None:
@@ -403,34 +393,13 @@ class PlayScreen(Screen[str | None]):
         self.notify("You asked for another game: it starts when everyone has.", timeout=4)
 
     def on_key(self, event: events.Key) -> None:
-        if (event.key in TABLE_KEYS and self.board is not None
-                and isinstance(self.focused, ChatInput)):
-            # A game key pressed while the chat line still has the keyboard (it comes as
-            # fast as the Enter that sent the line): the table takes it. The bindings are
-            # looked up from the focus once the key has bubbled up here, so the board's
-            # answer it.
-            self.back_to_table()
-            return
-        text = self.sentence_start.key(event)
-        if text is None:
-            text = typed_character(event, self.focused, self.COMMAND_KEYS)
-        if text is not None:
-            event.stop()
-            event.prevent_default()
-            self.action_chat(text)
+        self.keyboard.key(event)
 
     def action_chat(self, text: str = "") -> None:
-        self.game_view.chat_panel.type(text)
+        self.keyboard.chat(text)
 
     def on_chat_panel_done(self, event: ChatPanel.Done) -> None:
-        self.back_to_table()
-
-    def back_to_table(self) -> None:
-        """The keyboard leaves the chat for the table (the board's list; nothing in the
-        waiting room), and the board offers what waited for the sentence to end."""
-        self.focus_game(from_chat=True) if self.board else self.set_focus(None)
-        if self.board is not None:
-            self.board.offer_due()
+        self.keyboard.back_to_table()
 
     def action_rules(self) -> None:
         from tui.screens.rules import RulesScreen
