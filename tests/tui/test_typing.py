@@ -190,6 +190,37 @@ async def test_a_sentence_typed_in_one_burst_reaches_the_chat_whole():
             assert sent == [Chat(burst)]
 
 
+async def test_a_key_that_reaches_the_chat_late_goes_where_it_was_typed():
+    """A busy machine (a browser's keys come in bursts) can hand the chat line a key typed
+    before the keys it took itself: the first keys of a sentence reach the board, which had
+    the keyboard, and come to the line through the screen. Each goes where it was typed."""
+    from textual import events
+    from textual.widgets import OptionList
+
+    from tui.widgets.chat_panel import ChatInput
+
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(application, seeded_game(0), 0)
+        await skip_claim_offer(pilot)
+        sent = recording(screen)
+        board_list = screen.board.query(OptionList).first()
+        g, o, o_again, d = (events.Key(c, c) for c in "good")  # pressed in this order
+        board_list.post_message(g)  # comes to the screen: the line takes the keyboard
+        await pilot.pause()
+        line = screen.query_one(ChatInput)
+        assert application.focused is line and line.value == "g"
+        line.post_message(o_again)  # these two reach the line itself first...
+        line.post_message(d)
+        await pilot.pause()
+        board_list.post_message(o)  # ...and the key typed before them, through the board
+        await pilot.pause()
+        assert line.value == "good" and line.cursor_position == 4
+        await pilot.press("enter")
+        await pilot.pause()
+        assert sent == [Chat("good")]
+
+
 async def test_a_sentence_typed_at_an_open_dialog_closes_it_and_goes_to_the_chat():
     """The cutter picked a player and the wires are offered; an Évolution decider has the
     decision open: a sentence typed there, slowly or in one burst, is chat and answers

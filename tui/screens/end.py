@@ -123,7 +123,7 @@ class EndScreen(Screen[str | None]):
         if character is not None:
             event.stop()
             event.prevent_default()
-            self.query_one(ChatPanel).type(character)
+            self.query_one(ChatPanel).type(character, event.time)
 
     def on_chat_panel_sent(self, event: ChatPanel.Sent) -> None:
         event.stop()

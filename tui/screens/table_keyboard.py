@@ -41,11 +41,12 @@ class TableKeyboard:
         if text is not None:
             event.stop()
             event.prevent_default()
-            self.chat(text)
+            self.chat(text, event.time)
 
-    def chat(self, text: str = "") -> None:
-        """The chat box takes the keyboard, with `text` typed into it."""
-        self.game_view.chat_panel.type(text)
+    def chat(self, text: str = "", time: float | None = None) -> None:
+        """The chat box takes the keyboard, with `text` typed into it (as keys pressed at
+        `time`, which may come after keys pressed later: see `ChatInput`)."""
+        self.game_view.chat_panel.type(text, time)
 
     def back_to_table(self) -> None:
         """The keyboard leaves the chat for the table (the board's list; nothing in the

@@ -39,9 +39,18 @@ TABLE_KEYS = frozenset({"ctrl+d", "ctrl+e", "ctrl+k"})
 (Ctrl+D decides, Ctrl+E hides, Ctrl+K claims): the chat box leaves them to the table."""
 
 
+TYPED_KEPT = 64
+"""Keys the chat line remembers the time and place of, for a key that reaches it late."""
+
+
 class ChatInput(Input):
     """The chat's line: a text box that lets the table's keys through (`TABLE_KEYS`), so a
-    game key pressed while the line still has the keyboard reaches the game."""
+    game key pressed while the line still has the keyboard reaches the game.
+
+    A fast typist's first keys reach the widget that had the keyboard, and come to the line
+    through the screen, while the keys after them come to the line straight: a busy machine
+    can hand it a later key first. Each key it types itself is kept with its time and place,
+    so that a key that comes late goes where it was typed (`type_late`), not at the end."""
 
     inherit_bindings = False
     BINDINGS = [
@@ -49,6 +58,36 @@ class ChatInput(Input):
         for binding in Input.BINDINGS
         if isinstance(binding, Binding) and set(binding.key.split(",")) - TABLE_KEYS
     ]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.typed: list[tuple[float, int]] = []
+        """The keys typed here since the line was last sent: each one's time and the place it
+        went in the line."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        if event.is_printable and self.selection.is_empty:
+            self.typed = [*self.typed[-TYPED_KEPT + 1:], (event.time, self.cursor_position)]
+        await super()._on_key(event)
+
+    def type_late(self, text: str, time: float | None) -> None:
+        """`text`, of a key pressed at `time` that came through another widget: before the
+        keys typed here that were pressed after it, else at the end of the line."""
+        later = next((n for n, (when, _) in enumerate(self.typed)
+                      if time is not None and when > time), None)
+        if later is None:
+            self.cursor_position = len(self.value)
+            self.insert_text_at_cursor(text)
+            return
+        at = min(self.typed[later][1], len(self.value))
+        end = self.cursor_position
+        self.value = self.value[:at] + text + self.value[at:]
+        self.cursor_position = end + len(text) if end >= at else end
+        self.typed[later:] = [(when, place + len(text)) for when, place in self.typed[later:]]
+
+    def clear(self) -> None:
+        self.typed = []
+        super().clear()
 
 
 class ChatPanel(Vertical):
@@ -94,14 +133,14 @@ class ChatPanel(Vertical):
         self.border_title = "Spectator chat" if spectator else "Chat"
         self.query_one(Input).placeholder = self.placeholder()
 
-    def type(self, text: str) -> None:
-        """Put the keyboard in the chat box, with `text` typed at its end; a line break at
-        the end sends the line, as Enter would."""
-        box = self.query_one(Input)
+    def type(self, text: str, time: float | None = None) -> None:
+        """Put the keyboard in the chat box, with `text` typed at its end, or, for keys
+        pressed at `time`, where they were typed among the keys the box took itself since; a
+        line break at the end sends the line, as Enter would."""
+        box = self.query_one(ChatInput)
         # At once, not after the keys already queued (`focus()` waits its turn).
         self.screen.set_focus(box)
-        box.cursor_position = len(box.value)
-        box.insert_text_at_cursor(text.removesuffix("\n"))
+        box.type_late(text.removesuffix("\n"), time)
         if text.endswith("\n"):
             self.run_worker(box.action_submit(), group="chat-submit")
 
