@@ -15,8 +15,10 @@ from rich.text import Text
 from netplay import protocol as wire
 from tui.models.table_words import play_again_words
 from tui.played_games import remember_played
-from tui.widgets.chat_panel import ChatLine
+from tui.screens.end import EndScreen
 from tui.screens.game_view import GameView
+from tui.screens.replay import ReplayScreen, ReplaySource
+from tui.widgets.chat_panel import ChatLine
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -82,8 +84,6 @@ class GameEnd:
     def open(self) -> None:
         """The end screen of the game shown. Not under a replay: closing the replay opens it,
         if the game is still the one shown."""
-        from tui.screens.end import EndScreen
-
         board = self.table.game_view.board
         assert board is not None and board.view is not None
         if self.replay_screen is not None:
@@ -135,8 +135,6 @@ class GameEnd:
         """A game of this table (by default the one just ended), replayed over this table's
         own connection: a spectator may watch again only on the connection that saw the
         end. The end screen goes while the replay is open: the table may move on meanwhile."""
-        from tui.screens.replay import ReplayScreen, ReplaySource
-
         table = self.table
         if table.connection is None or table.status != "connected":
             table.notify("Not connected to the host: no replay.", severity="warning")

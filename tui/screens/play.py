@@ -17,6 +17,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer
 
+from engine.catalogue import CATALOGUE
 from netplay import protocol as wire
 from netplay.client import Received
 from netplay.table import CHAT_TAIL
@@ -30,8 +31,10 @@ from tui.models.chat_history import ChatHistory
 from tui.models.seats import SeatInfo, seat_infos
 from tui.models.table_words import (NO_LOBBY, away_from_game, away_help, claims_awaited,
                                     cover_news, spoken_key, went_away)
+from tui.screens.confirm import ConfirmScreen
 from tui.screens.game_end import GameEnd
 from tui.screens.game_view import GameView
+from tui.screens.rules import RulesScreen
 from tui.screens.table_keyboard import TableKeyboard
 from tui.widgets.chat_panel import ChatLine, ChatPanel
 from tui.widgets.closed_table import ClosedTable
@@ -181,8 +184,6 @@ class PlayScreen(Screen[str | None]):
 
     def on_code_refused(self, event: CodeRefused) -> None:
         """A code that did not pair: say why once, and offer to type it again or go back."""
-        from tui.screens.confirm import ConfirmScreen
-
         # The dialog says why, with the host's address; the screen behind only that it failed.
         self.post_message(ConnectionStatusChanged("closed", "The table code was not accepted."))
 
@@ -217,8 +218,6 @@ class PlayScreen(Screen[str | None]):
         self.lobby, self.seats = lobby, seat_infos(lobby.seats, lobby.players)
         if known:  # changes only: on arriving, the player list shows who is away
             self.tell_news(was_away, was_seats)
-        from engine.catalogue import CATALOGUE
-
         game = CATALOGUE.get(lobby.game)
         watching = f" · {lobby.spectators} watching" if lobby.spectators else ""
         self.game_view.status_bar.set_title((game.title if game else lobby.game) + watching)
@@ -402,8 +401,6 @@ class PlayScreen(Screen[str | None]):
         self.keyboard.back_to_table()
 
     def action_rules(self) -> None:
-        from tui.screens.rules import RulesScreen
-
         game = (self.view or {}).get("game") or self.lobby.game or "timebomb"
         self.app.push_screen(RulesScreen(str(game)))
 
@@ -420,7 +417,6 @@ class PlayScreen(Screen[str | None]):
         if not self.seated_in_game:
             await self.leave()
             return
-        from tui.screens.confirm import ConfirmScreen
 
         def chosen(leave: bool | None) -> None:
             if leave:

@@ -37,6 +37,7 @@ from tui.models.seats import SeatInfo, seat_infos
 from tui.past_games import ReplayFileFailed
 from tui.screens.about_game import AboutScreen, clock
 from tui.screens.game_view import GameView
+from tui.screens.rules import RulesScreen
 from tui.widgets.connection_indicator import ConnectionIndicator
 from tui.widgets.game_board import GameBoard
 
@@ -369,8 +370,6 @@ class ReplayScreen(Screen[None], inherit_bindings=False):
             self.ask(self.target, EYES_SPECTATOR if character == "s" else EYES_ALL)
 
     def action_rules(self) -> None:
-        from tui.screens.rules import RulesScreen
-
         self.app.push_screen(RulesScreen(str(self.about.get("kind") or "timebomb")))
 
     def action_keys(self) -> None:
