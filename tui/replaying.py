@@ -62,14 +62,10 @@ class Replaying:
         the host that gave them, checked before any token is sent. A host that is gone, slow
         (`ASK_TIMEOUT`), untrusted or refusing lists nothing; an entry that is not a game is
         left out."""
-        from netplay.client import Connection
         from netplay.protocol import ListReplays, ReplayList
 
-        trust = self.trust(address, fingerprint)
-
         async def ask() -> list[PastGame]:
-            conn = await Connection.connect(address.host, address.port, name=name,
-                                            reconnect=False, **trust)
+            conn = await self.watch(address, fingerprint, name)
             found: dict[str, PastGame] = {}
             try:
                 # One list per token, so that each game is opened with the token that may

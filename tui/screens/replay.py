@@ -14,6 +14,7 @@ that saw the end).
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Awaitable, Callable
@@ -390,7 +391,7 @@ class ReplayScreen(Screen[None], inherit_bindings=False):
         self.entries = []
         self.request(wire.FetchRecord(game=self.game, part=0, token=self.source.token))
 
-    def on_replay_screen_part(self, event: "ReplayScreen.Part") -> None:
+    async def on_replay_screen_part(self, event: "ReplayScreen.Part") -> None:
         part = event.part
         self.entries.extend(part.body)
         if part.part + 1 < part.parts:
@@ -398,7 +399,8 @@ class ReplayScreen(Screen[None], inherit_bindings=False):
                                           token=self.source.token))
             return
         try:
-            self.saved = self.backend.save_replay(self.entries)
+            # Saving plays the game through the engine to check it: not on the screen's turn.
+            self.saved = await asyncio.to_thread(self.backend.save_replay, self.entries)
         except ReplayFileFailed as error:
             self.notify(str(error), severity="error", markup=False)
             return
