@@ -168,7 +168,7 @@ async def type_word(guest: Guest) -> list[float]:
 async def measure(args: argparse.Namespace) -> None:
     steps = [int(step) for step in args.steps.split(",")]
     served = start_serve(Path(tempfile.mkdtemp(prefix="gaslight-bench-serve-")),
-                         "--max-sessions", str(max(steps)))
+                         "--max-sessions", str(max(steps)), "--per-device", str(max(steps)))
     try:
         async with async_playwright() as playwright:
             browser = await launch(playwright)

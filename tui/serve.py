@@ -13,8 +13,10 @@ needs around that is here:
   server's console. The id is checked against a strict pattern, so it can
   never be a path.
 - **Sessions are bounded.** At most `max_sessions` app processes at once; the next guest gets
-  a page that says the server is full. A session's process ends when its page closes, and is
-  killed if it does not quit in time.
+  a page that says the server is full. At most `per_device` of them for one device (one
+  address), so that one device's tabs, or a joker's, never take every session from the
+  phones. A session's process ends when its page closes, and is killed if it does not quit in
+  time.
 """
 
 from __future__ import annotations
@@ -97,13 +99,25 @@ Try again when someone leaves.</p>
 """
 
 
+TOO_MANY_PAGE: Final = """<!DOCTYPE html>
+<html><head><meta charset="utf-8"><title>Gaslight is open here already</title></head>
+<body style="background:#0c181f;color:#eee;font-family:monospace;padding:2em">
+<h1>Gaslight is open here already</h1>
+<p>This device has {sessions} Gaslight pages open, as many as one device gets, so that
+everyone at the table can get one. Close one of them, then reload this page.</p>
+</body></html>
+"""
+
+
 class GuestSession(AppService):
     """One page's app process, with its guest's own directories."""
 
     def __init__(self, command: list[str], guest: str, home: Path, environment: dict[str, str],
-                 **kwargs: Any) -> None:
+                 *, remote: str | None = None, **kwargs: Any) -> None:
         super().__init__(" ".join(command), **kwargs)
         self.argv = command
+        self.remote = remote
+        """The address the page was opened from."""
         self.guest = guest
         self.home = home
         self.guest_environment = environment
@@ -162,13 +176,14 @@ class GaslightServer(Server):
 
     def __init__(self, root: Path, bind: str = "127.0.0.1", port: int = 0, *,
                  interfaces: list[str] | None = None, max_sessions: int = 10,
-                 https: bool = True) -> None:
+                 per_device: int = 3, https: bool = True) -> None:
         super().__init__(command="gaslight", host=bind, port=port, title="Gaslight")
         self.root = private_dir(root)
         """The server's own directory: its certificate and one directory per guest."""
         self.interfaces = interfaces
         """Discovery's interfaces for every guest's app; None: every LAN interface."""
         self.max_sessions = max_sessions
+        self.per_device = per_device
         self.https = https
         self.key = HostKey(self.root / CERTIFICATE_FILE) if https else None
         self.sessions: set[GuestSession] = set()
@@ -181,6 +196,10 @@ class GaslightServer(Server):
     @property
     def full(self) -> bool:
         return len(self.sessions) >= self.max_sessions
+
+    def open_from(self, remote: str | None) -> int:
+        """The pages open from `remote` whose apps still run (a reloaded tab's is going)."""
+        return sum(1 for s in self.sessions if s.remote == remote and not s.closing)
 
     def guest_home(self, guest: str) -> Path:
         return private_dir(self.root / GUESTS_DIR / guest)
@@ -205,6 +224,9 @@ class GaslightServer(Server):
         if self.full:
             return web.Response(status=503, content_type="text/html",
                                 text=FULL_PAGE.format(sessions=len(self.sessions)))
+        if self.open_from(request.remote) >= self.per_device:
+            return web.Response(status=429, content_type="text/html",
+                                text=TOO_MANY_PAGE.format(sessions=self.per_device))
         # The page's own address, as the guest typed it: the websocket must go back there,
         # with the same scheme (wss:// under https://) and to the host its cookie is for.
         base = f"{self.scheme}://{request.host}"
@@ -231,12 +253,14 @@ class GaslightServer(Server):
             raise web.HTTPForbidden(text="open the page first: it gives this browser its name")
         if self.full:
             raise web.HTTPServiceUnavailable(text="Gaslight is full")
+        if self.open_from(request.remote) >= self.per_device:
+            raise web.HTTPTooManyRequests(text="Gaslight is open on this device already")
         websocket = web.WebSocketResponse(heartbeat=15)
         await websocket.prepare(request)
         home = self.guest_home(guest)
         session = GuestSession(
             [sys.executable, "-m", "tui"], guest, home, self.guest_environment(home),
-            write_bytes=websocket.send_bytes, write_str=websocket.send_str,
+            remote=request.remote, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
             close=websocket.close, download_manager=self.download_manager)
         self.sessions.add(session)
         try:

@@ -232,6 +232,34 @@ async def test_at_most_max_sessions_pages_and_the_next_is_told_it_is_full(serve,
     await guest.wait_for("What name should the other players see?")
 
 
+async def test_one_device_gets_at_most_its_pages_and_the_next_is_told_why(serve, browser):
+    """Two pages per device: a third tab from the same address (however often reloaded, and
+    whatever its cookie) gets a page that says so, and no app; its websocket is refused. Once
+    one of the two closes, the third gets in. The sessions left stay for other devices."""
+    served = serve("--per-device", "2")
+    first = await Guest.open(await guest_context(browser), served.url)
+    second = await Guest.open(await guest_context(browser), served.url)
+    for guest in (first, second):
+        await guest.wait_for("What name should the other players see?")
+    third = await guest_context(browser)
+    flood = await asyncio.gather(*(third.request.get(served.url) for _ in range(10)))
+    assert {response.status for response in flood} == {429}
+    assert "open here already" in await flood[0].text()
+    websocket = served.url.replace("https://", "wss://") + "ws"
+    cookies = await first.page.context.cookies()
+    async with aiohttp.ClientSession(cookies={c["name"]: c["value"] for c in cookies}) as session:
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await session.ws_connect(websocket, ssl=False)
+    assert refused.value.status == 429
+    assert len(served.app_processes()) == 2
+
+    await first.page.close()
+    await until(lambda: len(served.app_processes()) == 1, "the closed page's app to end",
+                timeout=APP_SECONDS, every=LOOK_EVERY)
+    guest = await Guest.open(third, served.url)
+    await guest.wait_for("What name should the other players see?")
+
+
 async def test_plain_http_only_with_the_flag_and_its_warning(serve, browser):
     """The HTTPS server does not answer plain HTTP, and the fingerprint it printed is the one
     of the certificate it presents; `--insecure-http` serves plain HTTP, saying first that

@@ -6,6 +6,7 @@ import argparse
 
 DEFAULT_PORT = 8443
 DEFAULT_SESSIONS = 10
+DEFAULT_PER_DEVICE = 3
 
 
 def add_parser(subparsers) -> None:
@@ -24,6 +25,10 @@ def add_parser(subparsers) -> None:
         "else every interface)")
     parser.add_argument("--max-sessions", type=positive, default=DEFAULT_SESSIONS, metavar="N",
                         help=f"browser pages served at once (default {DEFAULT_SESSIONS})")
+    parser.add_argument("--per-device", type=positive, default=DEFAULT_PER_DEVICE, metavar="N",
+                        help="browser pages served at once to one device, that is one address "
+                        f"(default {DEFAULT_PER_DEVICE}): one device's tabs never take every "
+                        "session")
     parser.add_argument("--insecure-http", action="store_true",
                         help="serve plain HTTP instead of HTTPS: everyone on the LAN could "
                         "read what each guest sees, their hand included")
@@ -69,7 +74,8 @@ def run(args: argparse.Namespace) -> int:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
         server = GaslightServer(root, bind, args.port, interfaces=interfaces,
-                                max_sessions=args.max_sessions, https=not args.insecure_http)
+                                max_sessions=args.max_sessions, per_device=args.per_device,
+                                https=not args.insecure_http)
         try:
             port = await server.start()
         except OSError as error:
@@ -86,7 +92,8 @@ def run(args: argparse.Namespace) -> int:
         else:
             print("WARNING: plain HTTP: everyone on the LAN can read what each guest sees and "
                   "types, their hand and the table codes included", flush=True)
-        print(f"at most {args.max_sessions} guests at once   (Ctrl-C stops)", flush=True)
+        print(f"at most {args.max_sessions} guests at once, {args.per_device} pages per device"
+              "   (Ctrl-C stops)", flush=True)
         await stop.wait()
         await server.close()
         return 0
