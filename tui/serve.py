@@ -11,7 +11,8 @@ needs around that is here:
   its name, seat book and known hosts are that guest's, and a reloaded tab finds its seats
   there as a restarted terminal does. The app's stderr is kept there too, never shown on the
   server's console. The id is checked against a strict pattern, so it can
-  never be a path.
+  never be a path. Each visit renews the cookie and marks the directory; a directory left
+  longer than the cookie lasts can never be reached again, and goes when the server starts.
 - **Sessions are bounded.** At most `max_sessions` app processes at once; the next guest gets
   a page that says the server is full. At most `per_device` of them for one device (one
   address), so that one device's tabs, or a joker's, never take every session from the
@@ -22,12 +23,15 @@ needs around that is here:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import os
 import re
 import secrets
+import shutil
 import sys
+import time
 from pathlib import Path
 from typing import Any, Final
 
@@ -48,7 +52,8 @@ GUEST_COOKIE: Final = "gaslight_guest"
 GUEST_ID: Final = re.compile(r"[A-Za-z0-9_-]{32}")
 """A guest id as `new_guest_id` makes it: 24 random bytes, URL-safe base64. Nothing else
 is taken, so that no cookie can name a path."""
-GUEST_COOKIE_DAYS: Final = 365
+GUEST_COOKIE_SECONDS: Final = 365 * 24 * 3600
+"""How long a guest's cookie lasts after their last visit."""
 CERTIFICATE_FILE: Final = "certificate.pem"
 GUESTS_DIR: Final = "guests"
 APP_LOG: Final = "app.log"
@@ -241,11 +246,29 @@ class GaslightServer(Server):
         response = aiohttp_jinja2.render_template("app_index.html", request, context)
         page = OUTSIDE_STYLESHEET.sub("", response.text)
         response.text = page.replace("</body>", FIT_FONT + "</body>")
-        if guest_id(request) is None:
-            response.set_cookie(GUEST_COOKIE, new_guest_id(), httponly=True,
-                                secure=self.https, samesite="Strict",
-                                max_age=GUEST_COOKIE_DAYS * 24 * 3600)
+        guest = guest_id(request)
+        if guest is not None:
+            self.visited(guest)
+        response.set_cookie(GUEST_COOKIE, guest or new_guest_id(), httponly=True,
+                            secure=self.https, samesite="Strict", max_age=GUEST_COOKIE_SECONDS)
         return response
+
+    def visited(self, guest: str) -> None:
+        """Mark the guest's directory, if it has one, as visited now: its cookie was renewed."""
+        with contextlib.suppress(FileNotFoundError):
+            os.utime(self.root / GUESTS_DIR / guest)
+
+    def forget_expired_guests(self, now: float | None = None) -> list[str]:
+        """Remove the directories of the guests not seen for longer than their cookie lasts:
+        no browser can name them any more. The guests removed."""
+        folder = self.root / GUESTS_DIR
+        oldest = (time.time() if now is None else now) - GUEST_COOKIE_SECONDS
+        expired = [home for home in (folder.iterdir() if folder.is_dir() else ())
+                   if GUEST_ID.fullmatch(home.name) and home.is_dir()
+                   and home.stat().st_mtime < oldest]
+        for home in expired:
+            shutil.rmtree(home, ignore_errors=True)
+        return [home.name for home in expired]
 
     async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
         guest = guest_id(request)
@@ -288,6 +311,9 @@ class GaslightServer(Server):
 
     async def start(self) -> int:
         """Listen on the bind address; returns the port (a free one when given 0)."""
+        forgotten = self.forget_expired_guests()
+        if forgotten:
+            log.info("forgot %d guests not seen for a year", len(forgotten))
         self._runner = web.AppRunner(await self._make_app(), handle_signals=False)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port,
