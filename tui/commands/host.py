@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from tui.commands.numbers import whole_number
+
 
 def add_parser(subparsers) -> None:
     from netplay.table import BOT_PACES
@@ -71,15 +73,9 @@ def add_parser(subparsers) -> None:
     parser.set_defaults(run=run)
 
 
-def turn_seconds(text: str) -> int:
-    """--turn-timer: whole seconds, 0 for none."""
-    try:
-        seconds = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of seconds") from None
-    if seconds < 0:
-        raise argparse.ArgumentTypeError("a turn timer cannot be negative (0: no limit)")
-    return seconds
+turn_seconds = whole_number(
+    0, lambda _: "a turn timer cannot be negative (0: no limit)", "of seconds")
+"""--turn-timer: whole seconds, 0 for none."""
 
 
 def table_line(summary: dict, options: dict) -> str:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from tui.commands.numbers import whole_number
+
 DEFAULT_PORT = 8443
 DEFAULT_SESSIONS = 10
 DEFAULT_PER_DEVICE = 3
@@ -39,14 +41,7 @@ def add_parser(subparsers) -> None:
     parser.set_defaults(run=run)
 
 
-def positive(text: str) -> int:
-    try:
-        number = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if number < 1:
-        raise argparse.ArgumentTypeError("at least 1")
-    return number
+positive = whole_number(1, lambda _: "at least 1")
 
 
 def run(args: argparse.Namespace) -> int:

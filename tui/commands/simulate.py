@@ -7,19 +7,14 @@ import argparse
 import sys
 import time
 
+from tui.commands.numbers import whole_number
+
 PROGRESS_FROM = 500
 """Runs of at least this many games show a progress bar (rate and time left) on stderr."""
 
 
-def games_count(text: str) -> int:
-    """--games: at least one game, or there is nothing to report."""
-    try:
-        games = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if games < 1:
-        raise argparse.ArgumentTypeError(f"play at least 1 game, not {games}")
-    return games
+games_count = whole_number(1, lambda games: f"play at least 1 game, not {games}")
+"""--games: at least one game, or there is nothing to report."""
 
 
 class BotsHelp(argparse.RawDescriptionHelpFormatter):
