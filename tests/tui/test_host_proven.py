@@ -21,6 +21,7 @@ from tui.listing import TableListing, connect_error_text
 from tui.screens.confirm import ConfirmScreen
 from tui.screens.end import EndScreen
 from tui.screens.play import PlayScreen
+from tui.seat_book import HeldSeat
 from tui.widgets.event_log import EventLog
 from tui.widgets.table_list import TableList
 
@@ -40,18 +41,25 @@ def listing_at(port: int, host: Host, table: str) -> TableListing:
                         "waiting", host_id=host.host_id)
 
 
+async def seated(backend, host: Host) -> tuple[str, HeldSeat]:
+    """Ann takes a seat at a new table of `host`, paired by its code, and goes: the table,
+    and the seat her backend holds there."""
+    table = host.create_table("timebomb", 5, {}, "Baker Street", bots=3)
+    backend.remember_code(Address("127.0.0.1", host.address[1]), host.table_code)
+    conn = await backend.connect(listing_at(host.address[1], host, table).ticket(False), "Ann")
+    await conn.close()
+    (held,) = backend.seats.all()
+    return table, held
+
+
 async def test_join_with_a_code_while_holding_a_seat_sends_the_token_to_its_host_only(
         backend_factory, lan_host, tmp_path):
     """`gaslight join --code` in a new session, holding a seat: the table list came from the
     real host, but the sit reaches a machine in the middle that knows the code (it was shown
     on the host's screen). The key kept with the seat is expected, so the token stays home."""
     host = lan_host
-    table = host.create_table("timebomb", 5, {}, "Baker Street", bots=3)
     first = backend_factory(data_dir=tmp_path / "player")
-    first.remember_code(Address("127.0.0.1", host.address[1]), host.table_code)
-    conn = await first.connect(listing_at(host.address[1], host, table).ticket(False), "Ann")
-    await conn.close()
-    (held,) = first.seats.all()
+    table, held = await seated(first, host)
     assert held.fingerprint == host.key.fingerprint
 
     again = backend_factory(data_dir=tmp_path / "player")
@@ -106,12 +114,8 @@ async def test_a_held_seat_whose_host_shows_another_key_stays_listed_and_marked(
     key of its own. The lobby keeps the ★ row, marked; Enter says what that means, and
     letting the seat go sends nothing there: the token goes only to the key met before."""
     host = lan_host
-    table = host.create_table("timebomb", 5, {}, "Baker Street", bots=3)
     sitting = backend_factory(data_dir=tmp_path / "data-Ann")
-    sitting.remember_code(Address("127.0.0.1", host.address[1]), host.table_code)
-    conn = await sitting.connect(listing_at(host.address[1], host, table).ticket(False), "Ann")
-    await conn.close()
-    (held,) = sitting.seats.all()
+    table, held = await seated(sitting, host)
     mitm = MachineInTheMiddle(HostKey(tmp_path / "mitm.pem"), host.address[1])
     async with mitm as mitm_port:
         sitting.seats.keep(replace(held, address=Address("127.0.0.1", mitm_port), pid=None))
