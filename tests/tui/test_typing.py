@@ -221,6 +221,32 @@ async def test_a_key_that_reaches_the_chat_late_goes_where_it_was_typed():
         assert sent == [Chat("good")]
 
 
+async def test_a_digit_right_behind_a_sentence_and_enter_picks_a_player():
+    """"cutting Bob now", Enter and 3, as fast as a terminal sends them, all reaching the board
+    before the chat line has the keyboard: the line goes without the 3, and the 3 picks the
+    third seat, as it would have after a pause."""
+    from support.positions import cutter_game
+    from textual import events
+
+    from tui.games.timebomb.board import TargetList
+
+    game = cutter_game()
+    seat = game.cutter
+    picked = next(s for s in range(game.players) if s != seat)
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(application, game, seat)
+        await pilot.pause()
+        sent = recording(screen)
+        post_burst(application, "cutting Bob now")
+        application.post_message(events.Key(str(picked + 1), str(picked + 1)))
+        for _ in range(8):
+            await pilot.pause()
+        assert sent == [Chat("cutting Bob now")]
+        targets = screen.query_one(TargetList)
+        assert application.focused is targets and targets.highlighted_seat == picked
+
+
 async def test_a_sentence_typed_at_an_open_dialog_closes_it_and_goes_to_the_chat():
     """The cutter picked a player and the wires are offered; an Évolution decider has the
     decision open: a sentence typed there, slowly or in one burst, is chat and answers

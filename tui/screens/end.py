@@ -88,7 +88,7 @@ class EndScreen(Screen[str | None]):
         # Below the account, never scrolled out of sight: who asked for another game is what
         # the table waits on now.
         yield Static(self.play_again, id="end-again")
-        yield ChatPanel(spectator=not self.can_play_again, id="end-chat")
+        yield ChatPanel(spectator=not self.can_play_again, keeps_keyboard=True, id="end-chat")
         # As at the table: every key fits 80 columns; `?` lists Ctrl+P with the rest.
         yield Footer(compact=True, show_command_palette=False)
 

@@ -28,13 +28,31 @@ class TableKeyboard:
 
     def key(self, event: events.Key) -> None:
         """A key that reached the screen: to the table, or typed into the chat."""
-        if (event.key in TABLE_KEYS and self.game_view.board is not None
-                and isinstance(self.screen.focused, ChatInput)):
-            # A game key pressed while the chat line still has the keyboard (it comes as fast
-            # as the Enter that sent the line): the table takes it. The bindings are looked up
-            # from the focus once the key has bubbled up to the screen, so the board's answer.
-            self.back_to_table()
-            return
+        line = self.screen.focused
+        if isinstance(line, ChatInput) and self.game_view.board is not None:
+            if event.key == "enter":
+                # Enter came through the board, behind the sentence's first keys: it sends
+                # the line now, before the keys pressed after it reach the screen.
+                event.stop()
+                event.prevent_default()
+                line.send(event.time)
+                return
+            if line.after_sent(event):
+                # Pressed after the line was sent: the table's, though the line still had
+                # the keyboard. Handed to the board, which has it back now.
+                event.stop()
+                event.prevent_default()
+                self.back_to_table()
+                if self.screen.focused is not None:
+                    self.screen.focused.post_message(events.Key(event.key, event.character))
+                return
+            if event.key in TABLE_KEYS:
+                # A game key pressed while the chat line still has the keyboard (it comes as
+                # fast as the Enter that sent the line): the table takes it. The bindings are
+                # looked up from the focus once the key has bubbled up to the screen, so the
+                # board's answer.
+                self.back_to_table()
+                return
         text = self.sentence_start.key(event)
         if text is None:
             text = typed_character(event, self.screen.focused, COMMAND_KEYS)

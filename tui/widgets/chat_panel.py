@@ -50,7 +50,10 @@ class ChatInput(Input):
     A fast typist's first keys reach the widget that had the keyboard, and come to the line
     through the screen, while the keys after them come to the line straight: a busy machine
     can hand it a later key first. Each key it types itself is kept with its time and place,
-    so that a key that comes late goes where it was typed (`type_late`), not at the end."""
+    so that a key that comes late goes where it was typed (`type_late`), not at the end. For
+    the same reason Enter sends the line at once, and remembers when: a key pressed after it
+    is the table's (`after_sent`), even when it reaches the line before the board has the
+    keyboard back ("cutting Bob now", Enter, 3 picks Bob)."""
 
     inherit_bindings = False
     BINDINGS = [
@@ -59,13 +62,38 @@ class ChatInput(Input):
         if isinstance(binding, Binding) and set(binding.key.split(",")) - TABLE_KEYS
     ]
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, keeps_keyboard: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.keeps_keyboard = keeps_keyboard
         self.typed: list[tuple[float, int]] = []
         """The keys typed here since the line was last sent: each one's time and the place it
         went in the line."""
+        self.sent_at: float | None = None
+        """When the Enter that sent the last line was pressed, until the line has the keyboard
+        again."""
+
+    def on_focus(self) -> None:
+        self.sent_at = None  # a new line begins
+
+    def after_sent(self, event: events.Key) -> bool:
+        """`event` was pressed after the line was sent: it is the table's, not the line's."""
+        return self.sent_at is not None and event.time > self.sent_at
+
+    def send(self, time: float) -> None:
+        """Send the line, as Enter pressed at `time` does, at once (see the class's note)."""
+        self.sent_at = None if self.keeps_keyboard else time
+        value = self.value
+        self.clear()
+        self.post_message(self.Submitted(self, value))
 
     async def _on_key(self, event: events.Key) -> None:
+        if event.key == "enter":
+            event.stop()
+            event.prevent_default()
+            self.send(event.time)
+            return
+        if self.after_sent(event):
+            return  # it goes on to the screen, which hands it to the table
         if event.is_printable and self.selection.is_empty:
             self.typed = [*self.typed[-TYPED_KEPT + 1:], (event.time, self.cursor_position)]
         await super()._on_key(event)
@@ -110,16 +138,20 @@ class ChatPanel(Vertical):
     def action_done(self) -> None:
         self.post_message(self.Done())
 
-    def __init__(self, *, spectator: bool = False, **kwargs: Any) -> None:
+    def __init__(self, *, spectator: bool = False, keeps_keyboard: bool = False,
+                 **kwargs: Any) -> None:
+        """`keeps_keyboard`: the line keeps the keyboard after sending (the end screen's);
+        else the table takes it back, and the keys pressed after Enter are the table's."""
         super().__init__(**kwargs)
         self.spectator = spectator
+        self.keeps_keyboard = keeps_keyboard
 
     def compose(self) -> ComposeResult:
         yield FollowingLog(wrap=True, markup=False, highlight=False, min_width=1, id="chat-log")
         # Typing a letter anywhere focuses this box with the letter in it: selecting what it
         # held on focus would let the next letter replace both.
         yield ChatInput(placeholder=self.placeholder(), id="chat-input", max_length=MAX_CHAT,
-                        select_on_focus=False)
+                        select_on_focus=False, keeps_keyboard=self.keeps_keyboard)
 
     def placeholder(self) -> str:
         # The panel's title already says "Spectator chat"; 80 columns leave 28 for this.
