@@ -223,8 +223,8 @@ async def test_a_key_that_reaches_the_chat_late_goes_where_it_was_typed():
 
 async def test_a_digit_right_behind_a_sentence_and_enter_picks_a_player():
     """"cutting Bob now", Enter and 3, as fast as a terminal sends them, all reaching the board
-    before the chat line has the keyboard: the line goes without the 3, and the 3 picks the
-    third seat, as it would have after a pause."""
+    before the chat line has the keyboard: the line goes without the digit, and the digit
+    picks its seat (not the one highlighted already), as it would have after a pause."""
     from support.positions import cutter_game
     from textual import events
 
@@ -232,18 +232,18 @@ async def test_a_digit_right_behind_a_sentence_and_enter_picks_a_player():
 
     game = cutter_game()
     seat = game.cutter
-    picked = next(s for s in range(game.players) if s != seat)
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
         screen = await open_table(application, game, seat)
         await pilot.pause()
+        targets = screen.query_one(TargetList)
+        picked = next(s for s in range(game.players) if s not in (seat, targets.highlighted_seat))
         sent = recording(screen)
         post_burst(application, "cutting Bob now")
         application.post_message(events.Key(str(picked + 1), str(picked + 1)))
         for _ in range(8):
             await pilot.pause()
         assert sent == [Chat("cutting Bob now")]
-        targets = screen.query_one(TargetList)
         assert application.focused is targets and targets.highlighted_seat == picked
 
 

@@ -43,8 +43,7 @@ class TableKeyboard:
                 event.stop()
                 event.prevent_default()
                 self.back_to_table()
-                if self.screen.focused is not None:
-                    self.screen.focused.post_message(events.Key(event.key, event.character))
+                self.press_again(event)
                 return
             if event.key in TABLE_KEYS:
                 # A game key pressed while the chat line still has the keyboard (it comes as
@@ -60,6 +59,13 @@ class TableKeyboard:
             event.stop()
             event.prevent_default()
             self.chat(text, event.time)
+
+    def press_again(self, event: events.Key) -> None:
+        """`event`'s key, pressed again as a terminal sends one: the app hands it to the focus
+        and its bindings. Made on the app's turn: a key made here would be the screen's, and
+        stop there."""
+        app = self.screen.app
+        app.call_later(lambda: app.post_message(events.Key(event.key, event.character)))
 
     def chat(self, text: str = "", time: float | None = None) -> None:
         """The chat box takes the keyboard, with `text` typed into it (as keys pressed at

@@ -86,17 +86,17 @@ class ChatInput(Input):
         self.clear()
         self.post_message(self.Submitted(self, value))
 
-    async def _on_key(self, event: events.Key) -> None:
+    def _on_key(self, event: events.Key) -> None:
+        # Textual then calls Input's own `_on_key`, which types the key, unless the default is
+        # prevented here.
         if event.key == "enter":
             event.stop()
             event.prevent_default()
             self.send(event.time)
-            return
-        if self.after_sent(event):
-            return  # it goes on to the screen, which hands it to the table
-        if event.is_printable and self.selection.is_empty:
+        elif self.after_sent(event):
+            event.prevent_default()  # not typed here: the screen hands it to the table
+        elif event.is_printable and self.selection.is_empty:
             self.typed = [*self.typed[-TYPED_KEPT + 1:], (event.time, self.cursor_position)]
-        await super()._on_key(event)
 
     def type_late(self, text: str, time: float | None) -> None:
         """`text`, of a key pressed at `time` that came through another widget: before the
