@@ -17,6 +17,7 @@ from tui.address import Address
 from tui.backend import Backend
 from tui.collector import settle_collector
 from tui.config import load_name
+from tui.screens.table_keyboard import TableKeyboard
 
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
@@ -69,6 +70,22 @@ class GaslightApp(App):
             return super().get_key_display(replace(binding, key=BROWSER_KEYS[binding.key]))
         return super().get_key_display(binding)
 
+    async def on_event(self, event: events.Event) -> None:
+        # At a table every key is its keyboard's, taken here in the order the keys arrive and
+        # finished before the next: Textual would forward it to the focused widget's own
+        # queue, where a busy machine can take a later key first (tui/README.md, "The table's
+        # keyboard").
+        if (isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded
+                and self.screen_stack
+                and isinstance(keyboard := getattr(self.screen, "keyboard", None), TableKeyboard)):
+            self.app_focus = True
+            if isinstance(event, events.Key):
+                await keyboard.press(event)
+            else:
+                keyboard.paste(event)
+            return
+        await super().on_event(event)
+
     def on_resize(self, event: events.Resize) -> None:
         self.say_if_too_small(*event.size)
 
@@ -112,55 +129,40 @@ class GaslightApp(App):
         await self.backend.close(self.player_name)
 
     async def action_quit(self) -> None:
-        """Ctrl+Q: while this app hosts a table for others it asks what becomes of it; at a
-        running game it asks first, as Esc does; a second Ctrl+Q quits (keeping a hosted
-        table running)."""
-        from tui.screens.confirm import ConfirmScreen
-        from tui.screens.play import PlayScreen
-        from tui.screens.quit_hosting import KEEP, QuitHostingScreen
-
-        if isinstance(self.screen, QuitHostingScreen):
-            self.screen.dismiss(KEEP)
-            return
-        if self.ask_about_hosted_tables():
-            return
-        table = next((s for s in self.screen_stack if isinstance(s, PlayScreen)), None)
-        if table is None or not table.seated_in_game or isinstance(self.screen, ConfirmScreen):
+        """Ctrl+Q (and Ctrl+C): at a running game, or while this app hosts tables for others,
+        it asks the leaving question, as Esc at the table does; elsewhere it quits."""
+        if not self.ask_leaving():
             await super().action_quit()
-            return
 
-        def chosen(leave: bool | None) -> None:
-            if leave:
-                self.exit()
+    def ask_leaving(self, *, always: bool = False) -> bool:
+        """Ask the one leaving question (`screens/leaving.py`) when anything would end, or
+        `always`; False when nothing was asked."""
+        from tui.screens.leaving import CLOSE, KEEP, LOBBY, QUIT, leaving_question
+        from tui.screens.play import PlayScreen
 
-        self.push_screen(ConfirmScreen(
-            "Quit Gaslight? The game goes on without you.\n"
-            "Your seat stays yours: rejoin it from the lobby next time.",
-            "Quit", "Stay",
-        ), chosen)
-
-    def ask_about_hosted_tables(self) -> bool:
-        """Before quitting: whether this app hosts a table for others, and so asks whether to
-        keep it running in the background or close it for everyone."""
-        from tui.screens.quit_hosting import QuitHostingScreen
-
-        hosting = self.backend.hosting_for_others()
-        if not hosting:
+        table = next((s for s in reversed(self.screen_stack) if isinstance(s, PlayScreen)
+                      and s.seated_in_game), None)
+        hosting = [table.name for host in self.backend.hosting_for_others()
+                   for table in host.tables.values() if table.phase != "over"]
+        if table is None and not hosting and not always:
             return False
-        names = [table.name for host in hosting for table in host.tables.values()
-                 if table.phase != "over"]
 
         def chosen(choice: str | None) -> None:
-            if choice is not None:
+            if choice == LOBBY and table is not None:
+                table.leave_table()
+            elif choice == QUIT:
+                self.exit()
+            elif choice in (KEEP, CLOSE):
                 self.run_worker(self.quit_hosting(choice), group="quit", exclusive=True)
 
-        self.push_screen(QuitHostingScreen(names), chosen)
+        self.push_screen(leaving_question(at_game=table.game_words if table else None,
+                                          hosting=hosting), chosen)
         return True
 
     async def quit_hosting(self, choice: str) -> None:
         """Keep this app's hosted tables running in the background, or close them, then
         quit."""
-        from tui.screens.quit_hosting import KEEP
+        from tui.screens.leaving import KEEP
 
         name = self.player_name or "The host"
         if choice == KEEP:
@@ -172,7 +174,7 @@ class GaslightApp(App):
     def hung_up(self) -> None:
         """The terminal closed (SIGHUP): nobody is there to ask, so the tables this app hosts
         for others keep running in the background, and the app quits."""
-        from tui.screens.quit_hosting import KEEP
+        from tui.screens.leaving import KEEP
 
         self.run_worker(self.quit_hosting(KEEP), group="quit", exclusive=True)
 

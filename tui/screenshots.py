@@ -30,6 +30,22 @@ async def settle(pilot, condition, timeout: float = 20.0) -> None:
             await pilot.pause(0.05)
 
 
+def dialog(app):
+    """The dialog open at the table on `app`'s stack, once drawn (a key typed before that
+    never answers it), or None."""
+    from tui.screens.play import PlayScreen
+
+    table = next((s for s in app.screen_stack if isinstance(s, PlayScreen)), None)
+    board = table.board if table is not None else None
+    panel = board.dialog[0] if board is not None and board.dialog is not None else None
+    return panel if panel is not None and panel.choice_list.shown_at < float("inf") else None
+
+
+def claim_offer(app) -> bool:
+    panel = dialog(app)
+    return panel is not None and " dealt: " in panel.panel_title
+
+
 async def main() -> None:
     os.environ.setdefault("GASLIGHT_CONFIG_DIR", tempfile.mkdtemp(prefix="gaslight-shots-"))
     from netplay.host import Host
@@ -41,8 +57,6 @@ async def main() -> None:
     from tui.backend import Backend
     from tui.screens.end import EndScreen
     from tui.screens.play import PlayScreen
-    from tui.games.timebomb.dialogs import CutScreen
-    from tui.widgets.action_picker import ActionPicker
 
     data = Path(tempfile.mkdtemp(prefix="gaslight-shots-data-"))
     # Quick play remembers its choices in the config: start from none, like a new player.
@@ -79,13 +93,13 @@ async def main() -> None:
             await settle(pilot, lambda: table.view["outcome"] or table.board.model.may_cut)
             if table.view["outcome"]:
                 return
-            if isinstance(player.screen, ActionPicker):  # a deal's claim offer: the truth
+            if claim_offer(player):  # a deal's claim offer: the truth
                 await pilot.press("enter")
-                await settle(pilot, lambda: player.screen is table)
+                await settle(pilot, lambda: table.board.dialog is None)
                 return
             before = len(table.view["revealed"])
             await pilot.press("enter")
-            await settle(pilot, lambda: isinstance(player.screen, CutScreen))
+            await settle(pilot, lambda: dialog(player))
             await pilot.press("enter")
             await settle(pilot, lambda: len(table.view["revealed"]) > before
                          or table.view["outcome"])
@@ -139,7 +153,6 @@ async def main() -> None:
 async def holmes_shots(backend) -> None:
     """Holmes against the smart bot, every choice the first one offered, until Day 2."""
     from tui.app import create_app
-    from tui.widgets.action_picker import ActionPicker
     from tui.screens.play import PlayScreen
 
     app = create_app(backend(port=HOST_PORT + 2), player_name="Ada")
@@ -159,13 +172,13 @@ async def holmes_shots(backend) -> None:
                 break
             before = len(table.view["events"])
             await pilot.press("ctrl+k")
-            await settle(pilot, lambda: isinstance(app.screen, ActionPicker))
+            await settle(pilot, lambda: dialog(app))
             await pilot.press("enter")
             await settle(pilot, lambda: len(table.view["events"]) > before)
         await pilot.pause(0.3)
         app.save_screenshot(str(OUT / "holmes-table.svg"))
         await pilot.press("ctrl+k")
-        await settle(pilot, lambda: isinstance(app.screen, ActionPicker))
+        await settle(pilot, lambda: dialog(app))
         await pilot.pause(0.3)
         app.save_screenshot(str(OUT / "holmes-choice.svg"))
         await pilot.press("escape")
@@ -178,9 +191,7 @@ async def holmes_shots(backend) -> None:
 async def evolution_screenshot(backend) -> None:
     """Time Bomb Évolution with the Variante against bots, from a seat, once a Defusing wire
     lies on a colour or a Number card has been drawn: the bombs board at work."""
-    from tui.widgets.action_picker import ActionPicker
     from tui.screens.play import PlayScreen
-    from tui.games.timebomb.dialogs import CutScreen
 
     from tui.app import create_app
 
@@ -202,29 +213,29 @@ async def evolution_screenshot(backend) -> None:
                                             and view["pending"] is None))
 
         while not shows_enough():
-            await settle(pilot, lambda: shows_enough() or isinstance(app.screen, ActionPicker)
+            await settle(pilot, lambda: shows_enough() or dialog(app)
                          or (app.screen is table and table.board.model is not None
                              and table.board.model.may_cut))
             if shows_enough():
                 break
             events = len(table.view["events"])
-            if isinstance(app.screen, ActionPicker):
+            if dialog(app):
                 await pilot.press("enter")
             else:
-                await cut_or_decide(pilot, table, CutScreen, ActionPicker)
+                await cut_or_decide(pilot)
             await settle(pilot, lambda: len(table.view["events"]) > events)
         await pilot.pause(0.3)
         app.save_screenshot(str(OUT / "evolution-table.svg"))
 
 
-async def cut_or_decide(pilot, table, cut_screen, picker) -> None:
+async def cut_or_decide(pilot) -> None:
     """Enter on the first target, then Enter in whichever dialog opens: the wires, or a
     decision of the player's that opened first. Enter again if a bot's move came between."""
     app = pilot.app
     for _ in range(5):
         await pilot.press("enter")
         try:
-            await settle(pilot, lambda: isinstance(app.screen, (cut_screen, picker)), 3)
+            await settle(pilot, lambda: dialog(app), 3)
         except TimeoutError:
             continue
         await pilot.press("enter")
@@ -236,8 +247,6 @@ async def machinations_shot(backend, pilot_settle) -> None:
     """A 7-player Moriarty's Machinations table against bots, after its first heist, at the
     moment the player must act: played by keyboard through the same dialogs as a person."""
     from tui.app import create_app
-    from tui.games.machinations.dialogs import (
-        AccuseScreen, CardScreen, ProposeScreen, VoteScreen)
     from tui.screens.play import PlayScreen
 
     app = create_app(backend, player_name="Ada")
@@ -260,20 +269,20 @@ async def machinations_shot(backend, pilot_settle) -> None:
                 for seat in min(model.crews, key=lambda c: (len(c), c)):
                     await pilot.press(str(seat + 1), "enter")
                 await pilot.press("ctrl+s")
-                await pilot_settle(pilot, lambda: isinstance(app.screen, ProposeScreen))
+                await pilot_settle(pilot, lambda: dialog(app))
                 await pilot.press(*"Crown Jewels", "enter")
             elif model.can_vote:
                 await pilot.press("ctrl+t")
-                await pilot_settle(pilot, lambda: isinstance(app.screen, VoteScreen))
-                await pilot.press("a")
+                await pilot_settle(pilot, lambda: dialog(app))
+                await pilot.press("1", "enter")
             elif model.cards:
                 await pilot.press("ctrl+k")
-                await pilot_settle(pilot, lambda: isinstance(app.screen, CardScreen))
-                await pilot.press("1", "enter")
+                await pilot_settle(pilot, lambda: dialog(app))
+                await pilot.press("enter")
             else:
                 await pilot.press(str(model.targets[0] + 1), "enter")
-                await pilot_settle(pilot, lambda: isinstance(app.screen, AccuseScreen))
-                await pilot.press("y")
+                await pilot_settle(pilot, lambda: dialog(app))
+                await pilot.press("enter")
             await pilot_settle(pilot, lambda: table.view["outcome"] or (
                 len(table.view["events"]), table.view["phase"],
                 table.board.model.my_choice) != before)

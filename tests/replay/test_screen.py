@@ -250,9 +250,7 @@ async def test_the_end_screen_replays_the_game_over_the_tables_connection(tmp_pa
         assert [str(games.get_option_at_index(i).prompt).split(" (")[0]
                 for i in range(games.option_count)] == \
             [f"{n}. {game['result']}" for n, game in enumerate(tonight, 1)]
-        games.focus()
-        games.highlighted = 0
-        await pilot.press("enter")
+        await pilot.press("1", "enter")  # the first game's number, and Enter
         await until_shown(pilot, lambda: isinstance(app.screen, ReplayScreen), "game 1's replay")
         await until_shown(pilot, lambda: app.screen.drawn == (0, "spectator"), "its deal")
         assert app.screen.game == f"{table_id}-1"

@@ -4,6 +4,8 @@ play screen, and the sentence that must never run a command."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import math
 
 from support.waiting import failing_after
 
@@ -13,6 +15,10 @@ from tui.screens.play import PlayScreen
 SENTENCE = "so, are we all here? let us start. play again? b, p, c, v, s, h, l, d, x, a"
 """Every letter that ever ran a command at a table, and the words that would run them: typed
 anywhere, it must only ever be chat or nothing."""
+
+
+LOOK_AGAIN = 0.05
+"""Seconds a waiter sleeps at most between two looks at what it waits for."""
 
 
 class Waiter:
@@ -31,7 +37,10 @@ class Waiter:
                 if result := predicate():
                     return result
                 self.event.clear()
-                await self.event.wait()
+                # Some changes post no message (a dialog's first frame is drawn: its
+                # choices are on screen), so look again now and then too.
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.event.wait(), LOOK_AGAIN)
 
 
 def post_burst(app, text: str) -> None:
@@ -55,12 +64,28 @@ def play_screen(app) -> PlayScreen | None:
     return next((s for s in app.screen_stack if isinstance(s, PlayScreen)), None)
 
 
-def claim_offer(app) -> bool:
-    """The claim offered after each deal of Time Bomb and Évolution is the screen on top."""
-    from tui.widgets.action_picker import ActionPicker
+def open_dialog(app):
+    """The dialog open at the table on `app`'s stack (a `ChoicePanel`), once it is on screen
+    (a key typed before that never answers it), if any."""
+    screen = play_screen(app)
+    board = screen.board if screen is not None else None
+    dialog = board.dialog[0] if board is not None and board.dialog is not None else None
+    return dialog if dialog is not None and dialog.choice_list.shown_at < math.inf else None
+
+
+def question(app):
+    """The question on top of `app`'s stack, once it is on screen, if any."""
+    from tui.screens.question import Question
 
     screen = app.screen
-    return isinstance(screen, ActionPicker) and " is dealt. " in screen.question
+    shown = isinstance(screen, Question) and screen.choice_list.shown_at < math.inf
+    return screen if shown else None
+
+
+def claim_offer(app) -> bool:
+    """The claim offered after each deal of Time Bomb and Évolution is open."""
+    dialog = open_dialog(app)
+    return dialog is not None and " dealt: " in dialog.panel_title
 
 
 def pair(backend, host) -> None:

@@ -80,10 +80,11 @@ def offline_backend() -> Backend:
 
 async def skip_claim_offer(pilot) -> None:
     """Esc on the claim offer a fresh deal opens, as a player who claims nothing would."""
-    from tui.widgets.action_picker import ActionPicker
+    from support.flows import claim_offer
 
     await pilot.pause()
-    if isinstance(pilot.app.screen, ActionPicker):
+    await pilot.pause()
+    if claim_offer(pilot.app):
         await pilot.press("escape")
         await pilot.pause()
 

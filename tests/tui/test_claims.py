@@ -1,11 +1,12 @@
 """Claims are part of every deal (Time Bomb and Évolution), at 80x24: each person is offered
-their claim right after each deal, the truth first, said with Enter or skipped with Esc; the
-offer never holds the cutter up and closes when the state it was made for moves on; past
-rounds' claims stay on the board beside the wires cut from their player."""
+their claim right after each deal, the truth first, said with Enter or skipped with Esc; a
+digit names a claim by its count; typing goes on into the chat beside the offer, which stays
+open; the offer never holds the cutter up and closes when the state it was made for moves on;
+past rounds' claims stay on the board beside the wires cut from their player."""
 
 from __future__ import annotations
 
-from support.flows import post_burst
+from support.flows import claim_offer, open_dialog, post_burst
 from support.offline import (
     lobby,
     lobby_changed,
@@ -23,7 +24,6 @@ from tui.games.timebomb.model import build_model as build_timebomb_model
 from tui.games.timebomb_evolution.model import build_model as build_evolution_model
 from tui.messages import StateChanged
 from tui.models.seats import seat_infos
-from tui.widgets.action_picker import ActionPicker
 
 TIMEBOMB_EVOLUTION = "timebomb_evolution"
 
@@ -38,14 +38,18 @@ def not_the_cutter(game) -> int:
     return next(s for s in range(game.players) if s != game.cutter)
 
 
-def offered(application) -> bool:
-    return isinstance(application.screen, ActionPicker) and "dealt" in application.screen.question
+async def offered(pilot) -> bool:
+    """The claim offer is on screen, within a few frames."""
+    for _ in range(10):
+        if claim_offer(pilot.app):
+            return True
+        await pilot.pause()
+    return False
 
 
 def highlighted(application) -> dict:
-    picker = application.screen
-    options = picker.query_one("#picker-options")
-    return picker.choices[options.highlighted][1]
+    dialog = open_dialog(application)
+    return dialog.choices[dialog.choice_list.highlighted].answer
 
 
 def truth_of(game, seat: int) -> dict:
@@ -66,15 +70,31 @@ async def test_each_deal_offers_the_claim_with_the_truth_first_and_enter_says_it
         async with application.run_test(size=(80, 24)) as pilot:
             screen = await open_table(application, game, seat)
             await pilot.pause()
-            assert offered(application)
-            assert "Round 1 is dealt" in screen_text(application)
-            assert "← your wires" in screen_text(application)
+            assert await offered(pilot)
+            assert "Round 1 dealt" in screen_text(application)
+            assert "← true" in screen_text(application)
             assert highlighted(application) == truth_of(game, seat)
             sent = recording(screen)
             await pilot.press("enter")
             await pilot.pause()
             assert sent == [Act(truth_of(game, seat))]
-            assert application.screen is screen
+            assert application.screen is screen and screen.board.dialog is None
+
+
+async def test_a_digit_names_a_claim_by_its_count():
+    """In the list of counts, "3" says 3 (not the list's third line), and Enter claims it."""
+    game = seeded_game(0)
+    seat = not_the_cutter(game)
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(application, game, seat)
+        assert await offered(pilot)
+        sent = recording(screen)
+        await pilot.press("3")
+        assert highlighted(application) == {"type": "claim", "defusing": 3, "bomb": 0}
+        await pilot.press("enter")
+        await pilot.pause()
+        assert sent == [Act({"type": "claim", "defusing": 3, "bomb": 0})]
 
 
 async def test_evolution_offers_its_claim_with_the_defusing_wires_and_the_commonest_colour():
@@ -86,8 +106,7 @@ async def test_evolution_offers_its_claim_with_the_defusing_wires_and_the_common
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
         screen = await open_table(application, game, seat, lobby(game=TIMEBOMB_EVOLUTION))
-        await pilot.pause()
-        assert offered(application)
+        assert await offered(pilot)
         truth = highlighted(application)
         assert truth["defusing"] == hand["defusing"] and hand[truth["colour"]] == commonest
         sent = recording(screen)
@@ -102,14 +121,14 @@ async def test_esc_skips_the_offer_tells_the_bots_not_to_wait_and_it_is_not_offe
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
         screen = await open_table(application, game, seat)
-        await pilot.pause()
+        assert await offered(pilot)
         sent = recording(screen)
         await pilot.press("escape")
         await pilot.pause()
         # No claim, and the host hears so: its bots need not wait for one (PROTOCOL.md, "Deals").
-        assert application.screen is screen and sent == [ClaimDone()]
+        assert screen.board.dialog is None and sent == [ClaimDone()]
         await show(screen, game, seat, pilot)  # another state of the same round
-        assert application.screen is screen
+        assert screen.board.dialog is None
 
 
 async def test_the_offer_never_holds_the_cutter_up_and_closes_when_its_wires_change():
@@ -121,30 +140,30 @@ async def test_the_offer_never_holds_the_cutter_up_and_closes_when_its_wires_cha
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
         screen = await open_table(application, game, seat)
-        await pilot.pause()
-        assert offered(application)
+        assert await offered(pilot)
         cutter = game.cutter
         game.apply(cutter, {"type": "cut", "target": other})  # the cutter cuts meanwhile
         await show(screen, game, seat, pilot)
-        assert offered(application)
+        assert await offered(pilot)
         game.apply(game.cutter, {"type": "cut", "target": seat})
         await show(screen, game, seat, pilot)
-        assert application.screen is screen
+        assert screen.board.dialog is None
         assert any("a wire of yours was cut" in n.message for n in application._notifications)
 
 
 async def test_the_offer_leaves_the_players_their_claims_and_the_log_in_sight():
-    """A compact panel at the foot of the screen, not a box over the board: at 80x24 the
-    players, their claims and the log, with how the last round ended, stay readable."""
+    """A compact panel under the board, not a box over it: at 80x24 the players, their
+    claims, the log, with how the last round ended, and the chat with its line stay
+    readable."""
     game = seeded_game(5)  # round 2, just dealt
     seat = not_the_cutter(game)
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
         await open_table(application, game, seat)
-        await pilot.pause()
-        assert offered(application) and "Round 2 is dealt" in screen_text(application)
+        assert await offered(pilot) and "Round 2 dealt" in screen_text(application)
         text = screen_text(application)
         assert "─ Players ─" in text and "─ Log ─" in text and "claim" in text
+        assert "─ Chat ─" in text and "type to chat" in text
         for seat_info in lobby()["seats"]:
             assert seat_info["name"] in text
         assert "cuts a wire of" in text and "Round 2: " in text  # the last cut, the deal
@@ -157,52 +176,39 @@ async def test_a_new_deal_closes_the_last_rounds_offer_and_offers_again():
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
         screen = await open_table(application, seeded_game(0), seat)
-        await pilot.pause()
-        assert offered(application)
+        assert await offered(pilot)
         await show(screen, after, seat, pilot)
-        assert offered(application) and "Round 2 is dealt" in screen_text(application)
+        assert await offered(pilot) and "Round 2 dealt" in screen_text(application)
         assert highlighted(application) == truth_of(after, seat)
         assert any("a new round has begun" in n.message for n in application._notifications)
 
 
-async def test_a_letter_typed_at_the_offer_goes_to_the_chat_and_claims_nothing():
-    sent, application = await typed_at_the_offer(lambda pilot: pilot.press(*"hi all", "enter"))
-    assert sent == [Chat("hi all")]
+async def test_a_sentence_typed_at_the_offer_is_chat_and_the_offer_stays():
+    """Key by key or in one burst, a sentence is chat: it claims nothing and closes nothing,
+    and the Enter after it claims."""
+    for burst in (False, True):
+        game = seeded_game(0)
+        seat = not_the_cutter(game)
+        application = app()
+        async with application.run_test(size=(80, 24)) as pilot:
+            screen = await open_table(application, game, seat)
+            assert await offered(pilot)
+            sent = recording(screen)
+            line = "2 defusing here, honest"
+            if burst:
+                post_burst(application, line)
+            else:
+                await pilot.press(*line, "enter")
+            for _ in range(3):
+                await pilot.pause()
+            assert sent == [Chat(line)]
+            assert claim_offer(application)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert sent == [Chat(line), Act(truth_of(game, seat))]
 
 
-async def test_a_sentence_typed_in_one_burst_at_the_offer_is_chat_and_put_off_once():
-    """Every key of a burst after the first reaches the offer before it is gone: they are the
-    rest of the sentence, and the player is told once that the claim is put off."""
-    burst = "hello all, shall we start"
-
-    async def type_burst(pilot) -> None:
-        post_burst(pilot.app, burst)
-
-    sent, application = await typed_at_the_offer(type_burst)
-    assert sent == [Chat(burst)]
-    put_off = [n for n in application._notifications if "Claim put off" in n.message]
-    assert len(put_off) == 1
-
-
-async def typed_at_the_offer(typing):
-    """Open a table at its claim offer, run `typing(pilot)` and return what the screen sent
-    the host and the app; the table is on screen again afterwards."""
-    game = seeded_game(0)
-    seat = not_the_cutter(game)
-    application = app()
-    async with application.run_test(size=(80, 24)) as pilot:
-        screen = await open_table(application, game, seat)
-        await pilot.pause()
-        assert offered(application)
-        sent = recording(screen)
-        await typing(pilot)
-        await pilot.pause()
-        await pilot.pause()
-        assert application.screen is screen
-    return sent, application
-
-
-async def test_no_offer_while_the_player_is_mid_sentence_then_one_when_they_are_done():
+async def test_a_deal_while_the_player_is_mid_sentence_offers_the_claim_beside_the_line():
     game = seeded_game(4)
     seat = not_the_cutter(seeded_game(5))
     application = app()
@@ -212,12 +218,11 @@ async def test_no_offer_while_the_player_is_mid_sentence_then_one_when_they_are_
         sent = recording(screen)
         await pilot.press(*"wait")
         await show(screen, seeded_game(5), seat, pilot)  # round 2 is dealt as they type
-        assert application.screen is screen
-        await pilot.press("enter")
+        assert await offered(pilot)
+        await pilot.press(*" a sec", "enter")
         await pilot.pause()
-        await pilot.pause()
-        assert sent == [Chat("wait")]
-        assert offered(application)
+        assert sent == [Chat("wait a sec")]
+        assert claim_offer(application)
 
 
 def claimed_round_one():
@@ -359,7 +364,7 @@ async def test_the_log_keeps_each_rounds_claims_before_the_next_deal():
 
 async def test_a_game_key_right_behind_a_sentence_typed_at_the_offer_reaches_the_game():
     """"2 defusing here, honest", Enter and Ctrl+K, as fast as a terminal sends them: the
-    line is chat, and Ctrl+K opens the claim the sentence put off."""
+    line is chat, and Ctrl+K opens the claim in place of the offer."""
     from textual import events
 
     game = seeded_game(0)
@@ -367,13 +372,12 @@ async def test_a_game_key_right_behind_a_sentence_typed_at_the_offer_reaches_the
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
         screen = await open_table(application, game, seat)
-        await pilot.pause()
-        assert offered(application)
+        assert await offered(pilot)
         sent = recording(screen)
         post_burst(application, "2 defusing here, honest")
         application.post_message(events.Key("ctrl+k", None))
         for _ in range(6):
             await pilot.pause()
         assert sent == [Chat("2 defusing here, honest")]
-        assert isinstance(application.screen, ActionPicker)
-        assert "dealt" not in application.screen.question  # Ctrl+K's claim, not the offer
+        dialog = open_dialog(application)
+        assert dialog is not None and " dealt: " not in dialog.panel_title  # Ctrl+K's claim

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from support.flows import claim_offer, pair, play_screen, second_waiter
+from support.flows import claim_offer, open_dialog, pair, play_screen, question, second_waiter
 from support.screen_text import screen_text
 
 from netplay.pairing import show_code
-from tui.games.timebomb.dialogs import CutScreen
-from tui.widgets.action_picker import ActionPicker
-from tui.screens.confirm import ConfirmScreen
 from tui.screens.end import EndScreen
 from tui.screens.pairing import PairingScreen
 from tui.widgets.event_log import EventLog
@@ -32,8 +29,8 @@ async def test_play_against_bots_until_the_end_then_play_again(app_factory, wait
         if not table.view["outcome"]:
             # A claim changed from its dialog; then the first cut by mouse: a player, a wire.
             await pilot.press("ctrl+k")
-            await waiter.until(pilot, lambda: isinstance(app.screen, ActionPicker), "claims")
-            await pilot.press("home", "enter")
+            await waiter.until(pilot, lambda: open_dialog(app), "claims")
+            await pilot.press("0", "enter")  # a count: "I hold 0 Defusing wires"
             await waiter.until(
                 pilot, lambda: table.view["claims"][table.seat]["defusing"] == 0
                 and not table.view["claims"][table.seat]["bomb"], "my changed claim"
@@ -43,8 +40,8 @@ async def test_play_against_bots_until_the_end_then_play_again(app_factory, wait
             row = next(i for i, e in enumerate(players.entries) if e.pickable)
             before = len(table.view["revealed"])
             await pilot.click(players, offset=(4, row))
-            await waiter.until(pilot, lambda: isinstance(app.screen, CutScreen), "the wires")
-            await pilot.click("#wire-1")
+            wires = await waiter.until(pilot, lambda: open_dialog(app), "the wires")
+            await pilot.click(wires.choice_list, offset=(2, 0))
             await waiter.until(
                 pilot,
                 lambda: len(table.view["revealed"]) > before or table.view["outcome"],
@@ -69,7 +66,7 @@ async def test_play_against_bots_until_the_end_then_play_again(app_factory, wait
                 offers += 1
                 continue
             await pilot.press("enter")
-            await waiter.until(pilot, lambda: isinstance(app.screen, CutScreen), "the wire picker")
+            await waiter.until(pilot, lambda: open_dialog(app), "the wire picker")
             before = len(table.view["revealed"])
             await pilot.press("1", "enter")  # a digit picks a wire, Enter cuts it
             await waiter.until(
@@ -101,7 +98,7 @@ async def play_my_turns(pilot, waiter, app, table, until) -> None:
         elif model and model.may_cut and app.screen is table:
             before = len(table.view["revealed"])
             await pilot.press("enter")
-            await waiter.until(pilot, lambda: isinstance(app.screen, CutScreen), "the wire picker")
+            await waiter.until(pilot, lambda: open_dialog(app), "the wire picker")
             await pilot.press("enter")
             await waiter.until(
                 pilot,
@@ -178,9 +175,11 @@ async def test_host_a_table_and_a_second_app_joins_by_address(app_factory, waite
             assert "Bob (you)" in screen_text(guest_app)
             assert "Ann (you)" in screen_text(host_app)
 
-            # Bob steps out to the lobby mid-game (Esc, then Enter to confirm).
+            # Bob steps out to the lobby mid-game (Esc, then "Back to the lobby").
             assert not table.check_action("cover", ())
-            await guest.press("escape", "enter")
+            await guest.press("escape")
+            await guest_waiter.until(guest, lambda: question(guest_app), "the question")
+            await guest.press("2", "enter")
             await guest_waiter.until(guest, lambda: guest_app.screen is guest_app.lobby, "lobby")
             await waiter.until(
                 host_pilot, lambda: not table.seats[1].connected, "Bob shown away"
@@ -193,7 +192,7 @@ async def test_host_a_table_and_a_second_app_joins_by_address(app_factory, waite
 
             # Ann, who hosts the table, hands Bob's seat to a bot.
             assert table.check_action("cover", ())
-            await host_pilot.press("question_mark")
+            await host_pilot.press("question_mark", "enter")
             await waiter.until(
                 host_pilot, lambda: "A bot plays the seat of a player" in " ".join(
                     screen_text(host_app).split()), "the key listed"
@@ -321,15 +320,16 @@ async def test_losing_the_host_and_reconnecting(app_factory, waiter, tmp_path):
         assert table.seat == seat and table.view["round"] == round_
         assert "● connected" in screen_text(app)
 
-        # Esc asks first, and says how to come back; Esc again stays.
+        # Esc asks first, and says how to come back; Esc again stays, and so does Enter.
+        for stay in ("escape", "enter"):
+            await pilot.press("escape")
+            await waiter.until(pilot, lambda: question(app), "the question")
+            assert "your seat stays yours: rejoin it from the lobby" in screen_text(app)
+            await pilot.press(stay)
+            await waiter.until(pilot, lambda: app.screen is table, "the table again")
         await pilot.press("escape")
-        await waiter.until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
-        assert "Your seat stays yours: rejoin it from the lobby" in screen_text(app)
-        await pilot.press("escape")
-        await waiter.until(pilot, lambda: app.screen is table, "the table again")
-        await pilot.press("escape")
-        await waiter.until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
-        await pilot.press("enter")
+        await waiter.until(pilot, lambda: question(app), "the question")
+        await pilot.press("2", "enter")  # Back to the lobby
         await waiter.until(pilot, lambda: app.screen is app.lobby, "the lobby again")
         tables = app.lobby.query_one(TableList)
         await waiter.until(pilot, lambda: tables.listings, "the held table listed")

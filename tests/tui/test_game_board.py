@@ -1,10 +1,11 @@
 """What every game's board shares, checked in every game at 80x24: whose turn the status bar
-says, digits that pick and Enter that acts, a word for a key that does nothing, `h` hiding the
-events only this seat may see, and "You won" or "You lost" at the end."""
+says, a number that picks and Enter that acts, a word for a key that does nothing, Ctrl+E
+hiding the events only this seat may see, and "You won" or "You lost" at the end."""
 
 from __future__ import annotations
 
 import pytest
+from support.flows import open_dialog
 from support.offline import finished_game, lobby, offline_app, open_table
 from support.positions import (
     MACHINATIONS_NAMES,
@@ -23,9 +24,7 @@ from support.screen_text import footer_misses, screen_text
 
 import engine
 from engine.catalogue import CATALOGUE
-from tui.games.timebomb.dialogs import CutScreen
 from tui.messages import StateChanged
-from tui.widgets.sentence_start import SENTENCE_GAP
 from tui.models.table_words import play_again_text
 from tui.screens.end import EndScreen
 from tui.screens.host_table import HostTableScreen
@@ -148,8 +147,9 @@ async def test_evolution_status_bar_names_who_must_choose():
 
 
 async def test_a_digit_picks_a_player_and_enter_acts():
-    """Machinations: 1 then Enter adds the first player to the crew, once; the same again
-    takes them off. Time Bomb: a digit only moves the cursor; Enter offers the wires."""
+    """Machinations: 2 then Enter adds the second player to the crew, once; the same again
+    takes them off. Time Bomb: a number only moves the highlight (and shows in the line);
+    Enter offers that player's wires."""
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
         await opened(application, pilot, proposing_at_0(), 0, machinations_lobby(7))
@@ -164,27 +164,36 @@ async def test_a_digit_picks_a_player_and_enter_acts():
     target = next(a["target"] for a in game.legal_actions(game.cutter) if a["type"] == "cut")
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
-        await opened(application, pilot, game, game.cutter, lobby())
+        table = await opened(application, pilot, game, game.cutter, lobby())
         await pilot.press(str(target + 1))
         await pilot.pause()
-        assert not isinstance(application.screen, CutScreen)
+        assert table.board.dialog is None
+        assert table.board.choices.highlighted_seat == target
+        assert table.query_one("#chat-input").value == str(target + 1)
         await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(application.screen, CutScreen)
-        assert application.screen.target_name == lobby()["seats"][target]["name"]
+        for _ in range(3):
+            await pilot.pause()
+        assert open_dialog(application) is not None
+        assert lobby()["seats"][target]["name"] in open_dialog(application).panel_title
+        assert table.query_one("#chat-input").value == ""
 
 
 async def test_a_key_that_does_nothing_says_why():
-    """Your own row, a spectator's Enter: a short notice instead of silence."""
+    """Your own seat's number and Enter, a seat that is not there, a spectator's Enter: a short
+    notice instead of silence, once the number is all the line holds at Enter."""
     game = cutter_game()
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
         await opened(application, pilot, game, game.cutter, lobby())
         await pilot.press(str(game.cutter + 1))
-        # Told once no sentence follows the digit (see `SentenceStart`).
-        await pilot.pause(SENTENCE_GAP + 0.3)
+        await pilot.pause()
+        assert not application._notifications  # a number may yet begin a sentence
+        await pilot.press("enter")
+        await pilot.press("7", "enter")
+        await pilot.pause()
         messages = [n.message for n in application._notifications]
         assert any("cannot cut your own wires" in m for m in messages), messages
+        assert any("There is no seat 7 at this table" in m for m in messages), messages
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
         await opened(application, pilot, game, None, lobby())
@@ -302,7 +311,7 @@ async def test_holmes_late_in_the_game_shows_both_areas_at_80x24():
         assert "hidden 3: " in text and "The line" in text
         await pilot.press("ctrl+k")
         await pilot.pause()
-        assert "↑/↓ then Enter" in screen_text(application)
+        assert "a digit or ↑↓, Enter" in screen_text(application)
 
 
 async def test_holmes_lays_itself_out_again_when_the_terminal_shrinks_or_grows():
@@ -321,7 +330,7 @@ async def test_holmes_lays_itself_out_again_when_the_terminal_shrinks_or_grows()
             assert board.composed_short is short
             assert "Mycroft ─" in text and "The line" in text
             assert ("hidden 3: " in text) is short
-            assert application.focused is board.query_one("#ho-characters")
+            assert application.focused is application.screen.query_one("#chat-input")
 
 
 async def test_machinations_at_ten_players_keeps_the_record_in_view():
@@ -335,27 +344,36 @@ async def test_machinations_at_ten_players_keeps_the_record_in_view():
         assert "Heists" in text and "proposes" in text
         await pilot.press("ctrl+t")
         await pilot.pause()
-        assert "a Approve · o Object" in screen_text(application)
+        await pilot.pause()
+        text = screen_text(application)
+        assert "1 Approve" in text and "2 Object" in text
 
 
 async def test_heist_card_dialog_a_digit_picks_and_enter_plays():
-    """The first legal card has the focus; 2 moves it to Foil; Enter plays Foil. An illegal
-    card's digit says why instead."""
-    from tui.games.machinations.dialogs import CardScreen
+    """The first legal card is highlighted; 2 moves it to Foil; Enter plays Foil. An illegal
+    card's number, with Enter, says why instead; a letter plays nothing."""
+    from tui.games.machinations.dialogs import card_panel
 
-    chosen = []
+    game = machinations_game(lambda g: g.phase == "heist" and 0 in g.to_act(), n=7, seed=5)
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
-        await application.push_screen(CardScreen(("abet", "foil")), chosen.append)
+        table = await opened(application, pilot, game, 0, machinations_lobby(7))
+        sent: list = []
+        table.board.send = lambda action: sent.append(action)
+        table.board.open_dialog(card_panel(("abet", "foil")), table.board.send,
+                                [{"type": "play", "card": c} for c in ("abet", "foil")])
+        for _ in range(3):
+            await pilot.pause()
+        await pilot.press("3", "enter")
         await pilot.pause()
-        await pilot.press("3")
-        await pilot.pause()
-        assert any("cannot play" in n.message for n in application._notifications)
-        await pilot.press("2")
-        assert chosen == []
+        assert any("numbered 3" in n.message for n in application._notifications)
+        await pilot.press("f", "o", "i", "l")
+        assert sent == [] and open_dialog(application) is not None
+        await pilot.press("ctrl+u", "2")  # the line emptied, then a number
+        assert sent == []
         await pilot.press("enter")
         await pilot.pause()
-    assert chosen == [{"type": "play", "card": "foil"}]
+    assert sent == [{"type": "play", "card": "foil"}]
 
 
 def test_names_are_cut_by_terminal_cells_so_columns_stay_in_line():
@@ -389,23 +407,25 @@ async def test_the_log_wraps_again_after_a_resize():
 
 
 async def test_the_game_keys_work_when_the_table_opened_before_its_first_state():
-    """The game's keys (Ctrl+K, cutting) are the board's and work only while the focus is in
-    it. A table opens in its waiting room, before any board: Textual used to focus the first
-    focusable widget then, the log, and the board never took the keyboard, so every game key
-    did nothing until a click (seen under load as a dead Ctrl+K)."""
-    from textual.widgets import OptionList
-
+    """A table opens in its waiting room, before any board: the chat line has the keyboard
+    from the first, and the board's keys work as soon as it is drawn, whatever has the
+    focus (the keyboard, not the focus, decides where a key goes)."""
     game = cutter_game()
+    target = next(a["target"] for a in game.legal_actions(game.cutter) if a["type"] == "cut")
     application = offline_app()
     async with application.run_test(size=(80, 24)) as pilot:
         table = await open_table(application, None, game.cutter, lobby(phase="waiting"))
         await pilot.pause()
-        assert table.focused is None
+        assert table.focused is table.query_one("#chat-input")
         table.post_message(StateChanged(game.view(game.cutter), game.legal_actions(game.cutter),
                                         game.cutter))
-        await pilot.pause()
-        await pilot.pause()
-        assert isinstance(table.focused, OptionList) and table.board in table.focused.ancestors
+        for _ in range(3):
+            await pilot.pause()
+        application.set_focus(None)
+        await pilot.press(str(target + 1), "enter")
+        for _ in range(3):
+            await pilot.pause()
+        assert open_dialog(application) is not None
 
 
 async def test_switching_game_in_the_host_form_keeps_the_seats_it_can_and_says_what_changed():

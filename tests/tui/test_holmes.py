@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from support import offline
-from support.flows import play_screen
+from support.flows import open_dialog, play_screen
 from support.offline import SIZES
 from support.offline import offline_app as app
 from support.positions import HOLMES_SEATS as SEATS
@@ -13,7 +13,6 @@ from support.screen_text import screen_text
 
 import engine
 from tui.games.holmes.model import build_model, describe_action
-from tui.widgets.action_picker import ActionPicker
 from tui.screens.end import EndScreen
 
 # -- the model ----------------------------------------------------------------------------------
@@ -133,8 +132,7 @@ async def test_play_a_full_game_of_holmes_against_the_bot(app_factory, waiter):
                 break
             before = len(table.view["events"])
             await pilot.press("ctrl+k")
-            await waiter.until(pilot, lambda: isinstance(app.screen, ActionPicker),
-                               "the choice dialog")
+            await waiter.until(pilot, lambda: open_dialog(app), "the choice dialog")
             # The last choice: a move, or declining a skill, keeps the game short.
             await pilot.press("end", "enter")
             await waiter.until(pilot, lambda: len(table.view["events"]) > before,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from support.flows import play_screen
+from support.flows import play_screen, question
 from support.relays import MachineInTheMiddle, RecordingRelay
 from support.screen_text import screen_text
 
@@ -18,7 +18,6 @@ from netplay.protocol import Act
 from netplay.transport import HostKey
 from tui.address import Address
 from tui.listing import TableListing, connect_error_text
-from tui.screens.confirm import ConfirmScreen
 from tui.screens.end import EndScreen
 from tui.screens.play import PlayScreen
 from tui.seat_book import HeldSeat
@@ -129,7 +128,7 @@ async def test_a_held_seat_whose_host_shows_another_key_stays_listed_and_marked(
             assert "not the host you sat with" in text
             await pilot.press("enter")
             # The dialog is on the stack before it is drawn: wait for its buttons.
-            await waiter.until(pilot, lambda: isinstance(app.screen, ConfirmScreen)
+            await waiter.until(pilot, lambda: question(app)
                                and "Let it go" in screen_text(app), "told")
             told = " ".join(app.screen.text.split())
             assert "shows a different key from the one you sat with" in told
@@ -139,10 +138,10 @@ async def test_a_held_seat_whose_host_shows_another_key_stays_listed_and_marked(
             assert tables.selected.key_changed and held.key in {
                 s.key for s in app.backend.seats.all()}
             await pilot.press("ctrl+x")
-            await waiter.until(pilot, lambda: isinstance(app.screen, ConfirmScreen)
+            await waiter.until(pilot, lambda: question(app)
                                and "Give it up" in screen_text(app), "asked")
             assert "it is told nothing" in " ".join(app.screen.text.split())
-            await pilot.press("enter")
+            await pilot.press("1", "enter")
             await waiter.until(pilot, lambda: tables.row_count == 0, "the row gone")
             assert app.backend.seats.all() == []
     assert mitm.connections >= 1, "the lobby looked for the seat's host there"

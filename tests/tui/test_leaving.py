@@ -10,7 +10,7 @@ import contextlib
 import os
 import signal
 
-from support.flows import host_for_bob, play_screen, second_waiter
+from support.flows import host_for_bob, play_screen, question, second_waiter
 from support.screen_text import screen_text
 
 from netplay.client import CONNECTED, Connection, Status
@@ -19,9 +19,8 @@ from netplay.protocol import Closed, State
 from tui import background
 from tui.address import Address
 from tui.listing import Ticket
-from tui.screens.confirm import ConfirmScreen
 from tui.screens.keys import KeysScreen
-from tui.screens.quit_hosting import QuitHostingScreen
+from tui.screens.leaving import CLOSE, KEEP
 from tui.widgets.closed_table import ClosedTable
 
 
@@ -29,14 +28,23 @@ async def test_quitting_the_app_that_hosts_asks_what_becomes_of_the_table(app_fa
     app = app_factory("Ann")
     async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
         table, bob = await host_for_bob(app, pilot, waiter)
-        app.set_focus(None)
         await pilot.press("ctrl+q")
-        await waiter.until(pilot, lambda: isinstance(app.screen, QuitHostingScreen), "asked")
+        await waiter.until(pilot, lambda: question(app), "asked")
         text = " ".join(screen_text(app).split())
         assert "You host Ann's table on this computer" in text
-        assert "Keep it running" in text and "Close it" in text
+        assert "keeping it running" in text and "closing it for everyone" in text
+        # A stray Enter, or Ctrl+Q again, ends nothing: the first answer stays; Ctrl+Q only
+        # moves to the answer that quits.
+        await pilot.press("ctrl+q")
+        assert question(app) and app.screen.answers[
+            app.screen.choice_list.highlighted].value == KEEP
         await pilot.press("escape")
         await waiter.until(pilot, lambda: app.screen is table, "back at the table")
+        await pilot.press("ctrl+q")
+        await waiter.until(pilot, lambda: question(app), "asked again")
+        await pilot.press("enter")
+        await waiter.until(pilot, lambda: app.screen is table, "Enter stays")
+        assert app.is_running and app.backend.hosts
         await bob.close()
 
 
@@ -52,10 +60,10 @@ async def test_closing_the_table_tells_everyone_who_closed_it(app_factory, waite
             cat.lobby.go(Ticket(_address(host), table.lobby.table, spectate=True))
             watching = await cat_waiter.until(cat_pilot, lambda: (s := play_screen(cat))
                                               and s.view is not None and s, "Cat watching")
-            ann.set_focus(None)
             await pilot.press("ctrl+q")
-            await waiter.until(pilot, lambda: isinstance(ann.screen, QuitHostingScreen), "asked")
-            ann.screen.query_one("#close").press()
+            await waiter.until(pilot, lambda: question(ann), "asked")
+            await pilot.click(ann.screen.choice_list,
+                              offset=(2, ann.screen.index_of(CLOSE)))
             closed = await asyncio.wait_for(next_closed(bob), 5)
             assert closed.by == "Ann" and closed.message == "Ann closed the table."
             await cat_waiter.until(cat_pilot, lambda: watching.query_one(ClosedTable).display
@@ -89,11 +97,9 @@ async def test_keeping_the_table_running_hands_it_to_a_host_in_the_background(
             store = app.backend.hosts[0].store.path.stem
             port = app.backend.hosts[0].address[1]
             code = show_code(app.backend.hosts[0].table_code)
-            app.set_focus(None)
             await pilot.press("ctrl+q")
-            await waiter.until(pilot, lambda: isinstance(app.screen, QuitHostingScreen),
-                               "asked")
-            await pilot.press("enter")  # Keep it running: the focused choice
+            await waiter.until(pilot, lambda: question(app), "asked")
+            await pilot.press("ctrl+q", "enter")  # Ctrl+Q again highlights keeping it running
             await waiter.until(pilot, lambda: background.running(data, store),
                                "the table running in the background")
         pid = background.running(data, store)
@@ -114,15 +120,14 @@ async def test_keeping_the_table_running_hands_it_to_a_host_in_the_background(
             [listing] = await again.backend.held_tables("Ann")
             assert listing.address.port == port and not again.backend.needs_code(listing)
             assert again.backend.in_background(listing) and not again.backend.hosts
-            await waiter.until(pilot, lambda: isinstance(again.screen, ConfirmScreen)
+            await waiter.until(pilot, lambda: question(again)
                                and "Rejoin" in screen_text(again), "the offer")
-            await pilot.press("enter")
+            await pilot.press("enter")  # Rejoin: an offer's yes ends nothing
             seat = await waiter.until(pilot, lambda: (s := play_screen(again))
                                       and s.view is not None and s, "Ann at her seat")
             assert seat.seat == 0 and not seat.spectator
             assert f"code {code}" in screen_text(again).splitlines()[0]  # the status bar
-            again.set_focus(None)
-            await pilot.press("question_mark")
+            await pilot.press("question_mark", "enter")
             await waiter.until(pilot, lambda: isinstance(again.screen, KeysScreen), "the keys")
             keys = " ".join(screen_text(again).split())
             assert f"Table code {code}" in keys and f"127.0.0.1:{port}" in keys

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import re
 
-from support.flows import SENTENCE, pair
+from support.flows import SENTENCE, pair, question
 from support.screen_text import footer_misses, screen_text
 
 from tui.address import Address
@@ -207,15 +207,13 @@ async def test_names_are_shown_as_typed_never_as_markup(app_factory, waiter):
 
 
 async def test_ctrl_c_asks_before_quitting(app_factory, waiter):
-    from tui.screens.confirm import ConfirmScreen
-
     app = app_factory()
     async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
         await pilot.press("q")
         await pilot.pause()
         assert app.screen is app.lobby and app.is_running  # a letter quits nothing
         await pilot.press("ctrl+c")
-        await waiter.until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await waiter.until(pilot, lambda: question(app), "the question")
         assert "Quit Gaslight?" in screen_text(app)
         await pilot.press("escape")
         await waiter.until(pilot, lambda: app.screen is app.lobby, "the lobby again")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from support import offline
-from support.flows import play_screen
+from support.flows import open_dialog, play_screen
 from support.offline import SIZES
 from support.offline import offline_app as app
 from support.positions import (
@@ -18,12 +18,6 @@ from support.positions import (
 
 import engine
 from engine.machinations.roles import COMPOSITIONS
-from tui.games.machinations.dialogs import (
-    AccuseScreen,
-    CardScreen,
-    ProposeScreen,
-    VoteScreen,
-)
 from tui.games.machinations.model import build_model
 from tui.screens.end import EndScreen
 
@@ -81,7 +75,7 @@ def test_proposer_picks_a_crew(snap_compare, size):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_propose_dialog_names_the_heist(snap_compare, size):
-    """s with an eligible crew picked: the crew and a box for the heist's name."""
+    """Ctrl+S with an eligible crew picked: the crew and a line for the heist's name."""
     game = proposing_at_0()
     crew = min(a["crew"] for a in game.legal_actions(0) if len(a["crew"]) == 3)
     keys = [k for seat in crew for k in (str(seat + 1), "enter")]
@@ -108,21 +102,21 @@ def test_accusation_dialog(snap_compare, size):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_role_hidden_with_one_key(snap_compare, size):
-    """h hides the role and what the seat learned."""
+    """Ctrl+E hides the role and what the seat learned."""
     game = proposing_at_0()
     assert snap_compare(app(), terminal_size=size, run_before=table_run(game, 0, "ctrl+e"))
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_secret_vote_dialog(snap_compare, size):
-    """v opens the secret vote on the proposed crew."""
+    """Ctrl+T opens the secret vote on the proposed crew."""
     game = machinations_game(lambda g: g.phase == "vote" and 0 not in g.votes and g.heists)
     assert snap_compare(app(), terminal_size=size, run_before=table_run(game, 0, "ctrl+t"))
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_heist_card_dialog(snap_compare, size):
-    """p opens the three heist cards; those not legal for this seat are disabled."""
+    """Ctrl+K opens the three heist cards; those not legal for this seat are not offered."""
     game = machinations_game(lambda g: g.phase == "heist" and 0 in g.proposal["crew"]
                       and 0 not in g.cards_in)
     assert snap_compare(app(), terminal_size=size, run_before=table_run(game, 0, "ctrl+k"))
@@ -171,20 +165,24 @@ async def test_play_seven_players_against_bots_to_the_end(app_factory, waiter):
                 for seat in crew:  # a digit picks the row, Enter adds it to the crew
                     await pilot.press(str(seat + 1), "enter")
                 await pilot.press("ctrl+s")
-                await waiter.until(pilot, lambda: isinstance(app_.screen, ProposeScreen), "name")
-                await pilot.press(*"Bank", "enter")
+                await waiter.until(pilot, lambda: open_dialog(app_), "name")
+                await pilot.press(*"Bank", "enter")  # the dialog's own line: the heist's name
             elif model.can_vote:
                 await pilot.press("ctrl+t")
-                await waiter.until(pilot, lambda: isinstance(app_.screen, VoteScreen), "vote")
-                await pilot.press("a")
+                await waiter.until(pilot, lambda: open_dialog(app_), "vote")
+                await pilot.press("a")  # a letter is chat, never a vote
+                assert open_dialog(app_) is not None
+                await pilot.press("backspace", "1", "enter")
             elif model.cards:
                 await pilot.press("ctrl+k")
-                await waiter.until(pilot, lambda: isinstance(app_.screen, CardScreen), "cards")
-                await pilot.press("1", "enter")
+                await waiter.until(pilot, lambda: open_dialog(app_), "cards")
+                await pilot.press("enter")  # the first card it may play is highlighted
             elif model.targets:
                 await pilot.press(str(model.targets[0] + 1), "enter")
-                await waiter.until(pilot, lambda: isinstance(app_.screen, AccuseScreen), "accuse")
-                await pilot.press("y")
+                await waiter.until(pilot, lambda: open_dialog(app_), "accuse")
+                await pilot.press("y")  # a letter never confirms
+                assert open_dialog(app_) is not None
+                await pilot.press("backspace", "enter")
             await waiter.until(
                 pilot,
                 lambda: (len(table.view["events"]), table.view["phase"],

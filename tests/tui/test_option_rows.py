@@ -10,8 +10,8 @@ from tui.widgets.player_list import PlayerEntry, PlayerList
 
 class ListApp(App):
     def compose(self) -> ComposeResult:
-        yield PlayerList(id="kept")
-        yield PlayerList(id="fresh")
+        yield PlayerList(id="kept", picked=print, why=str)
+        yield PlayerList(id="fresh", picked=print, why=str)
 
 
 def shown(players: PlayerList) -> list[str]:

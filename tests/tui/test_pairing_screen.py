@@ -76,7 +76,7 @@ async def test_a_wrong_code_says_so_once_and_offers_to_type_it_again(app_factory
     from netplay.host import Host
     from tui.address import Address
     from tui.listing import Ticket
-    from tui.screens.confirm import ConfirmScreen
+    from support.flows import question
     from tui.screens.play import PlayScreen
 
     host = Host(data_dir=tmp_path / "host")
@@ -88,11 +88,11 @@ async def test_a_wrong_code_says_so_once_and_offers_to_type_it_again(app_factory
         async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
             app.backend.remember_code(address, f"{(int(host.table_code) + 1) % 10 ** 8:08d}")
             app.lobby.go(Ticket(address, table))
-            await waiter.until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the offer")
+            await waiter.until(pilot, lambda: question(app), "the offer")
             text = screen_text(app)
             assert "table code is wrong" in text and text.count(str(address)) == 1
             assert "type to chat" not in text
-            await pilot.click("#confirm-yes")
+            await pilot.click(app.screen.choice_list, offset=(2, 0))  # Type the code again
             await waiter.until(pilot, lambda: isinstance(app.screen, PairingScreen), "the code")
             screen = app.screen
             await pilot.press(*host.table_code, "enter")

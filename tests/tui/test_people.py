@@ -183,7 +183,7 @@ async def test_names_with_markup_are_drawn_as_text_on_every_screen_of_a_table():
 
 async def test_a_claim_dialog_open_when_the_game_ends_closes_and_says_why(waiter):
     """The issue's claim dialog that outlived its game: it closes when the state moves on."""
-    from tui.widgets.action_picker import ActionPicker
+    from support.flows import open_dialog
 
     game = seeded_game(0)
     seat = next(s for s in range(5) if s != game.cutter)
@@ -192,7 +192,7 @@ async def test_a_claim_dialog_open_when_the_game_ends_closes_and_says_why(waiter
         screen = await open_table(application, game, seat)
         await skip_claim_offer(pilot)
         await pilot.press("ctrl+k")
-        await waiter.until(pilot, lambda: isinstance(application.screen, ActionPicker), "claims")
+        await waiter.until(pilot, lambda: open_dialog(application), "claims")
         over = finished_game()
         screen.post_message(StateChanged(over.view(seat), over.legal_actions(seat), seat))
         # The word is a notification: the app takes it in a message of its own, after the
@@ -200,11 +200,11 @@ async def test_a_claim_dialog_open_when_the_game_ends_closes_and_says_why(waiter
         await waiter.until(pilot, lambda: any(
             "The dialog closed: the game is over." in n.message
             for n in application._notifications), "the closing word")
-        assert not isinstance(application.screen, ActionPicker)
+        assert screen.board.dialog is None
 
 
 async def test_a_cut_dialog_closes_when_a_new_round_begins_under_it():
-    from tui.games.timebomb.dialogs import CutScreen
+    from support.flows import open_dialog
 
     game = seeded_game(0)
     application = app()
@@ -212,15 +212,16 @@ async def test_a_cut_dialog_closes_when_a_new_round_begins_under_it():
         screen = await open_table(application, game, game.cutter)
         await skip_claim_offer(pilot)
         await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(application.screen, CutScreen)
+        for _ in range(3):
+            await pilot.pause()
+        assert open_dialog(application) is not None
         later = seeded_game(6)  # five cuts at five players: a new round is dealt
         assert later.view(0)["round"] != game.view(0)["round"]
         screen.post_message(StateChanged(later.view(game.cutter), later.legal_actions(game.cutter),
                                          game.cutter))
         for _ in range(4):
             await pilot.pause()
-        assert not isinstance(application.screen, CutScreen)
+        assert screen.board.dialog is None
         assert any("The dialog closed" in n.message for n in application._notifications)
 
 

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from support.flows import play_screen
+from support.flows import play_screen, question
 from support.screen_text import screen_text
 
 from engine.catalogue import CATALOGUE
 from netplay.table import BOT_PACES
 from tui.quick_play import PACE_WORDS, QuickPlay, remember, remembered
-from tui.screens.confirm import ConfirmScreen
 from tui.screens.quick_play import QuickPlayScreen
 from tui.screens.rules import RulesScreen
 
@@ -74,7 +73,7 @@ async def test_the_choice_is_remembered_and_enter_replays_it(app_factory, waiter
     again = app_factory()
     async with again.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
         # The first game is still on: the app offers its seat back first. Not now.
-        await waiter.until(pilot, lambda: isinstance(again.screen, ConfirmScreen), "the offer")
+        await waiter.until(pilot, lambda: question(again), "the offer")
         await pilot.press("escape", "ctrl+g", "enter")
         table = await waiter.until(pilot, lambda: play_screen(again), "the table")
         await waiter.until(pilot, lambda: table.view is not None, "a state")

@@ -6,12 +6,11 @@ import asyncio
 import stat
 from dataclasses import replace
 
-from support.flows import pair, play_screen
+from support.flows import pair, play_screen, question
 from support.screen_text import screen_text
 
 from tui.address import Address
 from tui.listing import TableListing
-from tui.screens.confirm import ConfirmScreen
 from tui.screens.quick_play import QuickPlayScreen
 from tui.seat_book import HeldSeat, SeatBook
 from tui.widgets.table_list import TableList
@@ -40,7 +39,7 @@ async def test_a_restarted_app_takes_its_seat_back(app_factory, waiter, tmp_path
     again = app_factory("Ann")
     async with again.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
         offer = await waiter.until(
-            pilot, lambda: isinstance(again.screen, ConfirmScreen) and again.screen, "the offer"
+            pilot, lambda: question(again), "the offer"
         )
         # The dialog is on the stack before it is drawn: wait for its words, not a frame.
         await waiter.until(
@@ -212,9 +211,9 @@ async def test_a_held_seat_is_let_go_at_its_host_and_here(app_factory, backend_f
             tables = app.lobby.query_one(TableList)
             await waiter.until(pilot, lambda: tables.selected and tables.selected.held, "★")
             await pilot.press("ctrl+x")
-            await waiter.until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "asked")
+            await waiter.until(pilot, lambda: question(app), "asked")
             assert "Give up your seat at Baker Street" in " ".join(screen_text(app).split())
-            await pilot.press("enter")
+            await pilot.press("1", "enter")  # Give it up: Enter alone keeps it
             await waiter.until(pilot, lambda: any("Seat at Baker Street given up: its host was "
                                                   "told" in n.message
                                                   for n in app._notifications), "given up")
@@ -236,18 +235,18 @@ async def test_letting_go_of_a_bot_game_ends_it(app_factory, waiter, tmp_path):
         await waiter.until(pilot, lambda: table.view is not None, "a state")
         store = app.backend.hosts[0].store.path
         await pilot.press("escape")
-        await waiter.until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "leave?")
-        await pilot.press("enter")
+        await waiter.until(pilot, lambda: question(app), "leave?")
+        await pilot.press("2", "enter")  # Back to the lobby
         tables = app.lobby.query_one(TableList)
         await waiter.until(pilot, lambda: tables.selected and tables.selected.held, "★ row")
         await pilot.press("ctrl+x")
-        await waiter.until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "asked")
+        await waiter.until(pilot, lambda: question(app), "asked")
         await pilot.press("escape")  # not now: kept
         await waiter.until(pilot, lambda: app.screen is app.lobby, "the lobby")
         assert tables.selected.held
         await pilot.press("ctrl+x")
-        await waiter.until(pilot, lambda: isinstance(app.screen, ConfirmScreen), "asked again")
-        await pilot.press("enter")
+        await waiter.until(pilot, lambda: question(app), "asked again")
+        await pilot.press("1", "enter")
         await waiter.until(pilot, lambda: tables.row_count == 0, "the row gone")
         assert app.backend.seats.all() == [] and app.backend.hosts == []
         assert not store.exists()

@@ -163,5 +163,5 @@ def test_keys_screen_lists_what_can_be_pressed_now(snap_compare, size):
     """? at the table lists the keys that work there now."""
     game = cutter_game()
     assert snap_compare(
-        app(), terminal_size=size, run_before=table_run(game, game.cutter, "question_mark")
+        app(), terminal_size=size, run_before=table_run(game, game.cutter, "question_mark", "enter")
     )

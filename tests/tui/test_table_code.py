@@ -17,7 +17,7 @@ async def test_the_hosts_table_shows_its_code_all_game(app_factory, waiter):
         code = show_code(app.backend.hosts[0].table_code)
         assert f"code {code}" in screen_text(app).splitlines()[0]  # the status bar
         app.set_focus(None)
-        await pilot.press("question_mark")
+        await pilot.press("question_mark", "enter")
         await waiter.until(pilot, lambda: isinstance(app.screen, KeysScreen), "the keys")
         assert f"Table code {code}" in " ".join(screen_text(app).split())
         await pilot.press("escape")

@@ -22,7 +22,7 @@ from tui.games.holmes.board import area_text
 from tui.games.holmes.model import build_model as build_holmes_model
 from tui.games.machinations.model import build_model as build_machinations_model
 from tui.games.machinations.model import ending_lines
-from tui.widgets.action_picker import ActionPicker
+from support.flows import open_dialog
 from tui.screens.end import EndScreen
 from tui.screens.rules import RulesScreen
 
@@ -44,9 +44,11 @@ async def test_holmes_choice_dialog_names_each_characters_skill():
         await open_table(application, game, 0, holmes_lobby())
         await pilot.pause()
         await pilot.press("ctrl+k")
-        await pilot.pause()
-        assert isinstance(application.screen, ActionPicker)
-        words = dict((str(action), label) for label, action in application.screen.choices)
+        for _ in range(3):
+            await pilot.pause()
+        dialog = open_dialog(application)
+        assert dialog is not None
+        words = dict((str(c.answer), str(c.words)) for c in dialog.choices)
         for action in places:
             character = action.get("character", action.get("to"))
             row = next(c for c in view["characters"] if c["id"] == character)

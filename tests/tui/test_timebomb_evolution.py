@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import pytest
 from support import offline
-from support.flows import play_screen
+from support.flows import claim_offer, open_dialog, play_screen
 from support.offline import SIZES, lobby
 from support.offline import offline_app as app
 from support.positions import TIMEBOMB_EVOLUTION, arranged_game, evolution_lobby, variante_game
 from support.screen_text import screen_text
 
 import engine
-from tui.games.timebomb.dialogs import CutScreen
 from tui.games.timebomb_evolution.model import (
     COLOUR_POWERS,
     build_model,
@@ -21,7 +20,6 @@ from tui.games.timebomb_evolution.model import (
     ending_rule,
 )
 from tui.models.seats import seat_infos
-from tui.widgets.action_picker import ActionPicker
 from tui.screens.end import EndScreen
 
 
@@ -134,14 +132,15 @@ async def test_every_fact_is_on_screen_at_80x24():
 # -- a Variante game against bots, to the end --------------------------------------------------
 
 
-def is_decision(screen) -> bool:
+def is_decision(application) -> bool:
     """The dialog of a Variante decision, which opens by itself, not a claim the test asked."""
-    return isinstance(screen, ActionPicker) and screen.has_class("-decision")
+    dialog = open_dialog(application)
+    return dialog is not None and dialog.has_class("-decision")
 
 
-def is_claim_offer(screen) -> bool:
+def is_claim_offer(application) -> bool:
     """The claim offered after each deal, which opens by itself too."""
-    return isinstance(screen, ActionPicker) and not screen.has_class("-decision")
+    return claim_offer(application)
 
 
 async def test_play_the_variante_against_bots_to_the_end(app_factory, waiter):
@@ -160,32 +159,30 @@ async def test_play_the_variante_against_bots_to_the_end(app_factory, waiter):
         while not isinstance(application.screen, EndScreen):
             await waiter.until(
                 pilot,
-                lambda: isinstance(application.screen, EndScreen) or is_decision(application.screen)
-                or is_claim_offer(application.screen)
-                or (application.screen is table and table.board.model
-                    and table.board.model.may_cut),
+                lambda: isinstance(application.screen, EndScreen) or is_decision(application)
+                or is_claim_offer(application)
+                or (application.screen is table and table.board.dialog is None
+                    and table.board.model and table.board.model.may_cut),
                 "my turn, my decision or the end",
             )
             screen = application.screen
             if isinstance(screen, EndScreen):
                 break
             actions = len(table.view["events"])
-            if is_decision(screen):
+            if is_decision(application):
                 await pilot.press("enter")
                 decided += 1
-            elif is_claim_offer(screen):
+            elif is_claim_offer(application):
                 await pilot.press("enter")
                 offered += 1
             elif not claimed and table.board.model.claims:
                 await pilot.press("ctrl+k")
-                await waiter.until(
-                    pilot, lambda: isinstance(application.screen, ActionPicker), "claims")
+                await waiter.until(pilot, lambda: open_dialog(application), "claims")
                 await pilot.press("down", "enter")
                 claimed += 1
             else:
                 await pilot.press("enter")
-                await waiter.until(
-                    pilot, lambda: isinstance(application.screen, CutScreen), "the wire picker")
+                await waiter.until(pilot, lambda: open_dialog(application), "the wire picker")
                 await pilot.press("1", "enter")
                 cuts += 1
             await waiter.until(

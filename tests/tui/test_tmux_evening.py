@@ -1,9 +1,10 @@
 """Part of an evening with real `gaslight` apps, each in its own tmux terminal at 80x24 (issue 35).
 
 Ann hosts a Time Bomb table from her app, Bob and Cat join it by address with its table code,
-Ann starts it, Bob chats a sentence that starts with a number and then plays a game key at
-once, and Ann quits her app keeping the table running in the background, which Bob's app
-reconnects to by itself. Everything is asserted on what the terminals show
+Ann starts it; with the claim offer open, Bob types a sentence that starts with a number in
+one terminal write and Cat pastes one (a bracketed paste), and both arrive whole while the
+offer stays; Bob plays a game key at once after his line, and Ann quits her app keeping the
+table running in the background, which Bob's app reconnects to by itself. Everything is asserted on what the terminals show
 (`tmux capture-pane -p`), polled against a deadline. Every server listens on 127.0.0.1 only.
 """
 
@@ -31,6 +32,8 @@ pytestmark = [pytest.mark.xdist_group("tmux"), pytest.mark.timeout(240)]
 REPO = Path(__file__).resolve().parents[2]
 WIDTH, HEIGHT = 80, 24
 CHAT = "2 defusing here, honest"
+BURST = "3rd cut is mine, 9 lives via phone keyboard"
+PASTE = "10 wires to go; é à ü"
 
 
 def gaslight_command() -> list[str]:
@@ -79,7 +82,14 @@ class Terminals:
         self.tmux("send-keys", "-t", session, *keys)
 
     def type(self, session: str, text: str) -> None:
+        """`text` in one write to the terminal, as a fast typist's keys or a multiplexer's
+        line reach it."""
         self.tmux("send-keys", "-t", session, "-l", text)
+
+    def paste(self, session: str, text: str) -> None:
+        """`text` pasted, bracketed as a terminal pastes for an app that asks it to."""
+        self.tmux("set-buffer", "-b", "paste", text)
+        self.tmux("paste-buffer", "-p", "-d", "-b", "paste", "-t", session)
 
     def wait(self, session: str, check: Callable[[str], object] | str, what: str,
              timeout: float = 15.0) -> str:
@@ -138,6 +148,13 @@ def stop_everything(terminals: Terminals, root: Path) -> None:
     for pid in own_processes(root):
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
+
+
+def chat_of(screen: str) -> str:
+    """The chat panel's lines, joined: the right-hand column under its "Chat" title."""
+    lines = screen.splitlines()
+    start = next((i for i, line in enumerate(lines) if "─ Chat ─" in line), len(lines))
+    return " ".join(line.split("││")[-1].strip("│ ") for line in lines[start + 1:])
 
 
 def table_rows(screen: str) -> list[str]:
@@ -222,14 +239,27 @@ def test_an_evening_in_tmux(tmp_path: Path) -> None:
             assert "waiting for players" in screen.splitlines()[0], screen
             assert "Round 1" not in screen, screen
 
-        # 3. Ann starts the game: it starts for all three. Each skips the claim it is offered.
+        # 3. Ann starts the game: it starts for all three, each offered a claim. With the
+        # offer open, Bob types a line in one write and Cat pastes one: chat, whole, and the
+        # offer stays until each skips it.
         t.keys("ann", "C-s")
         for session in ("ann", "bob", "cat"):
             t.wait(session, "Role: ", "the game started")  # the header may be cut short
-            t.wait(session, "Claim in public what you hold", "the claim offer")
-            t.keys(session, "Escape")
-            t.wait(session, lambda s: "Claim in public" not in s and "type to chat" in s,
-                   "the chat box, the claim put off")
+            t.wait(session, "dealt: claim?", "the claim offer")
+        t.type("bob", BURST)
+        t.keys("bob", "Enter")
+        t.paste("cat", PASTE)
+        t.wait("cat", PASTE, "the paste in Cat's line")
+        t.keys("cat", "Enter")
+        for session in ("ann", "bob", "cat"):
+            for line in (f"Bob: {BURST}", f"Cat: {PASTE}"):
+                t.wait(session, lambda s: line in " ".join(chat_of(s).split()), line)
+        for session in ("ann", "bob", "cat"):
+            # A cut of one's own wire closes the offer, with a word why; else Esc skips it.
+            if "dealt: claim?" in t.screen(session):
+                t.keys(session, "Escape")
+            t.wait(session, lambda s: "dealt: claim?" not in s and "type to chat" in s,
+                   "the claim skipped")
 
         # 4. Bob chats a sentence that starts with a number: it is a chat line, not a move.
         t.type("bob", CHAT)
@@ -237,19 +267,25 @@ def test_an_evening_in_tmux(tmp_path: Path) -> None:
         for session in ("ann", "bob", "cat"):
             t.wait(session, f"Bob: {CHAT}", "Bob's chat line")
         assert "You cannot cut" not in t.screen("bob"), t.screen("bob")
-        # The keys are the game's again at once: Ctrl+K offers the claim, without Esc first.
+        # The keys are the game's again at once: Ctrl+K offers the claim.
         t.keys("bob", "C-k")
-        screen = t.wait("bob", "Claim, in public, what you hold", "the claim dialog of Ctrl+K")
+        screen = t.wait("bob", "Claim in public what you hold", "the claim dialog of Ctrl+K")
         assert "You cannot cut" not in screen, screen
         t.keys("bob", "Escape")
-        t.wait("bob", lambda s: "Claim, in public" not in s, "the claim dialog closed")
+        t.wait("bob", lambda s: "Claim in public" not in s, "the claim dialog closed")
 
-        # 5. Ann quits mid-game and keeps the table running in the background.
+        # 5. Ann quits mid-game and keeps the table running in the background: a stray Enter
+        # stays, Ctrl+Q again moves to keeping it running, and Enter then quits.
         ann_pid = t.pane_pid("ann")
         t.keys("ann", "C-q")
-        t.wait("ann", "Quit Gaslight? You host", "the quit question")
-        t.wait("ann", "Keep it running", "the keep-it-running button")
-        t.keys("ann", "Enter")  # "Keep it running" has the focus
+        t.wait("ann", "Quit, keeping it running", "the quit question")
+        t.keys("ann", "Enter")
+        t.wait("ann", lambda s: "Quit, keeping" not in s, "Enter stays")
+        t.keys("ann", "C-q")
+        t.wait("ann", "Quit, keeping it running", "the quit question again")
+        t.keys("ann", "C-q")
+        time.sleep(0.3)
+        t.keys("ann", "Enter")
         deadline = time.monotonic() + 10
         while (t.alive("ann") or not exited(ann_pid)) and time.monotonic() < deadline:
             time.sleep(0.2)

@@ -1,10 +1,19 @@
-"""Typing is safe: a sentence typed at a table without pressing anything first goes to the chat
-whole, and asks the host for nothing else, on the waiting room, the table and the end screen."""
+"""Every key where its person put it (issue 41; tui/README.md, "The table's keyboard").
+
+Text arrives exactly as typed, at any speed: key by key, and in bursts posted back to back
+(a fast typist, a terminal's one write, a phone keyboard's word), on every screen that takes
+text, with every table dialog of the four games open and another player moving meanwhile. A
+sentence never makes a choice, a key typed against one state never chooses in the next, and
+typing never closes what is open.
+"""
 
 from __future__ import annotations
 
+import random
+from typing import Any, Callable
+
 import pytest
-from support.flows import SENTENCE, play_screen, post_burst
+from support.flows import SENTENCE, claim_offer, open_dialog, post_burst, question
 from support.offline import (
     finished_game,
     lobby,
@@ -12,94 +21,253 @@ from support.offline import (
     seeded_game,
     skip_claim_offer,
 )
+from support.offline import offline_app as app
 from support.positions import (
     TIMEBOMB_EVOLUTION,
-    arranged_game,
+    cutter_game,
+    evolution_lobby,
     holmes_game,
     holmes_lobby,
+    machinations_game,
     machinations_lobby,
     proposing_at_0,
+    variante_game,
 )
-from support.offline import offline_app as app
 from support.screen_text import screen_text
+from textual import events
+from textual.keys import _character_to_key
 
-from engine.catalogue import CATALOGUE
-from netplay.protocol import Chat, PlayAgain
-from tui.messages import ChatReceived
-from tui.screens.confirm import ConfirmScreen
+import engine
+from netplay.protocol import Act, Chat, PlayAgain
+from tui.messages import ChatReceived, StateChanged
 from tui.screens.end import EndScreen
 from tui.screens.keys import KeysScreen
+from tui.screens.leaving import LOBBY, QUIT, STAY
 from tui.screens.play import PlayScreen
+from tui.widgets.chat_panel import ChatInput
 
 
-def recording(screen: PlayScreen) -> list[dict]:
+def recording(screen: PlayScreen) -> list:
     """What the screen sends the host, recorded instead of sent."""
-    sent: list[dict] = []
+    sent: list = []
     screen.send = sent.append
     return sent
 
 
-async def type_sentence(pilot) -> None:
-    await pilot.press(*SENTENCE, "enter")
-    await pilot.pause()
+def key(character: str) -> events.Key:
+    return events.Key(_character_to_key(character), character)
 
 
-async def test_typing_in_the_waiting_room_goes_to_the_chat_only():
-    """The table's host, in the waiting room with a free seat: nothing starts, no bot sits."""
-    application = app()
-    async with application.run_test(size=(80, 24)) as pilot:
-        waiting = lobby(phase="waiting")
-        waiting["seats"][4] = {"seat": 4, "name": "", "kind": "empty", "connected": False}
-        screen = await open_table(application, None, 0, waiting)
+# -- sentences as people type them -------------------------------------------------------------
+
+LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+ACCENTS = "éèêàçüöñßÉÀœ"
+DIGITS = "0123456789"
+PUNCTUATION = ",.;:!?'-()\"/&"
+
+
+def sentences(seed: int, count: int) -> list[str]:
+    """Generated sentences of 1 to 120 characters: words of letters, accents, digits and
+    punctuation, starting with any of them. None is only a number or only `?` (those are
+    a pick and the keys' question, not sentences), and none starts or ends with a space (the
+    chat trims them)."""
+    rng = random.Random(seed)
+    made = []
+    starts = (LETTERS, DIGITS, PUNCTUATION, ACCENTS)
+    while len(made) < count:
+        length = rng.choice((1, 2, 3, rng.randint(4, 40), rng.randint(40, 120)))
+        first = rng.choice(rng.choice(starts))
+        rest = "".join(rng.choice(LETTERS * 6 + ACCENTS + DIGITS * 2 + PUNCTUATION + " " * 12)
+                       for _ in range(length - 1))
+        text = (first + rest).strip()
+        if not text or text.isdigit() or text == "?" or "  " in text:
+            continue
+        made.append(text)
+    return made
+
+
+def post_keys(application, text: str) -> None:
+    for character in text:
+        application.post_message(key(character))
+
+
+def post_lines(application, lines: list[str], meanwhile: Callable[[], None]) -> None:
+    """Every line and its Enter posted back to back, before the app takes the first key, with
+    another player's move posted halfway."""
+    keys = [k for line in lines for k in [*map(key, line), events.Key("enter", "\r")]]
+    for n, event in enumerate(keys):
+        if n == len(keys) // 2:
+            meanwhile()
+        application.post_message(event)
+
+
+async def settle(pilot, rounds: int = 4) -> None:
+    for _ in range(rounds):
         await pilot.pause()
-        assert screen.check_action("start", ()) and screen.check_action("add_bot", ())
-        sent = recording(screen)
-        await type_sentence(pilot)
-        assert sent == [Chat(SENTENCE)]
-        assert application.screen is screen
-        assert screen.query_one("#chat-input").value == ""
 
 
-@pytest.mark.parametrize("game_id", list(CATALOGUE))
-async def test_typing_at_the_table_goes_to_the_chat_only(game_id):
-    """At the player's turn, with claims and dialogs on offer: only the chat line is sent,
-    and no dialog opened."""
-    build, lobby_message = {
-        "timebomb": (lambda: seeded_game(0), lambda g: lobby()),
-        "timebomb_evolution": (arranged_game, lambda g: lobby(players=g.players, game=TIMEBOMB_EVOLUTION)),
-        "machinations": (proposing_at_0, lambda g: machinations_lobby(g.players)),
-        "holmes": (lambda: next(g for n in range(14, 60) if 0 in (g := holmes_game(n)).to_act()),
-                   lambda g: holmes_lobby()),
-    }[game_id]
+# -- every table dialog of the four games, with another player moving meanwhile ----------------
+
+
+def claimed_by_another(game: engine.Game, seat: int) -> engine.Game:
+    """The same moment, after another seat's claim: a move that changes nothing of `seat`'s
+    choices."""
+    other = next(s for s in range(game.players) if s != seat and any(
+        a["type"] == "claim" for a in game.legal_actions(s)))
+    game.apply(other, next(a for a in game.legal_actions(other) if a["type"] == "claim"))
+    return game
+
+
+def voted_by_another(game: engine.Game, seat: int) -> engine.Game:
+    other = next(s for s in sorted(game.to_act()) if s != seat)
+    game.apply(other, next(a for a in game.legal_actions(other) if a["type"] == "vote"))
+    return game
+
+
+async def open_claim_offer(pilot, screen, game, seat) -> None:
+    for _ in range(10):
+        if claim_offer(pilot.app):
+            return
+        await pilot.pause()
+    raise AssertionError("no claim offer")
+
+
+async def pick_a_target(pilot, screen, game, seat) -> None:
+    await skip_claim_offer(pilot)
+    target = next(a["target"] for a in game.legal_actions(seat) if a["type"] == "cut")
+    await pilot.press(*str(target + 1), "enter")
+
+
+def evolution_decision() -> engine.Game:
+    return variante_game(12)
+
+
+def holmes_at_my_turn() -> engine.Game:
+    return next(g for n in range(14, 60) if 0 in (g := holmes_game(n)).to_act())
+
+
+def machinations_vote() -> engine.Game:
+    return machinations_game(lambda g: g.phase == "vote" and 0 not in g.votes and g.heists)
+
+
+def machinations_heist() -> engine.Game:
+    return machinations_game(lambda g: g.phase == "heist" and 0 in g.proposal["crew"]
+                             and 0 not in g.cards_in)
+
+
+def machinations_accusation() -> engine.Game:
+    return machinations_game(lambda g: g.phase == "accusation")
+
+
+def first_accuser_target(game, seat) -> int:
+    return next(a["target"] for a in game.legal_actions(seat) if a["type"] == "accuse")
+
+
+DIALOGS: dict[str, tuple[Callable[[], engine.Game], Callable[[engine.Game], int], dict,
+                         Any, Callable | None]] = {
+    # name: (the game, the seat, its lobby, how to open the dialog, another player's move)
+    "timebomb claim offer": (lambda: seeded_game(0), lambda g: (g.cutter + 1) % 5, lobby(),
+                             open_claim_offer, claimed_by_another),
+    "timebomb wires to cut": (cutter_game, lambda g: g.cutter, lobby(), pick_a_target,
+                              claimed_by_another),
+    "timebomb claim (ctrl+k)": (cutter_game, lambda g: g.cutter, lobby(), "ctrl+k",
+                                claimed_by_another),
+    "évolution claim offer": (lambda: engine.new_game(TIMEBOMB_EVOLUTION, 5, {}, 7),
+                              lambda g: (next(iter(g.to_act())) + 1) % 5,
+                              evolution_lobby(), open_claim_offer, claimed_by_another),
+    "évolution decision": (evolution_decision, lambda g: g.pending["seat"], evolution_lobby(),
+                           None, None),
+    "machinations vote": (machinations_vote, lambda g: 0, machinations_lobby(7), "ctrl+t",
+                          voted_by_another),
+    "machinations heist card": (machinations_heist, lambda g: 0, machinations_lobby(7),
+                                "ctrl+k", None),
+    "machinations accusation": (machinations_accusation, lambda g: min(g.to_act()),
+                                machinations_lobby(7), "accuse", None),
+    "holmes move": (holmes_at_my_turn, lambda g: 0, holmes_lobby(), "ctrl+k", None),
+}
+
+
+@pytest.mark.parametrize("name", list(DIALOGS))
+async def test_bursts_of_sentences_at_every_dialog_are_chat_whole_and_the_dialog_stays(name):
+    """Ten generated sentences, each with its Enter, posted back to back with the dialog open
+    and another player moving (or talking) halfway: each reaches the chat as typed, in order,
+    no action is sent, no "no seat" notice shows, and the dialog is still open, its highlight
+    where it was."""
+    build, seat_of, lobby_message, opening, another_moves = DIALOGS[name]
     game = build()
-    seat = min(game.to_act()) if game_id == "timebomb" else 0
+    seat = seat_of(game)
+    lines = sentences(hash(name) % 1000, 10)
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
-        screen = await open_table(application, game, seat, lobby_message(game))
-        await pilot.pause()
-        await pilot.pause()
+        screen = await open_table(application, game, seat, lobby_message)
+        await settle(pilot)
+        if isinstance(opening, str) and opening != "accuse":
+            await skip_claim_offer(pilot)
+            await pilot.press(opening)
+        elif opening == "accuse":
+            await pilot.press(*str(first_accuser_target(game, seat) + 1), "enter")
+        elif opening is not None:
+            await opening(pilot, screen, game, seat)
+        await settle(pilot)
+        dialog = open_dialog(application)
+        assert dialog is not None, name
+        highlighted = dialog.choice_list.highlighted
         sent = recording(screen)
-        await type_sentence(pilot)
-        assert sent == [Chat(SENTENCE)]
-        assert application.screen is screen
-        assert not screen.board.secret_hidden
+
+        def meanwhile() -> None:
+            if another_moves is None:
+                screen.post_message(ChatReceived("Bot 2", "hmm", "table"))
+                return
+            moved = another_moves(game, seat)
+            screen.post_message(StateChanged(moved.view(seat), moved.legal_actions(seat), seat))
+
+        post_lines(application, lines, meanwhile)
+        await settle(pilot, 8)
+        assert sent == [Chat(line) for line in lines], name
+        assert open_dialog(application) is dialog
+        assert dialog.choice_list.highlighted == highlighted
+        assert not [n for n in application._notifications if "no seat" in n.message]
 
 
-async def at_the_end(application, pilot):
-    """A finished game's table, opened at seat 0, once its end screen is up: the table."""
-    screen = await open_table(application, finished_game(), 0)
-    while not isinstance(application.screen, EndScreen):
-        await pilot.pause()
-    return screen
+async def test_bursts_on_the_table_in_every_game_the_waiting_room_and_as_a_spectator():
+    """The same, with no dialog: the table of each game (its list of players or characters
+    under the keys), the waiting room, and a spectator's seat."""
+    tables = [
+        (cutter_game(), lambda g: g.cutter, lobby()),
+        (variante_game(10), lambda g: min(g.to_act()), evolution_lobby()),
+        (proposing_at_0(), lambda g: 0, machinations_lobby(7)),
+        (holmes_at_my_turn(), lambda g: 0, holmes_lobby()),
+        (None, lambda g: 0, lobby(phase="waiting")),
+        (cutter_game(), lambda g: None, lobby()),
+    ]
+    for n, (game, seat_of, lobby_message) in enumerate(tables):
+        seat = seat_of(game)
+        lines = sentences(100 + n, 8)
+        application = app()
+        async with application.run_test(size=(80, 24)) as pilot:
+            screen = await open_table(application, game, seat, lobby_message)
+            await settle(pilot)
+            await skip_claim_offer(pilot)
+            chosen = screen.board.choices.highlighted if screen.board else None
+            sent = recording(screen)
+            post_lines(application, lines,
+                       lambda: screen.post_message(ChatReceived("Bot 2", "hmm", "table")))
+            await settle(pilot, 8)
+            assert sent == [Chat(line) for line in lines], n
+            assert screen.board is None or screen.board.dialog is None
+            if screen.board is not None and screen.board.choices is not None:
+                assert screen.board.choices.highlighted == chosen
 
 
-async def test_typing_on_the_end_screen_goes_to_the_chat_only():
+async def test_bursts_on_the_end_screen():
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
         screen = await at_the_end(application, pilot)
+        lines = sentences(7, 8)
         sent = recording(screen)
-        await type_sentence(pilot)
-        assert sent == [Chat(SENTENCE)]
+        post_lines(application, lines, lambda: None)
+        await settle(pilot, 6)
+        assert sent == [Chat(line) for line in lines]
         assert isinstance(application.screen, EndScreen)
         # What the host says back shows in the end screen's chat.
         screen.on_chat_received(ChatReceived("Ada", "gg", "table"))
@@ -107,21 +275,279 @@ async def test_typing_on_the_end_screen_goes_to_the_chat_only():
         assert "Ada: gg" in screen_text(application)
 
 
-@pytest.mark.parametrize("key", ["ctrl+q", "ctrl+c"])
-async def test_quitting_at_a_running_game_asks_first(key):
-    """Ctrl+C, a terminal's stop key, quits as Ctrl+Q does instead of Textual's quit hint."""
+async def at_the_end(application, pilot):
+    """A finished game's table, opened at seat 0, once its end screen is up: the table."""
+    screen = await open_table(application, finished_game(), 0)
+    while not isinstance(application.screen, EndScreen):
+        await pilot.pause()
+    await pilot.pause()
+    return screen
+
+
+async def test_key_by_key_is_the_same_as_in_a_burst():
+    """Keys pressed one at a time, the app idle between them, at the cut dialog."""
+    game = cutter_game()
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(application, game, game.cutter, lobby())
+        await settle(pilot)
+        await pick_a_target(pilot, screen, game, game.cutter)
+        await settle(pilot)
+        assert open_dialog(application) is not None
+        sent = recording(screen)
+        for line in sentences(3, 3) + [SENTENCE]:
+            await pilot.press(*map(_character_to_key, line), "enter")
+        assert sent == [Chat(line) for line in sentences(3, 3) + [SENTENCE]]
+        assert open_dialog(application) is not None
+
+
+async def test_a_paste_is_one_piece_in_the_line_and_never_sends_or_chooses():
+    """A bracketed paste with line breaks, at the claim offer: it lands in the line as one
+    line, nothing is sent or claimed until the person presses Enter."""
+    game = seeded_game(0)
+    seat = (game.cutter + 1) % 5
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(application, game, seat)
+        await open_claim_offer(pilot, screen, game, seat)
+        sent = recording(screen)
+        application.post_message(events.Paste("3 of us here\n\nand 2 safe\n"))
+        await settle(pilot)
+        assert sent == [] and claim_offer(application)
+        assert screen.query_one(ChatInput).value == "3 of us here  and 2 safe"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert sent == [Chat("3 of us here  and 2 safe")]
+
+
+# -- a sentence never makes a choice -----------------------------------------------------------
+
+
+async def test_a_sentence_at_the_secret_vote_casts_no_vote():
+    """The issue's "all good here" at Machinations' vote: chat whole, no vote, the vote still
+    open; then its digit and Enter vote."""
+    game = machinations_vote()
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(application, game, 0, machinations_lobby(7))
+        await settle(pilot)
+        await pilot.press("ctrl+t")
+        await settle(pilot)
+        sent = recording(screen)
+        await pilot.press(*"all good here", "enter")
+        assert sent == [Chat("all good here")] and open_dialog(application) is not None
+        await pilot.press("1", "enter")
+        await pilot.pause()
+        assert sent == [Chat("all good here"), Act({"type": "vote", "approve": True})]
+
+
+async def test_a_sentence_that_starts_with_a_number_picks_nothing_and_raises_no_notice():
+    """"7th" at a table of five, the cutter's own number, "3rd cut is mine": each arrives
+    whole; the highlight the number moved goes back; nothing is refused."""
+    game = cutter_game()
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(application, game, game.cutter, lobby())
+        await settle(pilot)
+        await skip_claim_offer(pilot)
+        players = screen.board.choices
+        highlighted = players.highlighted
+        sent = recording(screen)
+        lines = ["7th wire is mine", f"{game.cutter + 1} defusing here, honest",
+                 "3rd cut is mine", "10 wires to go, 3 safe"]
+        for line in lines:
+            await pilot.press(*map(_character_to_key, line))
+            assert players.highlighted == highlighted
+            await pilot.press("enter")
+        post_burst(application, "2 more secs, thinking")
+        await settle(pilot)
+        assert sent == [Chat(line) for line in lines] + [Chat("2 more secs, thinking")]
+        assert players.highlighted == highlighted and screen.board.dialog is None
+        assert not application._notifications
+
+
+async def test_a_number_then_enter_picks_and_a_number_and_a_space_is_said():
+    game = cutter_game()
+    target = next(a["target"] for a in game.legal_actions(game.cutter) if a["type"] == "cut")
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(application, game, game.cutter, lobby())
+        await settle(pilot)
+        await skip_claim_offer(pilot)
+        sent = recording(screen)
+        await pilot.press(str(target + 1), "space", "enter")
+        assert sent == [Chat(str(target + 1))] and screen.board.dialog is None
+        await pilot.press(str(target + 1), "enter")
+        await settle(pilot)
+        assert open_dialog(application) is not None
+
+
+# -- Enter after a line, game keys after a line ------------------------------------------------
+
+
+async def test_every_enter_after_a_chat_line_acts():
+    """"cutting Bob now", Enter, then Enter again, in one burst: the first sends the line,
+    the second acts on the highlighted player (the cut opens); a digit right behind the
+    line picks its seat."""
+    game = cutter_game()
+    seat = game.cutter
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(application, game, seat, lobby())
+        await settle(pilot)
+        await skip_claim_offer(pilot)
+        targets = screen.board.choices
+        picked = next(s for s in range(game.players)
+                      if s not in (seat, targets.highlighted_seat)
+                      and {"type": "cut", "target": s} in game.legal_actions(seat))
+        sent = recording(screen)
+        post_burst(application, "cutting Bob now")
+        post_keys(application, str(picked + 1))
+        application.post_message(events.Key("enter", "\r"))
+        await settle(pilot)
+        assert sent == [Chat("cutting Bob now")]
+        dialog = open_dialog(application)
+        assert dialog is not None and f"{screen.seats[picked].name}'s" in dialog.panel_title
+
+
+async def test_a_game_key_right_behind_a_line_reaches_the_game_and_leaves_the_line():
+    game = seeded_game(0)
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(application, game, 0)
+        await skip_claim_offer(pilot)
+        await pilot.press(*"hmm")
+        await pilot.press("ctrl+k")
+        await settle(pilot)
+        assert open_dialog(application) is not None
+        assert screen.query_one(ChatInput).value == "hmm"  # kept for later
+
+
+async def test_esc_clears_a_line_of_words_and_then_asks_to_leave():
+    game = seeded_game(0)
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(application, game, 0)
+        await skip_claim_offer(pilot)
+        await pilot.press(*"oops")
+        await pilot.press("escape")
+        assert screen.query_one(ChatInput).value == "" and application.screen is screen
+        await pilot.press("escape")
+        await settle(pilot)
+        assert question(application) is not None
+
+
+# -- a key typed against one state never chooses in the next -----------------------------------
+
+
+async def test_an_enter_typed_before_the_cut_was_offered_cuts_nothing():
+    """The race: Enter is typed (stamped) while it is not this player's turn; the state that
+    makes it their turn is drawn before the Enter is taken. It picks nobody and says why; an
+    Enter typed after it opens the cut."""
+    earlier, game = next(
+        (before, after) for seed in range(7, 40) for cuts in range(6, 12)
+        if (after := seeded_game(cuts, seed)).outcome is None and after.cutter in (0, 2, 4)
+        and (before := seeded_game(cuts - 1, seed)).round == after.round)
+    seat = game.cutter
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(application, earlier, seat, lobby())
+        await settle(pilot)
+        await skip_claim_offer(pilot)
+        assert not screen.board.your_turn
+        typed_early = events.Key("enter", "\r")
+        screen.post_message(StateChanged(game.view(seat), game.legal_actions(seat), seat))
+        await settle(pilot)
+        assert screen.board.your_turn
+        application.post_message(typed_early)
+        await settle(pilot)
+        assert screen.board.dialog is None
+        assert any("The table changed" in n.message for n in application._notifications)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert open_dialog(application) is not None
+
+
+async def test_an_enter_typed_before_the_claim_offer_opened_claims_nothing():
+    """A deal drawn between an Enter's typing and its taking: the offer that came with the
+    deal does not take it."""
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        seat = 1
+        screen = await open_table(application, seeded_game(4), seat)
+        await settle(pilot)
+        await skip_claim_offer(pilot)
+        sent = recording(screen)
+        typed_early = events.Key("enter", "\r")
+        dealt = seeded_game(5)
+        screen.post_message(StateChanged(dealt.view(seat), dealt.legal_actions(seat), seat))
+        await open_claim_offer(pilot, screen, dealt, seat)
+        application.post_message(typed_early)
+        await settle(pilot)
+        assert sent == [] and claim_offer(application)
+
+
+async def test_a_key_typed_before_a_question_was_drawn_does_not_answer_it():
+    """"2" and Enter typed at the table as Esc's question opens: the Enter was typed before
+    the question was on screen, so it does not take the answer the 2 highlighted."""
+    game = seeded_game(0)
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(application, game, 0)
+        await skip_claim_offer(pilot)
+        typed_early = [key("2"), events.Key("enter", "\r")]
+        await screen.action_leave()
+        await settle(pilot)
+        assert question(application) is not None
+        for event in typed_early:
+            application.post_message(event)
+        await settle(pilot)
+        assert question(application) is not None and application.screen is not screen
+
+
+# -- the same question everywhere --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("key_name", ["escape", "ctrl+q", "ctrl+c"])
+async def test_esc_ctrl_q_and_ctrl_c_ask_the_same_question_at_a_running_game(key_name):
+    """Its first answer, and Esc's, ends nothing; a stray Enter stays; Ctrl+Q inside it only
+    moves to "Quit"; a letter answers nothing."""
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
         screen = await open_table(application, seeded_game(0), 0)
         await skip_claim_offer(pilot)
-        application.set_focus(None)  # the chat line's own Ctrl+C copies
-        await pilot.press(key)
-        await pilot.pause()
-        assert isinstance(application.screen, ConfirmScreen)
-        assert "Quit Gaslight?" in screen_text(application)
+        await pilot.press(key_name)
+        await settle(pilot)
+        asked = question(application)
+        assert asked is not None and "Leave the game?" in screen_text(application)
+        assert [a.value for a in asked.answers] == [STAY, LOBBY, QUIT]
+        await pilot.press("q", "y", "ctrl+q")
+        assert question(application) is asked
+        assert asked.answers[asked.choice_list.highlighted].value == QUIT
         await pilot.press("escape")
-        await pilot.pause()
+        await settle(pilot)
         assert application.screen is screen and application.is_running
+        await pilot.press(key_name)
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert application.screen is screen and application.is_running
+
+
+# -- the lists: ?, play again, the keys list ---------------------------------------------------
+
+
+async def test_a_question_mark_is_text_and_alone_with_enter_lists_the_keys():
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(application, seeded_game(0), 0)
+        await skip_claim_offer(pilot)
+        sent = recording(screen)
+        await pilot.press("question_mark", *"? who cut that", "enter")
+        assert sent == [Chat("?? who cut that")]
+        await pilot.press("question_mark", "enter")
+        await settle(pilot)
+        assert isinstance(application.screen, KeysScreen)
 
 
 async def test_the_keys_list_shows_each_key_once_and_each_description_whole():
@@ -129,7 +555,7 @@ async def test_the_keys_list_shows_each_key_once_and_each_description_whole():
     async with application.run_test(size=(80, 24)) as pilot:
         await open_table(application, seeded_game(0), 0)
         await skip_claim_offer(pilot)
-        await pilot.press("question_mark")
+        await pilot.press("question_mark", "enter")
         await pilot.pause()
         assert isinstance(application.screen, KeysScreen)
         await pilot.pause(0.2)
@@ -137,227 +563,12 @@ async def test_the_keys_list_shows_each_key_once_and_each_description_whole():
         text = " ".join(" ".join(line.split("█")[1:-1]) for line in screen_text(application)
                         .splitlines() if line.count("█") >= 2)
         text = " ".join(text.split())
-        for whole in ("Any letter you type goes to the chat (Enter sends, Esc comes back)",
+        for whole in ("Any letter you type goes to the chat",
                       "Claim in public what you hold (a bluff is fine)",
-                      "Hide your hand and your private log lines from onlookers",
-                      "Quit Gaslight (at a running game it asks first)"):
+                      "Hide your hand and your private log lines from onlookers"):
             assert whole in text
         keys = [row[0] for row in application.screen.keys]
         assert len(keys) == len(set(keys))
-        assert text.count("^q") == 1
-
-
-async def test_a_sentence_in_a_hosted_waiting_room_starts_nothing(app_factory, waiter):
-    """The issue's evening, on a real host: the table's host types a sentence in the waiting
-    room; the table still waits, with the same seats, and the sentence comes back as chat."""
-    from textual.widgets import RichLog
-
-    application = app_factory("Ann")
-    async with application.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
-        application.lobby.action_host()
-        await waiter.until(pilot, lambda: application.screen.query("#host-go"), "the form")
-        application.screen.query_one("#host-players").value = 4
-        await pilot.pause()
-        await pilot.click("#host-go")
-        table = await waiter.until(pilot, lambda: play_screen(application), "the table")
-        await waiter.until(pilot, lambda: table.lobby.phase == "waiting", "the lobby")
-        seats = table.lobby.seats
-        await type_sentence(pilot)
-        chat = table.query_one("#chat-log", RichLog)
-        await waiter.until(
-            pilot, lambda: f"Ann: {SENTENCE}" in " ".join(
-                " ".join(line.text for line in chat.lines).split()), "the chat line"
-        )
-        assert table.lobby.phase == "waiting" and table.lobby.seats == seats
-        assert table.view is None and application.screen is table
-
-
-async def test_a_sentence_typed_in_one_burst_reaches_the_chat_whole():
-    """A terminal delivers a fast typist's keys together, before the chat box has the focus:
-    a `?` or a digit inside the sentence is text too, on the table and the end screen."""
-    burst = "gg, 2 more? yes"
-    for game in (seeded_game(0), finished_game()):
-        application = app()
-        async with application.run_test(size=(80, 24)) as pilot:
-            screen = await open_table(application, game, 0)
-            await pilot.pause()
-            while game.outcome is not None and not isinstance(application.screen, EndScreen):
-                await pilot.pause()
-            sent = recording(screen)
-            post_burst(application, burst)
-            await pilot.pause()
-            await pilot.pause()
-            assert sent == [Chat(burst)]
-
-
-async def test_a_key_that_reaches_the_chat_late_goes_where_it_was_typed():
-    """A busy machine (a browser's keys come in bursts) can hand the chat line a key typed
-    before the keys it took itself: the first keys of a sentence reach the board, which had
-    the keyboard, and come to the line through the screen. Each goes where it was typed."""
-    from textual import events
-    from textual.widgets import OptionList
-
-    from tui.widgets.chat_panel import ChatInput
-
-    application = app()
-    async with application.run_test(size=(80, 24)) as pilot:
-        screen = await open_table(application, seeded_game(0), 0)
-        await skip_claim_offer(pilot)
-        sent = recording(screen)
-        board_list = screen.board.query(OptionList).first()
-        g, o, o_again, d = (events.Key(c, c) for c in "good")  # pressed in this order
-        board_list.post_message(g)  # comes to the screen: the line takes the keyboard
-        await pilot.pause()
-        line = screen.query_one(ChatInput)
-        assert application.focused is line and line.value == "g"
-        line.post_message(o_again)  # these two reach the line itself first...
-        line.post_message(d)
-        await pilot.pause()
-        board_list.post_message(o)  # ...and the key typed before them, through the board
-        await pilot.pause()
-        assert line.value == "good" and line.cursor_position == 4
-        await pilot.press("enter")
-        await pilot.pause()
-        assert sent == [Chat("good")]
-
-
-async def test_a_digit_right_behind_a_sentence_and_enter_picks_a_player():
-    """"cutting Bob now", Enter and 3, as fast as a terminal sends them, all reaching the board
-    before the chat line has the keyboard: the line goes without the digit, and the digit
-    picks its seat (not the one highlighted already), as it would have after a pause."""
-    from support.positions import cutter_game
-    from textual import events
-
-    from tui.games.timebomb.board import TargetList
-
-    game = cutter_game()
-    seat = game.cutter
-    application = app()
-    async with application.run_test(size=(80, 24)) as pilot:
-        screen = await open_table(application, game, seat)
-        await pilot.pause()
-        targets = screen.query_one(TargetList)
-        picked = next(s for s in range(game.players) if s not in (seat, targets.highlighted_seat))
-        sent = recording(screen)
-        post_burst(application, "cutting Bob now")
-        application.post_message(events.Key(str(picked + 1), str(picked + 1)))
-        for _ in range(8):
-            await pilot.pause()
-        assert sent == [Chat("cutting Bob now")]
-        assert application.focused is targets and targets.highlighted_seat == picked
-
-
-async def test_a_sentence_typed_at_an_open_dialog_closes_it_and_goes_to_the_chat():
-    """The cutter picked a player and the wires are offered; an Évolution decider has the
-    decision open: a sentence typed there, slowly or in one burst, is chat and answers
-    nothing. The dialog is gone, and the turn still waits for the player."""
-    from support.positions import cutter_game, evolution_lobby, variante_game
-
-    from tui.games.timebomb.dialogs import CutScreen
-    from tui.widgets.action_picker import ActionPicker
-
-    decision = variante_game(12)
-    for game, lobby_message, dialog in ((cutter_game(), lobby(), CutScreen),
-                                        (decision, evolution_lobby(decision.players),
-                                         ActionPicker)):
-        seat = min(game.to_act())
-        for typing in ("slowly", "in one burst"):
-            application = app()
-            async with application.run_test(size=(80, 24)) as pilot:
-                screen = await open_table(application, game, seat, lobby_message)
-                await pilot.pause()
-                await skip_claim_offer(pilot)
-                if dialog is CutScreen:
-                    target = next(a["target"] for a in game.legal_actions(seat)
-                                  if a["type"] == "cut")
-                    await pilot.press(str(target + 1), "enter")
-                else:
-                    await pilot.press("ctrl+d")
-                await pilot.pause()
-                assert isinstance(application.screen, dialog), typing
-                sent = recording(screen)
-                if typing == "slowly":
-                    await type_sentence(pilot)
-                else:
-                    post_burst(application, SENTENCE)
-                    await pilot.pause()
-                    await pilot.pause()
-                assert sent == [Chat(SENTENCE)], typing
-                assert application.screen is screen
-                assert screen.board.your_turn
-
-
-# -- a sentence is chat from its first key (issue 35) ------------------------------------------
-
-
-async def test_a_sentence_that_starts_with_a_digit_is_chat_whole_and_picks_nothing():
-    """The cutter's own seat number, then a space: the line arrives whole, the pick the digit
-    made is undone, and no refusal is shown, then or later."""
-    from support.positions import cutter_game
-
-    from tui.widgets.player_list import PlayerList
-    from tui.widgets.sentence_start import SENTENCE_GAP
-
-    game = cutter_game()
-    application = app()
-    async with application.run_test(size=(80, 24)) as pilot:
-        screen = await open_table(application, game, game.cutter, lobby())
-        await skip_claim_offer(pilot)
-        players = screen.query_one(PlayerList)
-        highlighted = players.highlighted
-        sent = recording(screen)
-        line = f"{game.cutter + 1} defusing here, honest"
-        await pilot.press(*line, "enter")
-        await pilot.pause(SENTENCE_GAP + 0.2)
-        assert sent == [Chat(line)]
-        assert players.highlighted == highlighted
-        assert not [n for n in application._notifications if "cannot" in n.message]
-
-
-async def test_a_sentence_typed_in_the_cut_dialog_never_cuts():
-    from support.positions import cutter_game
-
-    from tui.games.timebomb.dialogs import CutScreen
-
-    game = cutter_game()
-    target = next(a["target"] for a in game.legal_actions(game.cutter) if a["type"] == "cut")
-    application = app()
-    async with application.run_test(size=(80, 24)) as pilot:
-        screen = await open_table(application, game, game.cutter, lobby())
-        await skip_claim_offer(pilot)
-        await pilot.press(str(target + 1), "enter")
-        await pilot.pause()
-        assert isinstance(application.screen, CutScreen)
-        sent = recording(screen)
-        await pilot.press(*"3 secs, thinking", "enter")
-        await pilot.pause()
-        assert sent == [Chat("3 secs, thinking")]
-        assert application.screen is screen and screen.board.your_turn
-
-
-async def test_after_a_chat_line_the_games_keys_work_at_once():
-    """Enter sends the line and gives the keyboard back to the board: Ctrl+K claims at
-    once, and Esc from the chat box goes back to the board, never offering to leave."""
-    from tui.widgets.action_picker import ActionPicker
-    from tui.widgets.player_list import PlayerList
-
-    application = app()
-    async with application.run_test(size=(80, 24)) as pilot:
-        screen = await open_table(application, seeded_game(0), 0)
-        await skip_claim_offer(pilot)
-        await pilot.press(*"5 is lying", "enter")
-        await pilot.pause()
-        assert isinstance(screen.focused, PlayerList)
-        assert screen.check_action("claim", ()) is not False
-        await pilot.press("ctrl+k")
-        await pilot.pause()
-        assert isinstance(application.screen, ActionPicker)
-        await pilot.press("escape")
-        await pilot.pause()
-        await pilot.press(*"hm")
-        await pilot.press("escape")
-        await pilot.pause()
-        assert application.screen is screen and isinstance(screen.focused, PlayerList)
 
 
 async def test_play_again_shows_at_once_that_you_asked():
@@ -374,18 +585,53 @@ async def test_play_again_shows_at_once_that_you_asked():
         assert "You asked." in str(application.screen.query_one("#end-again").render())
 
 
-async def test_a_game_key_pressed_with_the_line_still_in_the_chat_box_reaches_the_game():
-    """A terminal delivers Ctrl+K as fast as the Enter before it, while the chat box still
-    has the keyboard: the box does not take it for its own editing, the table does."""
-    from tui.widgets.action_picker import ActionPicker
+async def test_a_sentence_in_a_hosted_waiting_room_starts_nothing(app_factory, waiter):
+    """On a real host: the table's host types a sentence in the waiting room; the table still
+    waits, with the same seats, and the sentence comes back as chat."""
+    from support.flows import play_screen
+    from textual.widgets import RichLog
 
+    application = app_factory("Ann")
+    async with application.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+        application.lobby.action_host()
+        await waiter.until(pilot, lambda: application.screen.query("#host-go"), "the form")
+        application.screen.query_one("#host-players").value = 4
+        await pilot.pause()
+        await pilot.click("#host-go")
+        table = await waiter.until(pilot, lambda: play_screen(application), "the table")
+        await waiter.until(pilot, lambda: table.lobby.phase == "waiting", "the lobby")
+        seats = table.lobby.seats
+        post_burst(application, SENTENCE)
+        chat = table.query_one("#chat-log", RichLog)
+        await waiter.until(
+            pilot, lambda: f"Ann: {SENTENCE}" in " ".join(
+                " ".join(line.text for line in chat.lines).split()), "the chat line"
+        )
+        assert table.lobby.phase == "waiting" and table.lobby.seats == seats
+        assert table.view is None and application.screen is table
+
+
+# -- the lobby's forms and the code prompt -----------------------------------------------------
+
+
+@pytest.mark.parametrize("form", ["name", "address", "code"])
+async def test_a_burst_in_the_lobbys_forms_and_the_code_prompt_arrives_whole(form):
+    from textual.widgets import Input
+
+    from tui.screens.join_address import JoinAddressScreen
+    from tui.screens.name import NameScreen
+    from tui.screens.pairing import PairingScreen
+
+    screen, text = {
+        "name": (NameScreen(""), "Éloïse 2nd-row"),
+        "address": (JoinAddressScreen(), "192.168.1.20:47321"),
+        "code": (PairingScreen("127.0.0.1:47321"), "1234-5678"),
+    }[form]
+    answers: list = []
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
-        screen = await open_table(application, seeded_game(0), 0)
-        await skip_claim_offer(pilot)
-        await pilot.press(*"hmm")
-        assert screen.focused is screen.query_one("#chat-input")
-        await pilot.press("ctrl+k")
-        await pilot.pause()
-        assert isinstance(application.screen, ActionPicker)
-        assert screen.query_one("#chat-input").value == "hmm"  # kept for later
+        await application.push_screen(screen, answers.append)
+        await settle(pilot)
+        post_keys(application, text)
+        await settle(pilot)
+        assert screen.query_one(Input).value == text

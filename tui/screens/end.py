@@ -8,17 +8,23 @@ from typing import Callable, Sequence
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingsMap
 from textual.containers import Horizontal, VerticalScroll
+from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Footer, Input, Static
 
-from tui.widgets.chat_panel import ChatLine, ChatPanel, typed_character
+from tui.screens.table_keyboard import TableKeyboard, binding_chain
+from tui.widgets.chat_panel import ChatLine, ChatPanel
 from tui.widgets.evening import Evening
+from tui.widgets.pick_list import PickList
 
 
 class EndScreen(Screen[str | None]):
+    # The chat line has the focus all along; every key is the keyboard's (`TableKeyboard`).
+    AUTO_FOCUS = "#chat-input"
+
     DEFAULT_CSS = """
     EndScreen { align: center top; }
     EndScreen #end-body { width: 100%; max-width: 100; height: 1fr; padding: 0 2; }
@@ -71,6 +77,7 @@ class EndScreen(Screen[str | None]):
         """A winning team's name in its game's words, for the evening's tally."""
         self.evening: Sequence[dict] = ()
         self.play_again = Text()
+        self.keyboard = TableKeyboard(self)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="end-body"):
@@ -88,7 +95,7 @@ class EndScreen(Screen[str | None]):
         # Below the account, never scrolled out of sight: who asked for another game is what
         # the table waits on now.
         yield Static(self.play_again, id="end-again")
-        yield ChatPanel(spectator=not self.can_play_again, keeps_keyboard=True, id="end-chat")
+        yield ChatPanel(spectator=not self.can_play_again, id="end-chat")
         # As at the table: every key fits 80 columns; `?` lists Ctrl+P with the rest.
         yield Footer(compact=True, show_command_palette=False)
 
@@ -118,21 +125,31 @@ class EndScreen(Screen[str | None]):
         if self.is_mounted:
             self.query_one(ChatPanel).add(*line)
 
-    def on_key(self, event: events.Key) -> None:
-        character = typed_character(event, self.focused, "?")
-        if character is not None:
-            event.stop()
-            event.prevent_default()
-            self.query_one(ChatPanel).type(character, event.time)
+    # -- the keyboard (screens/table_keyboard.py): letters are chat, as at the table ---------
+
+    def keyboard_line(self) -> Input | None:
+        return self.query_one(ChatPanel).line
+
+    def keyboard_choices(self) -> PickList | None:
+        return self.query_one(Evening).choices
+
+    def keyboard_nodes(self) -> list[DOMNode]:
+        return [self, self.app]
+
+    @property
+    def _binding_chain(self) -> list[tuple[DOMNode, BindingsMap]]:
+        # What the footer and `?` show is what the keyboard runs, whatever has the focus.
+        return binding_chain(self.keyboard_nodes())
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        # A click on a button or the evening's list: the cursor stays in the line.
+        if not isinstance(event.widget, Input):
+            self.call_later(self.keyboard_line().focus)
 
     def on_chat_panel_sent(self, event: ChatPanel.Sent) -> None:
         event.stop()
         if self.send_chat is not None:
             self.send_chat(event.text)
-
-    def on_chat_panel_done(self, event: ChatPanel.Done) -> None:
-        event.stop()
-        self.set_focus(None)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "again":

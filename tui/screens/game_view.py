@@ -9,7 +9,7 @@ hands the board a view and brings the log in line with it; the screen words the 
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -30,22 +30,22 @@ BOARD = "game"
 class GameView(Vertical):
     DEFAULT_CSS = "GameView { height: 1fr; }"
 
-    def __init__(self, *pages: Widget, spectator: bool,
-                 talk: Callable[[str], None] | None = None, **kwargs: Any) -> None:
-        """`pages`: what shows in the board's place until the first view, the first at once.
-        `talk`: where the board's dialogs send the keys typed into them (the chat), if any."""
+    def __init__(self, *pages: Widget, spectator: bool, **kwargs: Any) -> None:
+        """`pages`: what shows in the board's place until the first view, the first at once."""
         super().__init__(**kwargs)
         self.pages = pages
         self.spectator = spectator
-        self.talk = talk
         self.board: GameBoard | None = None
 
     def compose(self) -> ComposeResult:
         yield StatusBar()
         with Horizontal(id="play-body"):
-            with ContentSwitcher(initial=self.pages[0].id if self.pages else None,
-                                 id="play-main"):
-                yield from self.pages
+            with Vertical(id="play-left"):
+                with ContentSwitcher(initial=self.pages[0].id if self.pages else None,
+                                     id="play-main"):
+                    yield from self.pages
+                # A board's dialog opens here, under the board, beside the chat.
+                yield Vertical(id="dialog-dock")
             with Vertical(id="play-side"):
                 yield EventLog(id="log")
                 yield ChatPanel(spectator=self.spectator, id="chat")
@@ -76,7 +76,7 @@ class GameView(Vertical):
         keep and draw, in the board's place, and append the view's new events to the log."""
         if self.board is None:
             self.board = board_for(str(view.get("game")))(id=BOARD)
-            self.board.talk = self.talk
+            self.board.dialog_dock = self.query_one("#dialog-dock", Vertical)
             await self.query_one(ContentSwitcher).mount(self.board)
         self.board.show(view, legal, seats)
         self.show_page(BOARD)

@@ -6,23 +6,23 @@ from __future__ import annotations
 from rich.markup import escape
 
 from tui.listing import TableListing
-from tui.screens.confirm import ConfirmScreen
+from tui.screens.question import Question, yes_no
 from tui.widgets.table_list import game_title
 
 KEY_CHANGED_HINT = ("key changed: not the host you sat with. Enter: what this means · "
                     "Ctrl+X: let the seat go")
 
 
-def rejoin_offer(listing: TableListing) -> ConfirmScreen:
+def rejoin_offer(listing: TableListing) -> Question[bool]:
     text = (
         f"You have a seat at [b]{escape(listing.name)}[/b] ({game_title(listing.game)}, "
         f"{listing.phase}) at {listing.address}.\nTake it back now? It stays yours "
         "either way: the lobby marks it with ★."
     )
-    return ConfirmScreen(text, "Rejoin", "Not now")
+    return yes_no(text, "Rejoin", "Not now", yes_first=True)
 
 
-def key_changed_explanation(listing: TableListing) -> ConfirmScreen:
+def key_changed_explanation(listing: TableListing) -> Question[bool]:
     """Enter on a held seat whose host shows another key: why nothing was sent, and the two
     ways on (wait for the real host, or let the seat go and join anew)."""
     text = (
@@ -34,15 +34,15 @@ def key_changed_explanation(listing: TableListing) -> ConfirmScreen:
         "Or its player started that host anew, with a new key: your seat there is gone. Let "
         "it go, then join the new table with the table code its player shows."
     )
-    return ConfirmScreen(text, "Let it go", "Keep it")
+    return yes_no(text, "Let it go", "Keep it")
 
 
-def let_go_question(listing: TableListing, in_background: bool) -> ConfirmScreen:
+def let_go_question(listing: TableListing, in_background: bool) -> Question[bool]:
     if in_background:
         text = (f"Stop [b]{escape(listing.name)}[/b] ({game_title(listing.game)}), which "
                 "you host in the background?\nThe table closes: everyone there is told "
                 "you closed it.")
-        return ConfirmScreen(text, "Stop it", "Keep it")
+        return yes_no(text, "Stop it", "Keep it")
     if listing.key_changed:
         told = ("The host at that address shows another key: it is told nothing, and this "
                 "computer forgets the seat.")
@@ -53,7 +53,7 @@ def let_go_question(listing: TableListing, in_background: bool) -> ConfirmScreen
         f"Give up your seat at [b]{escape(listing.name)}[/b] ({game_title(listing.game)}, "
         f"{listing.phase}) at {listing.address}?\n{told}"
     )
-    return ConfirmScreen(text, "Give it up", "Keep it")
+    return yes_no(text, "Give it up", "Keep it")
 
 
 def let_go_words(listing: TableListing, answered: bool) -> str:

@@ -429,13 +429,4 @@ class LobbyScreen(Screen):
         self.app.action_show_keys()
 
     def action_quit(self) -> None:
-        from tui.screens.confirm import ConfirmScreen
-
-        if self.app.ask_about_hosted_tables():
-            return
-
-        def chosen(quit: bool | None) -> None:
-            if quit:
-                self.app.exit()
-
-        self.app.push_screen(ConfirmScreen("Quit Gaslight?", "Quit", "Stay"), chosen)
+        self.app.ask_leaving(always=True)

@@ -13,9 +13,10 @@ from typing import Any, Final
 from rich.text import Text
 from textual import events, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingsMap
+from textual.dom import DOMNode
 from textual.screen import Screen
-from textual.widgets import Footer
+from textual.widgets import Footer, Input
 
 from engine.catalogue import CATALOGUE
 from netplay import protocol as wire
@@ -31,12 +32,13 @@ from tui.models.chat_history import ChatHistory
 from tui.models.seats import SeatInfo, seat_infos
 from tui.models.table_words import (NO_LOBBY, away_from_game, away_help, claims_awaited,
                                     cover_news, spoken_key, went_away)
-from tui.screens.confirm import ConfirmScreen
+from tui.screens.question import yes_no
 from tui.screens.game_end import GameEnd
 from tui.screens.game_view import GameView
 from tui.screens.rules import RulesScreen
-from tui.screens.table_keyboard import TableKeyboard
+from tui.screens.table_keyboard import TableKeyboard, binding_chain
 from tui.widgets.chat_panel import ChatLine, ChatPanel
+from tui.widgets.pick_list import PickList
 from tui.widgets.closed_table import ClosedTable
 from tui.widgets.game_board import GameBoard
 from tui.widgets.waiting_room import WaitingRoom
@@ -50,15 +52,12 @@ ASK_CODE_AGAIN: Final = "ask the code again"
 
 
 class PlayScreen(Screen[str | None]):
-    # The game's keys (Ctrl+K, cutting...) are the board's: they work only while the focus is
-    # in it. Textual focuses the first focusable widget when a screen shows with nothing
-    # focused: the log, before the board exists. Then `render_state` saw a focus and left it,
-    # and only the board's after-refresh focus could take it back, which a loaded machine
-    # could miss (a dialog in between): every game key was dead until a click.
-    AUTO_FOCUS = "GameBoard OptionList"
+    # The chat line has the focus, and its cursor, all along: every key is the table
+    # keyboard's (`TableKeyboard`), whatever has the focus.
+    AUTO_FOCUS = "#chat-input"
 
     # Letters never run a command here: a sentence typed without pressing anything first
-    # goes to the chat (`on_key`). Commands are on keys no sentence types.
+    # goes to the chat. Commands are on keys no sentence types.
     BINDINGS = [
         Binding("escape", "leave", "Lobby", tooltip="Leave this table for the lobby"),
         Binding("ctrl+s", "start", "Start game", tooltip="Start now; bots take the free seats"),
@@ -67,10 +66,10 @@ class PlayScreen(Screen[str | None]):
             "ctrl+o", "cover", "Bot for away",
             tooltip="A bot plays the seat of a player who is away, until they come back"),
         Binding("ctrl+r", "play_again", "Play again", tooltip="Deal a new game at this table"),
-        # Never run by its key: `on_key` types every letter into the chat, this one too. It
-        # stands in the footer and `?` to say so.
+        # Never run by its key: the keyboard types every letter into the chat, this one too.
+        # It stands in the footer and `?` to say so.
         Binding("t", "chat", "Chat", key_display="type",
-                tooltip="Any letter you type goes to the chat (Enter sends, Esc comes back)"),
+                tooltip="Any letter you type goes to the chat (Enter sends it, Esc clears it)"),
         Binding("f1", "rules", "Rules", tooltip="The rules of this game"),
         Binding("question_mark", "keys", "Keys", tooltip="This list"),
     ]
@@ -90,16 +89,14 @@ class PlayScreen(Screen[str | None]):
         self.seats: list[SeatInfo] = []
         self.status = "connecting"
         self.game_view = GameView(WaitingRoom(id="waiting"), ClosedTable(id="closed"),
-                                  spectator=self.spectator, talk=self.action_chat)
+                                  spectator=self.spectator)
         self.shown_bindings: tuple | None = None
         self.rang = False
         """The bell rang for this turn: it rings again only once the turn has passed."""
         self.chat = ChatHistory[ChatLine](KEPT_CHAT, CHAT_TAIL)
         """The table's recent talk, for the end screen's chat."""
         self.end = GameEnd(self, lambda: self.chat.lines)
-        self.keyboard = TableKeyboard(self, self.game_view)
-        self.sentence_start = self.keyboard.sentence_start
-        """Where a refusal a digit caused waits (`widgets.sentence_start.refuse`)."""
+        self.keyboard = TableKeyboard(self)
 
     def compose(self) -> ComposeResult:
         yield self.game_view
@@ -190,8 +187,8 @@ class PlayScreen(Screen[str | None]):
         def chosen(again: bool | None) -> None:
             self.dismiss(ASK_CODE_AGAIN if again else None)
 
-        self.app.push_screen(ConfirmScreen(event.detail, "Type the code again",
-                                           "Back to the lobby"), chosen)
+        self.app.push_screen(yes_no(event.detail, "Type the code again", "Back to the lobby",
+                                    yes_first=True), chosen)
 
     def on_table_closed(self, event: TableClosed) -> None:
         """Everyone at a closed table is told so, with the evening's record, and goes back to
@@ -257,12 +254,7 @@ class PlayScreen(Screen[str | None]):
         players = int(view.get("players", 0))
         if len(self.seats) != players:
             self.seats = seat_infos(self.lobby.seats, players)
-        first = self.board is None
         board = await self.game_view.show(view, legal, self.seats)
-        if first:
-            self.call_after_refresh(self.keyboard.focus_game)
-        elif self.focused is None:  # a dialog opened before the list had the keyboard
-            self.keyboard.focus_game()
         self.game_view.show_status(self.turn_text(board))
         self.ring_on_your_turn(board.your_turn)
         self.end.shown(over=view.get("outcome") is not None)
@@ -315,12 +307,6 @@ class PlayScreen(Screen[str | None]):
 
     def on_chat_panel_sent(self, event: ChatPanel.Sent) -> None:
         self.say(event.text)
-        # The line is said: the game's keys work again at once, without Esc.
-        self.keyboard.back_to_table()
-
-    def on_screen_resume(self) -> None:
-        if self.board is not None:
-            self.call_after_refresh(self.board.offer_due)
 
     def say(self, text: str) -> None:
         self.send(wire.Chat(text))
@@ -340,6 +326,7 @@ class PlayScreen(Screen[str | None]):
         if state != self.shown_bindings:
             self.shown_bindings = state
             self.refresh_bindings()
+        self.focus_line()
 
     @property
     def is_host(self) -> bool:
@@ -391,14 +378,52 @@ class PlayScreen(Screen[str | None]):
         self.end.table_changed()
         self.notify("You asked for another game: it starts when everyone has.", timeout=4)
 
-    def on_key(self, event: events.Key) -> None:
-        self.keyboard.key(event)
+    # -- the keyboard (screens/table_keyboard.py) --------------------------------------------
 
-    def action_chat(self, text: str = "") -> None:
-        self.keyboard.chat(text)
+    def keyboard_line(self) -> Input | None:
+        """Where text goes: the open dialog's own line when it asks for words, else the
+        chat's; none once the table is closed (nobody would hear it)."""
+        dialog = self.board.dialog if self.board is not None else None
+        if dialog is not None and dialog[0].field is not None:
+            return dialog[0].field
+        if self.status == "closed":
+            return None
+        return self.game_view.chat_panel.line
 
-    def on_chat_panel_done(self, event: ChatPanel.Done) -> None:
-        self.keyboard.back_to_table()
+    def keyboard_choices(self) -> PickList | None:
+        return self.board.choices if self.board is not None else None
+
+    def keyboard_nodes(self) -> list[DOMNode]:
+        """Whose bindings the keys run, most particular first: the open dialog, the board's
+        list, the board, this screen, the app."""
+        board = self.board
+        nodes: list[DOMNode] = []
+        if board is not None:
+            if board.dialog is not None:
+                nodes.append(board.dialog[0])
+            elif board.choices is not None:
+                nodes.append(board.choices)
+            nodes.append(board)
+        return [*nodes, self, self.app]
+
+    @property
+    def _binding_chain(self) -> list[tuple[DOMNode, BindingsMap]]:
+        # What the footer and `?` show is what the keyboard runs, whatever has the focus.
+        return binding_chain(self.keyboard_nodes())
+
+    def focus_line(self) -> None:
+        """The line the keyboard types into shows its cursor."""
+        line = self.keyboard_line()
+        if line is not None and line.is_attached and self.focused is not line:
+            self.set_focus(line)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        # A click on the log or a board's row: the cursor stays in the line.
+        if not isinstance(event.widget, Input):
+            self.call_later(self.focus_line)
+
+    def action_chat(self) -> None:
+        self.focus_line()
 
     def action_rules(self) -> None:
         game = (self.view or {}).get("game") or self.lobby.game or "timebomb"
@@ -413,21 +438,18 @@ class PlayScreen(Screen[str | None]):
         return (self.lobby.phase == "playing" and not self.spectator
                 and self.seat is not None and self.status != "closed")
 
+    @property
+    def game_words(self) -> str:
+        """The game at this table, for the leaving question: "Time Bomb at Baker Street"."""
+        game = CATALOGUE.get(self.lobby.game)
+        title = game.title if game else self.lobby.game
+        return f"{title} at {self.lobby.name}" if self.lobby.name else title
+
     async def action_leave(self) -> None:
         if not self.seated_in_game:
             await self.leave()
             return
-
-        def chosen(leave: bool | None) -> None:
-            if leave:
-                self.leave_table()
-
-        self.app.push_screen(ConfirmScreen(
-            "Leave this game for the lobby? The game goes on without you.\n"
-            "Your seat stays yours: rejoin it from the lobby, where this table is marked ★ "
-            "(even after closing Gaslight).",
-            "Leave", "Stay",
-        ), chosen)
+        self.app.ask_leaving()
 
     async def leave(self) -> None:
         await self.link.close(wire.Leave())

@@ -11,8 +11,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
-from textual.widgets import OptionList, Static
+from textual.widgets import Static
 from textual.widgets.option_list import Option
+
+from tui.widgets.pick_list import PickList
 
 
 def tally_text(evening: Sequence[dict[str, Any]],
@@ -55,7 +57,8 @@ class Evening(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(id="evening-tally")
-        yield OptionList(id="evening-games")
+        # Its number or the arrows, then Enter, a click or a tap: that game's replay.
+        yield PickList(id="evening-games", taken=self.chosen)
 
     def show(self, evening: Sequence[dict[str, Any]]) -> None:
         games = list(evening)
@@ -64,14 +67,19 @@ class Evening(Vertical):
         self.games = games
         self.display = bool(games)
         self.query_one("#evening-tally", Static).update(tally_text(games, self.team_name))
-        options = self.query_one(OptionList)
+        options = self.query_one(PickList)
         options.clear_options()
         options.add_options([
             Option(Text(f"{number}. {game.get('result', '')}"
                         + (f" ({', '.join(game.get('winners') or ())})"
                            if game.get("winners") else "")))
             for number, game in enumerate(games, 1)])
+        options.rows_changed()
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        self.post_message(self.Chosen(str(self.games[event.option_index]["game"])))
+    @property
+    def choices(self) -> PickList | None:
+        """The games to watch again, once there is one."""
+        return self.query_one(PickList) if self.games else None
+
+    def chosen(self, index: int) -> None:
+        self.post_message(self.Chosen(str(self.games[index]["game"])))

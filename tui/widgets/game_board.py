@@ -22,15 +22,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Static
 
 from engine.core import REFEREE
 from tui.models.seats import SeatInfo
 from tui.widgets.changed import retitle, update_changed
-from tui.widgets.gives_way import GivesWayToTyping
-from tui.widgets.sentence_start import refuse
+from tui.widgets.choice_panel import ChoicePanel
+from tui.widgets.pick_list import PickList
 
 
 class GameBoard(Widget):
@@ -86,13 +85,12 @@ class GameBoard(Widget):
         self.seats: Sequence[SeatInfo] = ()
         self.model: Any = None
         """What the game's `redraw` built from the view: its own model, with a `status_line`."""
-        self.dialog: tuple[Screen, tuple[dict[str, Any], ...], Any, Callable[[], str]] | None
-        self.talk: Callable[[str], None] | None = None
-        """Where keys typed into a dialog that gave way go: the screen's chat. Called, not
-        posted: the chat box takes the keyboard at once, so the keys behind them, which a
-        terminal delivers straight to it, come after them."""
+        self.dialog: tuple[ChoicePanel, tuple[dict[str, Any], ...], Any, Callable[[], str]] | None
+        self.dialog_dock: Widget | None = None
+        """Where its dialogs open (under the board, beside the chat): the board itself when
+        its screen gives it no place."""
         self.dialog = None
-        """The dialog open for this board, the actions it may answer, the round it was opened
+        """The dialog open on this board, the actions it may answer, the round it was opened
         in, and what else makes it stale: a state that takes them all away closes it."""
 
     def show(
@@ -101,10 +99,19 @@ class GameBoard(Widget):
         legal: list[dict[str, Any]],
         seats: Sequence[SeatInfo],
     ) -> None:
-        """A new view from the host: keep it, then let the game draw it."""
+        """A new view from the host: keep it, then let the game draw it. A view that moved
+        the game on (new events, other legal actions) makes every choice on the board new:
+        no key typed before it was drawn takes one (tui/README.md, "The table's keyboard")."""
+        moved_on = self.view is None or legal != self.legal or len(view.get("events", ())) != len(
+            self.view.get("events", ()))
         self.view, self.legal, self.seats = view, legal, seats
         self.redraw()
         self.close_stale_dialog()
+        if moved_on:
+            for choices in self.query(PickList):
+                choices.rows_changed()
+            if self.dialog is not None:
+                self.dialog[0].choice_list.rows_changed()
 
     @property
     def seat(self) -> int | None:
@@ -124,40 +131,51 @@ class GameBoard(Widget):
         return {}
 
     def offer_due(self) -> None:
-        """Hook: the player is back at the table (a dialog, another screen or the chat closed):
-        open what the game offers them unasked and could not open before. Nothing here."""
+        """Hook: a view came, or a dialog closed: open what the game offers the player
+        unasked (a claim at a deal) and could not open before. Nothing here."""
 
     # -- what every game shares ---------------------------------------------------------------
 
-    def open_dialog(self, screen: Screen, answered: Callable[[Any], None],
+    @property
+    def choices(self) -> PickList | None:
+        """Where the keyboard picks now: the open dialog's choices, else the board's list."""
+        if self.dialog is not None:
+            return self.dialog[0].choice_list
+        return next(iter(self.query(PickList)), None)
+
+    def open_dialog(self, panel: ChoicePanel, answered: Callable[[Any], None],
                     actions: Sequence[dict[str, Any]],
                     stale: Callable[[], str] = lambda: "") -> None:
-        """Push a dialog that answers with one of `actions` (or None). It never outlives the
-        state it was made for: it closes, with a word why, when the game ends, a new round
-        begins, none of its actions is legal any more, or `stale()` gives a reason. A dialog
-        of this board still open gives way to it."""
+        """Open a dialog that answers with one of `actions` (or None), at the foot of the
+        board. It never outlives the state it was made for: it closes, with a word why, when
+        the game ends, a new round begins, none of its actions is legal any more, or `stale()`
+        gives a reason. A dialog of this board still open gives way to it."""
         self.close_dialog("")
-        self.dialog = (screen, tuple(actions), self.view.get("round") if self.view else None,
+        self.dialog = (panel, tuple(actions), self.view.get("round") if self.view else None,
                        stale)
-        if isinstance(screen, GivesWayToTyping) and screen.typed is None:
-            screen.typed = self.say_typed
 
-        def done(result: Any) -> None:
-            if self.dialog is not None and self.dialog[0] is screen:
+        def done(answer: Any) -> None:
+            if self.dialog is not None and self.dialog[0] is panel:
                 self.dialog = None
-            answered(result)
+            panel.remove()
+            self.dialog_changed()
+            answered(answer)
+            self.offer_due()
 
-        self.app.push_screen(screen, done)
+        panel.answered = done
+        (self.dialog_dock if self.dialog_dock is not None else self).mount(panel)
+        self.dialog_changed()
 
-    def say_typed(self, text: str) -> None:
-        """Keys typed into a dialog that gave way: they belong in the chat."""
-        if self.talk is not None:
-            self.talk(text)
+    def dialog_changed(self) -> None:
+        """A dialog opened or closed: what may be pressed changed; the screen owns the
+        footer."""
+        update = getattr(self.screen, "update_bindings", None)
+        (update or self.refresh_bindings)()
 
     def close_stale_dialog(self) -> None:
         if self.dialog is None or self.view is None:
             return
-        screen, actions, round_, stale = self.dialog
+        panel, actions, round_, stale = self.dialog
         if self.over:
             reason = "the game is over"
         elif self.view.get("round") != round_:
@@ -170,15 +188,13 @@ class GameBoard(Widget):
             self.close_dialog(f"The dialog closed: {reason}.")
 
     def close_dialog(self, word: str) -> None:
-        """Close this board's open dialog, if any, saying `word` (nothing when empty)."""
+        """Close this board's open dialog, if any, unanswered, saying `word` (nothing when
+        empty)."""
         if self.dialog is None:
             return
-        screen = self.dialog[0]
-        self.dialog = None
-        if screen.is_attached and self.app.screen is screen:
-            screen.dismiss(None)
-            if word:
-                self.notify(word, severity="warning", timeout=5)
+        self.dialog[0].close(None)
+        if word:
+            self.notify(word, severity="warning", timeout=5)
 
     def send(self, action: dict[str, Any] | None) -> None:
         """A dialog's answer: the action to send, or None when the player cancelled."""
@@ -262,10 +278,6 @@ class GameBoard(Widget):
             return "You cannot pick yourself now."
         return f"You cannot pick {self.name_of(seat)} now."
 
-    def on_player_list_refused(self, event: Message) -> None:
-        event.stop()
-        refuse(self, self.refusal(event.seat))
-
     @property
     def can_hide(self) -> bool:
         """Only a seat has secrets to hide."""
@@ -273,7 +285,7 @@ class GameBoard(Widget):
 
     def binding_state(self) -> tuple:
         """What this board's `check_action` depends on: the footer is redrawn when it changes."""
-        return (self.can_hide, self.secret_hidden)
+        return (self.can_hide, self.secret_hidden, self.dialog is not None)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "hide":

@@ -1,24 +1,23 @@
 """The players around the table, one row each; rows the viewer may pick are enabled.
 
 Games build each row's text (their own columns) and say which seats may be picked now; the
-list handles the keyboard and the mouse the same way in every game: arrows or a digit pick a
-row, Enter (or a click) acts on it and posts `Picked(seat)`. A key that can do nothing posts
-`Refused(seat)`, so the game can say why instead of staying silent.
+list is picked in the same way in every game (`PickList`): arrows or a seat's number
+highlight a row, Enter (or a click, a tap) takes it and calls `picked(seat)`. A row that cannot
+be taken calls `refused(seat)`, so the game can say why instead of staying silent.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 from textual.binding import Binding
-from textual.message import Message
-from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from tui.widgets.option_rows import show_options
+from tui.widgets.pick_list import PickList
 
 
 def fit_cells(text: str, width: int) -> str:
@@ -51,45 +50,43 @@ class PlayerEntry:
     pickable: bool
 
 
-class PlayerList(OptionList):
+class PlayerList(PickList):
+    """A digit names a seat by its number, from 1; Enter (or a click) takes the highlighted
+    player, if they may be picked now, else the game says why (`refused`)."""
+
     DEFAULT_CSS = """
     PlayerList { height: auto; max-height: 12; border: round $secondary;
                  border-title-align: left; padding: 0; }
-    PlayerList:focus { border: round $accent; }
     PlayerList > .option-list--option-disabled { color: $text; }
     """
 
-    # A class's bindings of a key replace its base's: Enter's pair is repeated where a
-    # subclass names what Enter does.
+    # Bound for the footer and `?` only: the table's keyboard takes Enter itself, and the
+    # words say what Enter does now (a game's list names it: "Cut", "Pick").
     BINDINGS = [
         Binding("enter", "select", show=False),
         Binding("enter", "refuse", show=False),
-        *(Binding(str(n), f"pick({n - 1})", f"seat {n}", show=False) for n in range(1, 10)),
-        Binding("0", "pick(9)", "seat 10", show=False),
     ]
 
-    @dataclass
-    class Picked(Message):
-        seat: int
-
-    @dataclass
-    class Refused(Message):
-        """A key picked or acted on a seat that cannot be picked now (None: no row)."""
-
-        seat: int | None
-
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, *, picked: Callable[[int], None], why: Callable[[int | None], str],
+                 **kwargs: Any) -> None:
+        """`picked` is called with the seat taken; `why` says, in the game's words, why a seat
+        (None: no row) cannot be picked now."""
         super().__init__(**kwargs)
         self.entries: tuple[PlayerEntry, ...] = ()
+        self.picked = picked
+        self.why = why
+        self.taken = self.take_row
 
     def set_entries(self, entries: Sequence[PlayerEntry]) -> None:
         entries = tuple(entries)
         if entries == self.entries:
             return
         highlighted = self.highlighted_seat
+        was_pickable = [(e.seat, e.pickable) for e in self.entries]
         self.entries = entries
         show_options(
             self, [Option(e.text, id=str(e.seat), disabled=not e.pickable) for e in entries])
+        self.numbers = tuple(e.seat + 1 for e in entries)
         pickable = [i for i, e in enumerate(entries) if e.pickable]
         if highlighted is not None and any(
             e.seat == highlighted and e.pickable for e in entries
@@ -99,6 +96,8 @@ class PlayerList(OptionList):
             self.highlighted = pickable[0]
         else:
             self.highlighted = None
+        if [(e.seat, e.pickable) for e in entries] != was_pickable:
+            self.rows_changed()  # what may be picked changed; a row's words alone do not
 
     @property
     def highlighted_seat(self) -> int | None:
@@ -106,29 +105,23 @@ class PlayerList(OptionList):
             return None
         return self.entries[self.highlighted].seat
 
+    @property
+    def may_take(self) -> bool:
+        return any(e.seat == self.highlighted_seat and e.pickable for e in self.entries)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Enter acts on the highlighted row when it can be picked, and is refused otherwise:
         # the footer shows Enter's word only when it would do something.
-        pickable = any(
-            e.seat == self.highlighted_seat and e.pickable for e in self.entries
-        )
         if action == "select":
-            return pickable
+            return self.may_take
         if action == "refuse":
-            return not pickable
+            return not self.may_take
         return True
 
-    def action_pick(self, seat: int) -> None:
-        """A digit picks a row; Enter then acts on it, as an arrow key's pick would."""
-        for index, entry in enumerate(self.entries):
-            if entry.seat == seat and entry.pickable:
-                self.highlighted = index
-                return
-        self.post_message(self.Refused(seat))
+    def take_row(self, index: int) -> None:
+        if 0 <= index < len(self.entries) and self.entries[index].pickable:
+            self.picked(self.entries[index].seat)
 
-    def action_refuse(self) -> None:
-        self.post_message(self.Refused(self.highlighted_seat))
+    def refusal(self, number: int | None) -> str:
+        return self.why(None if number is None else number - 1)
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        self.post_message(self.Picked(int(event.option.id)))

@@ -15,7 +15,7 @@ from textual.binding import Binding
 from textual.markup import escape
 from textual.containers import Horizontal, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import OptionList, Static
+from textual.widgets import Static
 from textual.widgets.option_list import Option
 
 from engine.holmes.catalogue import (
@@ -26,10 +26,11 @@ from engine.holmes.catalogue import (
     UNCLAIMED_RESERVED_PENALTY,
 )
 from tui.games.holmes.model import AreaModel, HolmesModel, build_model, clue_word
-from tui.widgets.action_picker import ActionPicker
 from tui.widgets.changed import retitle, update_changed
+from tui.widgets.choice_panel import Choice, ChoicePanel
 from tui.widgets.option_rows import show_options
 from tui.widgets.game_board import GameBoard
+from tui.widgets.pick_list import PickList
 
 
 def area_text(area: AreaModel, hide_secrets: bool, compact: bool = False) -> Text:
@@ -62,13 +63,12 @@ def area_text(area: AreaModel, hide_secrets: bool, compact: bool = False) -> Tex
     return text
 
 
-class CharacterList(OptionList):
+class CharacterList(PickList):
     """The characters in play, one row each: Enter on one offers the moves to it."""
 
     DEFAULT_CSS = """
     CharacterList { width: 1fr; height: auto; border: round $secondary;
                     border-title-align: left; padding: 0; }
-    CharacterList:focus { border: round $accent; }
     """
 
     def __init__(self, **kwargs: Any) -> None:
@@ -84,6 +84,7 @@ class CharacterList(OptionList):
         show_options(self, [Option(text, id=character) for character, text in rows])
         if rows:
             self.highlighted = min(highlighted or 0, len(rows) - 1)
+        self.rows_changed()
 
 
 class HolmesBoard(GameBoard):
@@ -131,11 +132,11 @@ class HolmesBoard(GameBoard):
                 with Horizontal(classes="ho-row"):
                     yield from areas
                 with Horizontal(classes="ho-row ho-rest"):
-                    yield CharacterList(id="ho-characters")
+                    yield CharacterList(id="ho-characters", taken=self.character_taken)
                     yield Static("", id="ho-line", classes="panel")
                 return
             with Horizontal(classes="ho-row"):
-                yield CharacterList(id="ho-characters")
+                yield CharacterList(id="ho-characters", taken=self.character_taken)
                 yield areas[0]
             with Horizontal(classes="ho-row"):
                 yield Static("", id="ho-line", classes="panel")
@@ -240,14 +241,14 @@ class HolmesBoard(GameBoard):
             return bool(self.model and self.model.choices)
         return super().check_action(action, parameters)
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+    def character_taken(self, index: int) -> None:
         """Enter on a character: the moves to it, or else every choice there is now."""
-        event.stop()
         model = self.model
         if model is None or not model.choices:
             self.notify(self.refusal(None), severity="warning", timeout=3)
             return
-        target = event.option.id
+        characters = self.query_one(CharacterList)
+        target = characters.get_option_at_index(index).id
         moves = [c for c in model.choices
                  if c.action.get("to", c.action.get("character")) == target
                  and c.action["type"] in ("move", "place")]
@@ -257,18 +258,15 @@ class HolmesBoard(GameBoard):
         model = self.model
         if model is None or not model.choices:
             return
-        question = model.prompt[:1].upper() + model.prompt[1:] + ":"
-        choices = [(c.label, c.action) for c in (only or model.choices)]
-        self.open_dialog(ActionPicker(question, choices, later=True), self.send,
-                         [action for _, action in choices])
+        question = model.prompt[:1].upper() + model.prompt[1:]
+        choices = [Choice(c.label, c.action) for c in (only or model.choices)]
+        self.open_dialog(ChoicePanel(question, choices, esc="Later"),
+                         self.send, [choice.answer for choice in choices])
 
     async def on_resize(self) -> None:
         if self.short != self.composed_short:
-            had_focus = self.query_one(CharacterList).has_focus
             await self.recompose()
             self.title_line()
-            if had_focus:
-                self.query_one(CharacterList).focus()
         self.refresh_all()
 
     # -- the end ----------------------------------------------------------------------------

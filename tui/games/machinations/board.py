@@ -2,7 +2,7 @@
 used crew sizes, the scores, and the heist and vote histories.
 
 Built from `tui.games.machinations.model`. A Proposer picks a crew seat by seat from the
-player list: only seats that still lead to an eligible crew can be picked, and `s` proposes
+player list: only seats that still lead to an eligible crew can be picked, and Ctrl+S proposes
 once the pick is an eligible crew. Votes, heist cards and accusations are secret dialogs.
 """
 
@@ -29,6 +29,8 @@ from tui.games.machinations.model import (
     role_with_team,
     team_word,
 )
+from tui.games.machinations.dialogs import (accuse_panel, card_panel, named_proposal,
+                                            propose_panel, vote_panel)
 from tui.widgets.changed import retitle, update_changed
 from tui.widgets.game_board import GameBoard
 from tui.widgets.player_list import PlayerEntry, PlayerList, fit_cells, name_cell
@@ -72,7 +74,7 @@ class MachinationsBoard(GameBoard):
             yield Static("", id="mm-secret", classes="panel -you")
             with Vertical(id="mm-players-box", classes="panel -list"):
                 yield Static("", id="mm-players-head")
-                yield CrewList(id="mm-players")
+                yield CrewList(id="mm-players", picked=self.picked, why=self.refusal)
             with VerticalScroll(id="mm-record", classes="panel"):
                 yield Static("", id="mm-record-text")
 
@@ -235,45 +237,40 @@ class MachinationsBoard(GameBoard):
             return bool(model.crews and self.crew)
         return super().check_action(action, parameters)
 
-    def on_player_list_picked(self, event: PlayerList.Picked) -> None:
-        event.stop()
+    def picked(self, seat: int) -> None:
+        """A player taken from the list: into the crew or out of it, or named in an
+        accusation."""
         model = self.model
         if model is None:
             return
         if model.crews:
-            if event.seat in model.pickable_for_crew(self.crew):
-                self.crew = self.crew ^ {event.seat}
+            if seat in model.pickable_for_crew(self.crew):
+                self.crew = self.crew ^ {seat}
                 self.refresh_players()
                 self.refresh_record()
                 self.footer_changed()
-        elif event.seat in model.targets:
-            from tui.games.machinations.dialogs import AccuseScreen
-
+        elif seat in model.targets:
             verb = "Murder" if model.role == "jack" else "Arrest"
-            name = model.players[event.seat].name
-            self.open_dialog(AccuseScreen(event.seat, name, verb), self.send,
-                             [a for a in self.legal_of("accuse") if a.get("target") == event.seat])
+            name = model.players[seat].name
+            self.open_dialog(accuse_panel(seat, name, verb), self.send,
+                             [a for a in self.legal_of("accuse") if a.get("target") == seat])
 
     def action_vote(self) -> None:
-        from tui.games.machinations.dialogs import VoteScreen
-
         if self.model and self.model.can_vote:
-            self.open_dialog(VoteScreen(self.model.proposal), self.send, self.legal_of("vote"))
+            self.open_dialog(vote_panel(self.model.proposal), self.send, self.legal_of("vote"))
 
     def action_play(self) -> None:
-        from tui.games.machinations.dialogs import CardScreen
-
         if self.model and self.model.cards:
-            self.open_dialog(CardScreen(self.model.cards), self.send, self.legal_of("play"))
+            self.open_dialog(card_panel(self.model.cards), self.send, self.legal_of("play"))
 
     def action_propose(self) -> None:
-        from tui.games.machinations.dialogs import ProposeScreen
-
         if not self.eligible_pick():
             return
         crew = sorted(self.crew)
         names = ", ".join(self.model.players[s].name for s in crew)
-        self.open_dialog(ProposeScreen(crew, names), self.send, self.legal_of("propose"))
+        panel = propose_panel(crew, names)
+        self.open_dialog(panel, lambda answer: self.send(named_proposal(panel, answer)),
+                         self.legal_of("propose"))
 
     def legal_of(self, kind: str) -> list[dict]:
         return [a for a in self.legal if a.get("type") == kind]

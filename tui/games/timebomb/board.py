@@ -27,8 +27,8 @@ from tui.games.timebomb.model import (
     wire_symbol,
     wire_word,
 )
-from tui.widgets.action_picker import ActionPicker
 from tui.widgets.changed import retitle, update_changed
+from tui.widgets.choice_panel import Choice, ChoicePanel
 from tui.widgets.game_board import GameBoard
 from tui.widgets.player_list import PlayerEntry, PlayerList, name_cell
 
@@ -73,7 +73,7 @@ class TimeBombBoard(GameBoard):
             yield Static("", id="tb-secret", classes="panel -you")
             with Vertical(id="tb-players-box", classes="panel -list"):
                 yield Static("", id="tb-players-head")
-                yield TargetList(id="tb-players")
+                yield TargetList(id="tb-players", picked=self.offer_wires, why=self.refusal)
             yield from self.variant_panels()
             yield Static("", id="tb-revealed", classes="panel")
 
@@ -270,24 +270,19 @@ class TimeBombBoard(GameBoard):
             return bool(model and model.claims and not model.spectator)
         return super().check_action(action, parameters)
 
-    def on_player_list_picked(self, event: PlayerList.Picked) -> None:
-        event.stop()
-        self.offer_wires(event.seat)
-
     def offer_wires(self, seat: int) -> None:
-        from tui.games.timebomb.dialogs import CutScreen
-
+        """A player picked to cut: which of their face-down wires. Which one does not matter
+        (TB-5), but it is the gesture of the game, and a moment to change one's mind."""
         model = self.model
         if model is None or seat not in model.targets:
             return
         row = model.players[seat]
-
-        def chosen(confirmed: bool | None) -> None:
-            if confirmed:
-                self.post_message(self.ActionChosen({"type": "cut", "target": seat}))
-
-        self.open_dialog(CutScreen(row.name, row.face_down), chosen,
-                         [{"type": "cut", "target": seat}])
+        cut = {"type": "cut", "target": seat}
+        self.open_dialog(
+            ChoicePanel(f"✂ Cut one of {row.name}'s {row.face_down} face-down wires",
+                        [Choice("▮", cut) for _ in range(row.face_down)],
+                        hint="a digit or ↑↓, Enter: cut · Esc: cancel"),
+            self.send, [cut])
 
     def show(self, view, legal, seats) -> None:
         super().show(view, legal, seats)
@@ -295,8 +290,8 @@ class TimeBombBoard(GameBoard):
 
     def offer_due(self) -> None:
         """Right after each deal, offer this player their claim, the truth first: Enter says
-        it, Esc skips it. The game never waits for it (claims are free actions), and it waits
-        while the player is mid-sentence in the chat or looking at another screen."""
+        it, Esc skips it. The game never waits for it (claims are free actions), and a
+        sentence being typed goes on into the chat beside it."""
         model = self.model
         if model is not None and (self.view.get("cuts") == 0 or (
                 self.seen_round is not None and model.round > self.seen_round)):
@@ -307,14 +302,9 @@ class TimeBombBoard(GameBoard):
                 or model.claimed or self.dealt_round != model.round
                 or self.offered_round == model.round):
             return
-        if self.dialog is not None or not self.is_attached or self.app.screen is not self.screen:
+        if self.dialog is not None or not self.is_attached:
             return
         if getattr(model, "decisions", ()):  # the game waits on this player's choice first
-            return
-        from textual.widgets import Input
-
-        focused = self.screen.focused
-        if isinstance(focused, Input) and focused.value:
             return
         self.offered_round = model.round
         self.action_claim(offer=True)
@@ -325,42 +315,37 @@ class TimeBombBoard(GameBoard):
             return
         truth = model.truth
         choices = [
-            (f"I hold {self.claim_words(c)}" + ("   ← your wires" if c == truth else ""), c)
+            Choice(f"I hold {self.claim_words(c)}" + (" ← true" if c == truth else ""),
+                   c, number=self.claim_number(c))
             for c in model.claims
         ]
-        question = "Claim, in public, what you hold. Nobody checks it: you may bluff."
+        title = "Claim in public what you hold; a bluff is fine"
         if offer:
-            question = f"Round {model.round} is dealt. Claim in public what you hold; you may bluff."
+            title = f"Round {model.round} dealt: claim? (bluffing is fine)"
         hand = model.hand
 
-        told = False
-
-        def typed(text: str) -> None:
-            # Every key of a sentence typed in one burst comes here: say it once.
-            nonlocal told
-            if not told:
-                told = True
-                self.notify("Claim put off: Ctrl+K claims when you are ready.", timeout=4)
-            self.say_typed(text)
+        panel = ChoicePanel(
+            title, choices, esc="No claim", compact=offer,
+            initial=model.claims.index(truth) if truth in model.claims else 0,
+            hint="Enter: claim · a count or ↑↓ · Esc: none",
+        )
 
         def answered(claim: dict | None) -> None:
-            if claim is None and offer and not told:
+            if panel.declined and offer:
                 # No claim at this deal: the bots need not wait for one (PROTOCOL.md, "Deals").
-                # A sentence typed instead only puts the claim off.
                 self.post_message(self.ClaimPassed())
             self.send(claim)
 
         self.open_dialog(
-            ActionPicker(
-                question, choices, compact=offer,
-                initial=model.claims.index(truth) if truth in model.claims else 0,
-                hint="Enter: claim it · ↑/↓ or a digit: another · Esc: no claim",
-                typed=typed,
-            ),
-            answered, model.claims,
+            panel, answered, model.claims,
             stale=lambda: "" if self.model is None or self.model.hand == hand
             else "a wire of yours was cut",
         )
+
+    @staticmethod
+    def claim_number(claim: dict) -> int:
+        """The count a digit names a claim by: its Defusing wires ("3" is "I hold 3")."""
+        return int(claim.get("defusing", 0))
 
     def claim_words(self, claim: dict) -> str:
         return describe_claim(claim)

@@ -31,7 +31,7 @@ from tui.games.timebomb_evolution.model import (
     ending_rule,
 )
 from tui.games.timebomb.board import TimeBombBoard
-from tui.widgets.action_picker import ActionPicker
+from tui.widgets.choice_panel import Choice, ChoicePanel
 from tui.widgets.changed import retitle, update_changed
 from tui.games.timebomb.model import build_ending
 
@@ -257,9 +257,9 @@ class TimeBombEvolutionBoard(TimeBombBoard):
             self.deciding = False
             self.send(action)
 
-        choices = [(describe_decision(c, model), c) for c in model.decisions]
+        choices = [Choice(describe_decision(c, model), c) for c in model.decisions]
         question = QUESTIONS[model.decisions[0]["type"]]
-        self.open_dialog(ActionPicker(question, choices, later=True, decision=True), chosen,
+        self.open_dialog(ChoicePanel(question, choices, esc="Later", decision=True), chosen,
                          list(model.decisions))
 
     def claim_words(self, claim: dict) -> str:
