@@ -9,7 +9,6 @@ typing never closes what is open.
 
 from __future__ import annotations
 
-import random
 from typing import Any, Callable
 
 import pytest
@@ -34,6 +33,7 @@ from support.positions import (
     variante_game,
 )
 from support.screen_text import screen_text
+from support.sentences import sentences
 from textual import events
 from textual.keys import _character_to_key
 
@@ -59,32 +59,6 @@ def key(character: str) -> events.Key:
 
 
 # -- sentences as people type them -------------------------------------------------------------
-
-LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-ACCENTS = "éèêàçüöñßÉÀœ"
-DIGITS = "0123456789"
-PUNCTUATION = ",.;:!?'-()\"/&"
-
-
-def sentences(seed: int, count: int) -> list[str]:
-    """Generated sentences of 1 to 120 characters: words of letters, accents, digits and
-    punctuation, starting with any of them. None is only a number or only `?` (those are
-    a pick and the keys' question, not sentences), and none starts or ends with a space (the
-    chat trims them)."""
-    rng = random.Random(seed)
-    made = []
-    starts = (LETTERS, DIGITS, PUNCTUATION, ACCENTS)
-    while len(made) < count:
-        length = rng.choice((1, 2, 3, rng.randint(4, 40), rng.randint(40, 120)))
-        first = rng.choice(rng.choice(starts))
-        rest = "".join(rng.choice(LETTERS * 6 + ACCENTS + DIGITS * 2 + PUNCTUATION + " " * 12)
-                       for _ in range(length - 1))
-        text = (first + rest).strip()
-        if not text or text.isdigit() or text == "?" or "  " in text:
-            continue
-        made.append(text)
-    return made
-
 
 def post_keys(application, text: str) -> None:
     for character in text:
@@ -196,7 +170,7 @@ async def test_bursts_of_sentences_at_every_dialog_are_chat_whole_and_the_dialog
     build, seat_of, lobby_message, opening, another_moves = DIALOGS[name]
     game = build()
     seat = seat_of(game)
-    lines = sentences(hash(name) % 1000, 10)
+    lines = sentences(list(DIALOGS).index(name), 10)
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
         screen = await open_table(application, game, seat, lobby_message)

@@ -1,0 +1,248 @@
+"""Lines typed fast into a real app at a table: how many arrive other than as typed (issue 41).
+
+    uv run python benchmarks/typing.py [--lines 200] [--where terminal,browser] [--no-hog]
+
+A host on 127.0.0.1 runs a Time Bomb table of four: the app's player, a listening client that
+records every chat line the table hears, and two bots that play on meanwhile (the app's
+player is offered a claim at each deal and has a cut to make: dialogs open and close under
+the keys). Beside it a process spins one core (the CPU hog), as a busy laptop does.
+
+- **terminal**: `gaslight join` in a pseudo-terminal at 80x24; half the lines and their Enter
+  are one write each, as a paste without bracketed paste or a multiplexer's line reach an
+  app, half are typed a key every 5 to 40 ms, as a fast typist's keys.
+- **browser**: a page of `gaslight serve` in Debian's Chromium; half the lines typed with no
+  delay between keys (`keyboard.type`), half inserted at once, as a phone keyboard or an
+  input method hands over a word (`keyboard.insert_text`), each then Enter.
+
+The lines are generated, seeded: letters, accents, digits and punctuation, starting with any
+of them, 1 to 120 characters. The figure is the number of lines that did not arrive exactly
+as typed, in order (goal: 0). Every server listens on 127.0.0.1; the host never announces
+itself beyond it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+# Named for what it measures, this script would shadow the standard library's `typing` for
+# every module it imports: its folder leaves the path before anything else is imported.
+sys.path[:] = [p for p in sys.path
+               if os.path.realpath(p or ".") != os.path.dirname(os.path.realpath(__file__))]
+
+import argparse
+import asyncio
+import contextlib
+import fcntl
+import pty
+import random
+import signal
+import struct
+import subprocess
+import tempfile
+import termios
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
+
+from netplay.client import Connection  # noqa: E402
+from netplay.host import Host  # noqa: E402
+from netplay.limits import HostLimits  # noqa: E402
+from netplay.protocol import ChatLine  # noqa: E402
+from support.sentences import sentences  # noqa: E402
+
+NAME = "Tess"
+ARRIVAL = 10.0
+"""Seconds a line may take to reach the listener before it counts as lost."""
+
+class Table:
+    """The host, its table, and the listening client that records the table's chat."""
+
+    def __init__(self, data: Path, advertise: bool) -> None:
+        # People may chat as fast as they like here: the figure is about the keys.
+        limits = HostLimits(chat_burst=1000, chat_per_second=1000.0, bot_delay=0.5)
+        self.host = Host(data_dir=data, limits=limits, advertise=advertise,
+                         interfaces=["127.0.0.1"])
+        self.heard: list[str] = []
+        self.arrived = asyncio.Event()
+        self.name = f"Typing {os.getpid()}"
+
+    async def start(self) -> None:
+        await self.host.start("127.0.0.1", 0)
+        self.table = self.host.create_table("timebomb", 4, {}, name=self.name, bots=2,
+                                            start_when_full=True)
+        self.listener = await Connection.connect("127.0.0.1", self.port, name="Lis",
+                                                 table=self.table, code=self.host.table_code)
+        self.listening = asyncio.create_task(self.listen())
+
+    @property
+    def port(self) -> int:
+        return self.host.address[1]
+
+    async def listen(self) -> None:
+        async for message in self.listener:
+            if isinstance(message, ChatLine) and message.sender == NAME:
+                self.heard.append(message.text)
+                self.arrived.set()
+
+    async def until_heard(self, count: int) -> None:
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(ARRIVAL):
+                while len(self.heard) < count:
+                    self.arrived.clear()
+                    await self.arrived.wait()
+
+    async def stop(self) -> None:
+        self.listening.cancel()
+        await self.listener.close()
+        await self.host.stop()
+
+
+def misses(typed: list[str], heard: list[str]) -> int:
+    """Lines that did not arrive exactly as typed, in their place; the first few are shown."""
+    wrong = [(a, b) for a, b in zip(typed, heard) if a != b]
+    for a, b in wrong[:3]:
+        print(f"  typed {a!r}\n  heard {b!r}")
+    return len(wrong) + abs(len(typed) - len(heard))
+
+
+# -- the terminal ---------------------------------------------------------------------------
+
+
+class Terminal:
+    """`gaslight join` in a pseudo-terminal at 80x24, its output drained as it comes (a full
+    pseudo-terminal would stop the app)."""
+
+    def __init__(self, port: int, code: str) -> None:
+        env = dict(os.environ, GASLIGHT_NAME=NAME, GASLIGHT_INTERFACES="127.0.0.1",
+                   GASLIGHT_CONFIG_DIR=tempfile.mkdtemp(prefix="gaslight-typing-config-"),
+                   GASLIGHT_DATA_DIR=tempfile.mkdtemp(prefix="gaslight-typing-data-"),
+                   TERM="xterm-256color")
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+            os.execvpe(sys.executable, [sys.executable, "-m", "tui", "join", "--code", code,
+                                        f"127.0.0.1:{port}"], env)
+        self.output = bytearray()
+        self.reading = threading.Thread(target=self.drain, daemon=True)
+        self.reading.start()
+
+    def drain(self) -> None:
+        with contextlib.suppress(OSError):
+            while chunk := os.read(self.fd, 65536):
+                self.output = self.output[-65536:] + chunk
+
+    def shows(self, text: str) -> bool:
+        return text.encode() in self.output
+
+    def write(self, text: str) -> None:
+        os.write(self.fd, text.encode())
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            os.killpg(self.pid, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            os.waitpid(self.pid, 0)
+        with contextlib.suppress(OSError):
+            os.close(self.fd)
+
+
+async def in_the_terminal(table: Table, lines: list[str]) -> int:
+    terminal = Terminal(table.port, table.host.table_code)
+    try:
+        deadline = time.monotonic() + 60
+        while not terminal.shows("Chat") or not terminal.shows("Role"):
+            if time.monotonic() > deadline:
+                raise RuntimeError("the app never sat at the table")
+            await asyncio.sleep(0.2)
+        rng = random.Random(len(lines))
+        for n, line in enumerate(lines, 1):
+            if n % 2:
+                terminal.write(line + "\r")  # the line and its Enter, one write
+            else:  # a fast typist: a key every 5 to 40 ms
+                for key in line + "\r":
+                    terminal.write(key)
+                    await asyncio.sleep(rng.uniform(0.005, 0.040))
+            await table.until_heard(n)
+        return misses(lines, table.heard)
+    finally:
+        terminal.close()
+
+
+# -- the browser ----------------------------------------------------------------------------
+
+
+async def in_the_browser(table: Table, lines: list[str]) -> int:
+    from playwright.async_api import async_playwright
+    from support.browser import Guest, launch, start_serve
+
+    served = start_serve(Path(tempfile.mkdtemp(prefix="gaslight-typing-serve-")) / "data")
+    try:
+        async with async_playwright() as playwright:
+            browser = await launch(playwright)
+            context = await browser.new_context(viewport={"width": 1000, "height": 700},
+                                                ignore_https_errors=True)
+            guest = await Guest.open(context, served.url)
+            await guest.give_name(NAME)
+            await guest.wait_for(table.name, timeout=60)
+            screen = await guest.act("Home")
+            for _ in range(30):  # other tables may be listed on loopback too
+                if f"{table.name}: " in screen or f"{table.name}  " in screen.split("\n")[0]:
+                    break
+                screen = await guest.act("ArrowDown")
+            await guest.act("Enter")
+            await guest.wait_for(f"Table code for 127.0.0.1:{table.port}")
+            await guest.type(table.host.table_code)
+            await guest.press("Enter")
+            await guest.wait_for("Role", timeout=60)
+            for n, line in enumerate(lines, 1):
+                if n % 2:
+                    await guest.page.keyboard.type(line, delay=0)
+                else:
+                    await guest.page.keyboard.insert_text(line)
+                await guest.press("Enter")
+                await table.until_heard(n)
+            await browser.close()
+        return misses(lines, table.heard)
+    finally:
+        served.stop()
+
+
+async def measure(where: str, count: int, seed: int) -> int:
+    lines = sentences(seed, count)
+    table = Table(Path(tempfile.mkdtemp(prefix="gaslight-typing-host-")),
+                  advertise=where == "browser")
+    await table.start()
+    try:
+        run = in_the_terminal if where == "terminal" else in_the_browser
+        async with asyncio.timeout(count * ARRIVAL + 120):
+            return await run(table, lines)
+    finally:
+        await table.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--lines", type=int, default=200)
+    parser.add_argument("--where", default="terminal,browser")
+    parser.add_argument("--seed", type=int, default=41)
+    parser.add_argument("--no-hog", action="store_true", help="no process spinning a core")
+    args = parser.parse_args()
+    hog = None if args.no_hog else subprocess.Popen(
+        [sys.executable, "-c", "while True: pass"])
+    try:
+        print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+              f"; CPU hog: {'no' if hog is None else 'one core'}")
+        for where in args.where.split(","):
+            wrong = asyncio.run(measure(where, args.lines, args.seed))
+            print(f"{where}: {wrong} of {args.lines} lines arrived other than as typed "
+                  f"(load {os.getloadavg()[0]:.2f})")
+    finally:
+        if hog is not None:
+            hog.kill()
+
+
+if __name__ == "__main__":
+    main()
