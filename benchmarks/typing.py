@@ -47,58 +47,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
 
-from netplay.client import Connection  # noqa: E402
-from netplay.host import Host  # noqa: E402
-from netplay.limits import HostLimits  # noqa: E402
-from netplay.protocol import ChatLine  # noqa: E402
+from support.chat_table import ARRIVAL, ChatTable, sit_in_the_page  # noqa: E402
 from support.sentences import sentences  # noqa: E402
 
 NAME = "Tess"
-ARRIVAL = 10.0
-"""Seconds a line may take to reach the listener before it counts as lost."""
-
-class Table:
-    """The host, its table, and the listening client that records the table's chat."""
-
-    def __init__(self, data: Path, advertise: bool) -> None:
-        # People may chat as fast as they like here: the figure is about the keys.
-        limits = HostLimits(chat_burst=1000, chat_per_second=1000.0, bot_delay=0.5)
-        self.host = Host(data_dir=data, limits=limits, advertise=advertise,
-                         interfaces=["127.0.0.1"])
-        self.heard: list[str] = []
-        self.arrived = asyncio.Event()
-        self.name = f"Typing {os.getpid()}"
-
-    async def start(self) -> None:
-        await self.host.start("127.0.0.1", 0)
-        self.table = self.host.create_table("timebomb", 4, {}, name=self.name, bots=2,
-                                            start_when_full=True)
-        self.listener = await Connection.connect("127.0.0.1", self.port, name="Lis",
-                                                 table=self.table, code=self.host.table_code)
-        self.listening = asyncio.create_task(self.listen())
-
-    @property
-    def port(self) -> int:
-        return self.host.address[1]
-
-    async def listen(self) -> None:
-        async for message in self.listener:
-            if isinstance(message, ChatLine) and message.sender == NAME:
-                self.heard.append(message.text)
-                self.arrived.set()
-
-    async def until_heard(self, count: int) -> None:
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(ARRIVAL):
-                while len(self.heard) < count:
-                    self.arrived.clear()
-                    await self.arrived.wait()
-
-    async def stop(self) -> None:
-        self.listening.cancel()
-        await self.listener.close()
-        await self.host.stop()
-
 
 def misses(typed: list[str], heard: list[str]) -> int:
     """Lines that did not arrive exactly as typed, in their place; the first few are shown."""
@@ -149,8 +101,8 @@ class Terminal:
             os.close(self.fd)
 
 
-async def in_the_terminal(table: Table, lines: list[str]) -> int:
-    terminal = Terminal(table.port, table.host.table_code)
+async def in_the_terminal(table: ChatTable, lines: list[str]) -> int:
+    terminal = Terminal(table.port, table.code)
     try:
         deadline = time.monotonic() + 60
         while not terminal.shows("Chat") or not terminal.shows("Role"):
@@ -174,7 +126,7 @@ async def in_the_terminal(table: Table, lines: list[str]) -> int:
 # -- the browser ----------------------------------------------------------------------------
 
 
-async def in_the_browser(table: Table, lines: list[str]) -> int:
+async def in_the_browser(table: ChatTable, lines: list[str]) -> int:
     from playwright.async_api import async_playwright
     from support.browser import Guest, launch, start_serve
 
@@ -185,18 +137,7 @@ async def in_the_browser(table: Table, lines: list[str]) -> int:
             context = await browser.new_context(viewport={"width": 1000, "height": 700},
                                                 ignore_https_errors=True)
             guest = await Guest.open(context, served.url)
-            await guest.give_name(NAME)
-            await guest.wait_for(table.name, timeout=60)
-            screen = await guest.act("Home")
-            for _ in range(30):  # other tables may be listed on loopback too
-                if f"{table.name}: " in screen or f"{table.name}  " in screen.split("\n")[0]:
-                    break
-                screen = await guest.act("ArrowDown")
-            await guest.act("Enter")
-            await guest.wait_for(f"Table code for 127.0.0.1:{table.port}")
-            await guest.type(table.host.table_code)
-            await guest.press("Enter")
-            await guest.wait_for("Role", timeout=60)
+            await sit_in_the_page(guest, table, NAME)
             for n, line in enumerate(lines, 1):
                 if n % 2:
                     await guest.page.keyboard.type(line, delay=0)
@@ -212,8 +153,8 @@ async def in_the_browser(table: Table, lines: list[str]) -> int:
 
 async def measure(where: str, count: int, seed: int) -> int:
     lines = sentences(seed, count)
-    table = Table(Path(tempfile.mkdtemp(prefix="gaslight-typing-host-")),
-                  advertise=where == "browser")
+    table = ChatTable(Path(tempfile.mkdtemp(prefix="gaslight-typing-host-")), NAME,
+                      advertise=where == "browser")
     await table.start()
     try:
         run = in_the_terminal if where == "terminal" else in_the_browser
