@@ -609,3 +609,24 @@ async def test_a_burst_in_the_lobbys_forms_and_the_code_prompt_arrives_whole(for
         post_keys(application, text)
         await settle(pilot)
         assert screen.query_one(Input).value == text
+
+
+async def test_the_heist_name_dialog_takes_a_burst_whole_into_its_own_line():
+    """The one dialog that asks for words: a burst is the heist's name, whole, and its Enter
+    proposes the crew under that name."""
+    game = proposing_at_0()
+    crew = min(a["crew"] for a in game.legal_actions(0) if a["type"] == "propose")
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        screen = await open_table(application, game, 0, machinations_lobby(7))
+        await settle(pilot)
+        for seat in crew:
+            await pilot.press(*str(seat + 1), "enter")
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert open_dialog(application) is not None
+        sent = recording(screen)
+        name = "3rd Bank of Élysée"
+        post_burst(application, name)
+        await settle(pilot)
+        assert sent == [Act({"type": "propose", "crew": crew, "name": name})]
