@@ -250,7 +250,11 @@ async def test_the_end_screen_replays_the_game_over_the_tables_connection(tmp_pa
         assert [str(games.get_option_at_index(i).prompt).split(" (")[0]
                 for i in range(games.option_count)] == \
             [f"{n}. {game['result']}" for n, game in enumerate(tonight, 1)]
-        await pilot.press("1", "enter")  # the first game's number, and Enter
+        # The evening's list of games has room from 36 rows on (at 24 it gives way to every
+        # player's row): its first game's number, and Enter.
+        await pilot.resize_terminal(80, 40)
+        await until_shown(pilot, lambda: games.display, "the evening's games listed")
+        await pilot.press("1", "enter")
         await until_shown(pilot, lambda: isinstance(app.screen, ReplayScreen), "game 1's replay")
         await until_shown(pilot, lambda: app.screen.drawn == (0, "spectator"), "its deal")
         assert app.screen.game == f"{table_id}-1"

@@ -122,9 +122,9 @@ async def test_machinations_end_screen_says_who_was_arrested_or_murdered_and_whe
         await pilot.pause()
         text = flat(application)
         arrested, murdered = game.arrest, game.murder
-        assert (f"{names[lestrade]} (Inspector Lestrade) arrested {names[arrested]}, "
+        assert (f"{names[lestrade]} (Inspector Lestrade) arrested {names[arrested]}: "
                 in text)
-        assert f"{names[jack]} (Jack the Ripper) murdered {names[murdered]}, " in text
+        assert f"{names[jack]} (Jack the Ripper) murdered {names[murdered]}: " in text
         assert "Irene Adler loses: " in text or "Irene Adler wins: " in text
 
 

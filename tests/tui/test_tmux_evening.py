@@ -154,7 +154,10 @@ def chat_of(screen: str) -> str:
     """The chat panel's lines, joined: the right-hand column under its "Chat" title."""
     lines = screen.splitlines()
     start = next((i for i, line in enumerate(lines) if "─ Chat ─" in line), len(lines))
-    return " ".join(line.split("││")[-1].strip("│ ") for line in lines[start + 1:])
+    if start == len(lines):
+        return ""
+    left = lines[start].index("╭─ Chat")
+    return " ".join(line[left + 1:].strip("│╰─╯ ") for line in lines[start + 1:])
 
 
 def table_rows(screen: str) -> list[str]:
@@ -269,10 +272,10 @@ def test_an_evening_in_tmux(tmp_path: Path) -> None:
         assert "You cannot cut" not in t.screen("bob"), t.screen("bob")
         # The keys are the game's again at once: Ctrl+K offers the claim.
         t.keys("bob", "C-k")
-        screen = t.wait("bob", "Claim in public what you hold", "the claim dialog of Ctrl+K")
+        screen = t.wait("bob", "Claim what you hold", "the claim dialog of Ctrl+K")
         assert "You cannot cut" not in screen, screen
         t.keys("bob", "Escape")
-        t.wait("bob", lambda s: "Claim in public" not in s, "the claim dialog closed")
+        t.wait("bob", lambda s: "Claim what you hold" not in s, "the claim dialog closed")
 
         # 5. Ann quits mid-game and keeps the table running in the background: a stray Enter
         # stays, Ctrl+Q again moves to keeping it running, and Enter then quits.

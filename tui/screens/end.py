@@ -20,10 +20,19 @@ from tui.widgets.chat_panel import ChatLine, ChatPanel
 from tui.widgets.evening import Evening
 from tui.widgets.pick_list import PickList
 
+TALL = 36
+"""Rows from which the end screen has room for everything, at every table size."""
+
 
 class EndScreen(Screen[str | None]):
     # The chat line has the focus all along; every key is the keyboard's (`TableKeyboard`).
     AUTO_FOCUS = "#chat-input"
+
+    # Below TALL rows (a terminal of 24, a full table of 10) the end keeps what a person reads
+    # it for in view: every player and who won, the evening's line and who asked for another
+    # game. The headline's box, the buttons (the footer has their keys) and the evening's list
+    # of games (Ctrl+W still watches this one again) give way, and the chat takes fewer rows.
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (TALL, "-tall")]
 
     DEFAULT_CSS = """
     EndScreen { align: center top; }
@@ -37,6 +46,13 @@ class EndScreen(Screen[str | None]):
     EndScreen #end-you.-won { background: $success 30%; }
     EndScreen #end-you.-lost { background: $error 20%; }
     EndScreen ChatPanel { height: 7; min-height: 5; max-width: 100; }
+    EndScreen.-short #end-you { margin: 0; }
+    EndScreen.-short #end-buttons { display: none; }
+    EndScreen.-short #evening-games { display: none; }
+    EndScreen.-short Evening { margin: 0; }
+    EndScreen.-short #ending-headline { height: 1; border: none; }
+    EndScreen.-short #ending-table { margin: 0; }
+    EndScreen.-short ChatPanel { height: 4; min-height: 4; }
     """
 
     # Letters go to the chat, as at the table: a sentence typed here asks for nothing.
@@ -131,7 +147,8 @@ class EndScreen(Screen[str | None]):
         return self.query_one(ChatPanel).line
 
     def keyboard_choices(self) -> PickList | None:
-        return self.query_one(Evening).choices
+        games = self.query_one(Evening).choices
+        return games if games is not None and games.display else None
 
     def keyboard_nodes(self) -> list[DOMNode]:
         return [self, self.app]

@@ -101,7 +101,7 @@ class ReplayScreen(Screen[None], inherit_bindings=False):
                         "this one"),
         Binding("home", "jump(0)", "Start", show=False, priority=True,
                 tooltip="The deal, before the first action"),
-        Binding("end", "jump(-1)", "Start/end", key_display="home/end", priority=True,
+        Binding("end", "jump(-1)", "Ends", key_display="home/end", priority=True,
                 tooltip="End: the end of the game; Home: the deal"),
         Binding("space", "play", "Play", priority=True,
                 tooltip="Play the game at a steady pace, one action a second; again to stop"),

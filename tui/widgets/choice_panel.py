@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -21,7 +22,12 @@ from textual.containers import Vertical
 from textual.widgets import Input, Static
 from textual.widgets.option_list import Option
 
+from tui.widgets.fitted_line import fit_words
 from tui.widgets.pick_list import PickList
+
+
+COMPACT_ROWS = 5
+"""A compact panel's rows: its borders and three choices, the table above it in sight."""
 
 
 @dataclass(frozen=True)
@@ -44,7 +50,6 @@ class ChoicePanel(Vertical):
     ChoicePanel #choice-question { height: auto; }
     ChoicePanel PickList { height: auto; max-height: 7; border: none; padding: 0;
                            background: $surface; }
-    ChoicePanel.-compact PickList { max-height: 3; }
     ChoicePanel Input { height: 1; border: none; padding: 0 1; background: $boost; }
     ChoicePanel Input:focus { border: none; background: $accent 30%; }
     """
@@ -92,6 +97,8 @@ class ChoicePanel(Vertical):
         self.choice_list.taken = self.choose
         self.answered: Callable[[Any], None] | None = None
         """Called with the answer, or None when the dialog is closed unanswered."""
+        self.rows: int | None = None
+        """The rows its place gives it (`fit`), if it was told."""
         self.declined = False
         """The player closed it unanswered (Esc), rather than the table moving on."""
 
@@ -112,7 +119,53 @@ class ChoicePanel(Vertical):
 
     def on_mount(self) -> None:
         self.border_title = Text(self.panel_title)
-        self.border_subtitle = self.hint or f"a digit or ↑↓, Enter · Esc: {self.esc.lower()}"
+        self.border_subtitle = self.keys_hint
+        self.call_after_refresh(self.fit_choices)
+
+    def fit(self, rows: int) -> None:
+        """The panel has `rows` rows (a compact one, COMPACT_ROWS at most): its choices take
+        what its borders, question and line leave, and scroll."""
+        if self.has_class("-compact"):
+            rows = min(rows, COMPACT_ROWS)
+        self.rows = rows
+        self.styles.max_height = rows
+        if self.is_mounted:
+            self.call_after_refresh(self.fit_choices)
+
+    def fit_choices(self) -> None:
+        if self.rows is not None:
+            taken = 2 + sum(child.outer_size.height for child in self.children
+                            if child is not self.choice_list)
+            self.choice_list.styles.max_height = max(1, self.rows - taken)
+        self.call_after_refresh(self.say_hidden)
+
+    @property
+    def keys_hint(self) -> str:
+        return self.hint or f"a digit or ↑↓, Enter · Esc: {self.esc.lower()}"
+
+    def say_hidden(self) -> None:
+        """The bottom border names the choices the list has no room for, in a word: no row is
+        lost without a word (issue 46)."""
+        above, below = self.choice_list.out_of_view()
+        more = " ".join(part for part, n in ((f"↑+{above}", above), (f"↓+{below} more", below))
+                        if n)
+        if not more:
+            self.border_subtitle = self.keys_hint
+            return
+        # With rows out of view, the keys' words give way to saying so: the longest that fits.
+        room = self.outer_size.width - 6
+        self.border_subtitle = next(
+            (words for words in (f"{more} · ↑↓, Enter · Esc: {self.esc.lower()}",
+                                 f"{more} · Esc: {self.esc.lower()}", more)
+             if cell_len(words) <= room), more)
+
+    def on_option_list_option_highlighted(self) -> None:
+        self.call_after_refresh(self.say_hidden)
+
+    def on_resize(self) -> None:
+        # A title too long for the panel keeps its whole words, never a cut one.
+        self.border_title = Text(fit_words(self.panel_title, self.outer_size.width - 6))
+        self.call_after_refresh(self.fit_choices)
         enabled = [n for n, c in enumerate(self.choices) if c.enabled]
         start = self.initial if self.initial in enabled else (enabled[0] if enabled else None)
         self.choice_list.highlighted = start

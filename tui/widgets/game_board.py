@@ -32,6 +32,10 @@ from tui.widgets.choice_panel import ChoicePanel
 from tui.widgets.pick_list import PickList
 
 
+MIN_DIALOG_ROWS = 6
+"""The least a dialog is given: its borders, its question and a few of its choices."""
+
+
 class GameBoard(Widget):
     """Renders one game's view for one viewer and turns the player's choices into actions.
 
@@ -61,6 +65,9 @@ class GameBoard(Widget):
         Binding("ctrl+e", "unhide", "Show", tooltip="Show your secrets again"),
     ]
 
+    KEPT = ".-you, .-list"
+    """The panels a dialog never squeezes out of view: your secrets and the players."""
+
     YOUR_TURN = "your turn"
     """The status bar's words when the game waits on this seat."""
 
@@ -86,6 +93,8 @@ class GameBoard(Widget):
         self.model: Any = None
         """What the game's `redraw` built from the view: its own model, with a `status_line`."""
         self.dialog: tuple[ChoicePanel, tuple[dict[str, Any], ...], Any, Callable[[], str]] | None
+        self.kept_height = 0
+        """Rows the `KEPT` panels take, as last laid out with no dialog open."""
         self.dialog_dock: Widget | None = None
         """Where its dialogs open (under the board, beside the chat): the board itself when
         its screen gives it no place."""
@@ -107,6 +116,7 @@ class GameBoard(Widget):
         self.view, self.legal, self.seats = view, legal, seats
         self.redraw()
         self.close_stale_dialog()
+        self.call_after_refresh(self.measure_kept)
         if moved_on:
             for choices in self.query(PickList):
                 choices.rows_changed()
@@ -164,7 +174,25 @@ class GameBoard(Widget):
 
         panel.answered = done
         (self.dialog_dock if self.dialog_dock is not None else self).mount(panel)
+        self.fit_dock()
         self.dialog_changed()
+
+    def measure_kept(self) -> None:
+        if self.dialog is None:
+            self.kept_height = sum(panel.outer_size.height for panel in self.query(self.KEPT))
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.measure_kept)
+        self.fit_dock()
+
+    def fit_dock(self) -> None:
+        """The dialog takes the rows the kept panels leave it, and no fewer than a dialog
+        needs: its choices scroll, and say what they have no room for."""
+        dock = self.dialog_dock
+        if dock is None or self.dialog is None:
+            return
+        column = self.size.height + dock.outer_size.height
+        self.dialog[0].fit(max(MIN_DIALOG_ROWS, column - self.kept_height))
 
     def dialog_changed(self) -> None:
         """A dialog opened or closed: what may be pressed changed; the screen owns the

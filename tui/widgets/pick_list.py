@@ -79,6 +79,17 @@ class PickList(OptionList, can_focus=False):
         if self.highlighted is not None and self.taken is not None:
             self.taken(self.highlighted)
 
+    def out_of_view(self) -> tuple[int, int]:
+        """How many rows lie wholly above the list's view, and below it: what a list that
+        scrolls must say it hides ("+2 more")."""
+        if not self.is_mounted or not self.option_count:
+            return 0, 0
+        top, height = round(self.scroll_y), self.scrollable_content_region.height
+        seen = {option for option, _ in self._lines[top:top + height]}  # (row, its line)
+        if not seen:
+            return 0, 0
+        return min(seen), self.option_count - 1 - max(seen)
+
     def refusal(self, number: int | None) -> str:
         """Why Enter takes nothing: no row is highlighted (None), or `number` names none."""
         if number is None:

@@ -258,9 +258,9 @@ class HolmesBoard(GameBoard):
         model = self.model
         if model is None or not model.choices:
             return
-        question = model.prompt[:1].upper() + model.prompt[1:]
+        question = model.prompt[:1].upper() + model.prompt[1:] + "."
         choices = [Choice(c.label, c.action) for c in (only or model.choices)]
-        self.open_dialog(ChoicePanel(question, choices, esc="Later"),
+        self.open_dialog(ChoicePanel("Your choice", choices, question=question, esc="Later"),
                          self.send, [choice.answer for choice in choices])
 
     async def on_resize(self) -> None:

@@ -17,11 +17,10 @@ from tui.widgets.choice_panel import Choice, ChoicePanel
 
 def vote_panel(proposal: str) -> ChoicePanel:
     return ChoicePanel(
-        "Your secret vote",
+        "Your vote (secret until all have voted)",
         [Choice("Approve", {"type": "vote", "approve": True}),
          Choice("Object", {"type": "vote", "approve": False})],
-        question=f"{proposal}.\nYour vote stays secret until everyone has voted.",
-        esc="Later",
+        question=f"{proposal}.", esc="Later",
     )
 
 

@@ -215,8 +215,9 @@ def ending_lines(view: Mapping[str, Any], seats: Sequence[SeatInfo]) -> tuple[st
         right[kind] = roles[target] == wanted
         verdict = "right" if right[kind] else f"not {role_name(wanted)}"
         verb = "arrested" if kind == "arrest" else "murdered"
-        lines.append(f"{names[accuser]} ({role_name(roles[accuser])}) {verb} {names[target]}, "
-                     f"{role_name(roles[target])}: {verdict}.")
+        # The target's role is on their row of the table below: one line at 80 columns.
+        lines.append(f"{names[accuser]} ({role_name(roles[accuser])}) {verb} {names[target]}: "
+                     f"{verdict}.")
     scores = view.get("scores") or {}
     cops, robbers = scores.get(COPS, 0), scores.get(ROBBERS, 0)
     reason = outcome.get("reason")

@@ -315,11 +315,11 @@ class TimeBombBoard(GameBoard):
             return
         truth = model.truth
         choices = [
-            Choice(f"I hold {self.claim_words(c)}" + (" ← true" if c == truth else ""),
+            Choice(self.claim_words(c) + (" ← true" if c == truth else ""),
                    c, number=self.claim_number(c))
             for c in model.claims
         ]
-        title = "Claim in public what you hold; a bluff is fine"
+        title = "Claim what you hold (bluffing is fine)"
         if offer:
             title = f"Round {model.round} dealt: claim? (bluffing is fine)"
         hand = model.hand
