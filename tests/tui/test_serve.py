@@ -10,7 +10,7 @@ import time
 import pytest
 from aiohttp.test_utils import make_mocked_request
 
-from tui.serve import (GUEST_COOKIE, GUEST_COOKIE_SECONDS, GUESTS_DIR, GaslightServer,
+from tui.serve.server import (GUEST_COOKIE, GUEST_COOKIE_SECONDS, GUESTS_DIR, GaslightServer,
                        certificate_fingerprint, guest_id, new_guest_id)
 
 

@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     from netplay.announcer import advertised_addresses
     from netplay.store import data_dir
     from tui.launch import interfaces_from
-    from tui.serve import GaslightServer, certificate_fingerprint
+    from tui.serve.server import GaslightServer, certificate_fingerprint
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s",
                         stream=sys.stderr)
