@@ -3,12 +3,18 @@ browser tests in tests/browser play through it)."""
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import ssl
 import time
 
 import pytest
 from aiohttp.test_utils import make_mocked_request
+
+from tui.address import (GUEST_NETWORKS_ENV, Address, AddressNotAllowed, check_reachable,
+                         parse_address)
+from tui.backend import Backend
+from tui.listing import connect_error_text
 
 from tui.serve.server import (GUEST_COOKIE, GUEST_COOKIE_SECONDS, GUESTS_DIR, GaslightServer,
                        certificate_fingerprint, guest_id, new_guest_id)
@@ -66,3 +72,76 @@ def test_a_guest_not_seen_for_longer_than_the_cookie_lasts_is_forgotten(tmp_path
     assert sorted(p.name for p in (server.root / GUESTS_DIR).iterdir()) == sorted(
         [kept, back, "notes"])
     assert (server.guest_home(back) / "data").is_dir()
+
+
+# -- what a guest in a browser may reach (tui.address, the backend) ---------------------------
+
+LAN = (ipaddress.ip_network("192.168.1.0/24"),)
+
+
+@pytest.mark.parametrize("typed", ["192.168.1.20:7777", "192.168.1.254:1"])
+def test_a_guest_reaches_a_host_on_their_network(typed):
+    check_reachable(parse_address(typed), LAN)
+
+
+@pytest.mark.parametrize("typed, why", [
+    ("127.0.0.1:22", "never the serving computer's own loopback"),
+    ("[::1]:22", "never the serving computer's own loopback"),
+    ("10.8.0.1:7777", "this network only"),
+    ("192.168.2.1:7777", "this network only"),
+    ("[::ffff:192.168.1.20]:7777", "this network only"),
+    ("localhost:22", "not a name"),
+    ("gaslight.example:7777", "not a name"),
+])
+def test_a_guest_is_refused_every_other_host_with_a_sentence_the_lobby_shows(typed, why):
+    """A refusal is an OSError whose strerror the lobby shows after "Cannot reach HOST:PORT:"
+    (`connect_error_text`), as it shows a host that does not answer: the guest learns nothing
+    about the port."""
+    address = parse_address(typed)
+    with pytest.raises(AddressNotAllowed) as refused:
+        check_reachable(address, LAN)
+    assert why in refused.value.strerror
+    shown = connect_error_text(address, refused.value)
+    assert shown == f"Cannot reach {address}: {refused.value.strerror}."
+
+
+def test_an_app_of_its_own_reaches_anywhere_and_a_guests_follows_its_networks(monkeypatch):
+    monkeypatch.delenv(GUEST_NETWORKS_ENV, raising=False)
+    assert Backend().guest_networks is None
+    Backend().check_reachable(Address("127.0.0.1", 22))
+    monkeypatch.setenv(GUEST_NETWORKS_ENV, "192.168.1.0/24,127.0.0.1/32")
+    guest = Backend()
+    assert guest.guest_networks == (LAN[0], ipaddress.ip_network("127.0.0.1/32"))
+    guest.check_reachable(Address("127.0.0.1", 22))  # the owner let guests reach it
+    with pytest.raises(AddressNotAllowed):
+        guest.trust(Address("127.0.0.2", 22))
+
+
+async def test_a_guests_app_reaches_the_hosts_it_runs_itself(tmp_path):
+    """Quick play and a guest's own tables are hosts on 127.0.0.1 in the guest's app: theirs
+    to reach, whatever their networks."""
+    backend = Backend(data_dir=tmp_path, discover=False, bot_delay=0, guest_networks=LAN)
+    ticket = await backend.play_bots("Ann")
+    try:
+        assert ticket.address.host == "127.0.0.1"
+        assert backend.trust(ticket.address)["code"] is not None
+        with pytest.raises(AddressNotAllowed):
+            backend.trust(Address("127.0.0.1", ticket.address.port + 1))
+    finally:
+        await backend.close()
+
+
+async def test_a_guests_tables_are_never_kept_in_the_background(tmp_path):
+    """Quitting a guest's app that hosts a table for others closes the table for everyone,
+    even when asked to keep it running: no background host is started."""
+    from tui import background
+
+    backend = Backend(data_dir=tmp_path, discover=False, bot_delay=0, guest_networks=LAN,
+                      interfaces=["127.0.0.1"])
+    assert not backend.may_keep_in_background
+    ticket = await backend.host_table("timebomb", 4, {}, name="Baker Street", bots=2,
+                                      advertise=True)
+    await backend.keep_in_background("Ann")
+    assert backend.hosts == [] and background.running(tmp_path, ticket.store) is None
+    assert not list(tmp_path.glob(f"{ticket.store}.*"))
+    assert Backend(data_dir=tmp_path, discover=False, guest_networks=None).may_keep_in_background
