@@ -1,11 +1,15 @@
-"""`gaslight serve` without a browser: what makes a guest, and the certificate it keeps (the
-browser tests in tests/browser play through it)."""
+"""`gaslight serve` without a browser: what makes a guest, the certificate it keeps, what a
+guest's app may reach, and the bounds the server keeps (the browser tests in tests/browser
+play through it, and tests/hostile/test_serve_*.py attack it)."""
 
 from __future__ import annotations
 
 import ipaddress
+import json
+import logging
 import os
 import ssl
+import sys
 import time
 
 import pytest
@@ -16,8 +20,11 @@ from tui.address import (GUEST_NETWORKS_ENV, Address, AddressNotAllowed, check_r
 from tui.backend import Backend
 from tui.listing import connect_error_text
 
+from tui.serve.console import UNSAFE, OneLine, Quieter
+from tui.serve.limits import ServeLimits
+from tui.serve.page import Allowance, PageRefused, parse_message
 from tui.serve.server import (GUEST_COOKIE, GUEST_COOKIE_SECONDS, GUESTS_DIR, GaslightServer,
-                       certificate_fingerprint, guest_id, new_guest_id)
+                              certificate_fingerprint, guest_id, network_of, new_guest_id)
 
 
 def request_with(cookie: str):
@@ -145,3 +152,103 @@ async def test_a_guests_tables_are_never_kept_in_the_background(tmp_path):
     assert backend.hosts == [] and background.running(tmp_path, ticket.store) is None
     assert not list(tmp_path.glob(f"{ticket.store}.*"))
     assert Backend(data_dir=tmp_path, discover=False, guest_networks=None).may_keep_in_background
+
+
+# -- the bounds of `gaslight serve` (tui.serve.limits, .page, .console) -----------------------
+
+def test_the_limits_an_owner_gets():
+    """SECURITY.md ("In a browser") states these: a change to one is a change to it."""
+    limits = ServeLimits()
+    assert (limits.exit_grace, limits.send_deadline, limits.heartbeat) == (3.0, 10.0, 15.0)
+    assert (limits.first_message, limits.idle, limits.request_deadline) == (10.0, 1800.0, 10.0)
+    assert (limits.keepalive, limits.connections_per_address, limits.connections) == (
+        15.0, 64, 512)
+    assert (limits.columns, limits.rows, limits.smallest_columns, limits.smallest_rows) == (
+        300, 100, 10, 5)
+    assert (limits.stdin_message, limits.stdin_per_second) == (16 * 1024, 4 * 1024)
+    assert (limits.app_packet, limits.app_memory) == (4 * 1024 * 1024, 512 * 1024 * 1024)
+
+
+def test_limits_are_changed_by_name_and_a_wrong_one_is_named():
+    changed = ServeLimits().changed(["exit_grace=0.5", "connections=9"])
+    assert (changed.exit_grace, changed.connections) == (0.5, 9)
+    with pytest.raises(ValueError, match="there is no limit 'grace'"):
+        ServeLimits().changed(["grace=1"])
+    with pytest.raises(ValueError, match="connections takes a number"):
+        ServeLimits().changed(["connections=many"])
+
+
+@pytest.mark.parametrize("asked, held", [
+    ((10_000, 10_000), (300, 100)), ((80, 24), (80, 24)), ((0, -5), (10, 5)),
+    ((2**64, 1), (300, 5)),
+])
+def test_a_page_gets_a_screen_within_the_limits(asked, held):
+    assert ServeLimits().screen(*asked) == held
+    message = json.dumps(["resize", {"width": asked[0], "height": asked[1]}])
+    assert parse_message(message, ServeLimits()) == ("resize", held)
+
+
+@pytest.mark.parametrize("text, parsed", [
+    ('["stdin", "\\t"]', ("stdin", "\t")), ('["ping", "1700000000000"]', ("ping", "1700000000000")),
+    ('["focus"]', ("focus", None)), ('["blur"]', ("blur", None)),
+])
+def test_what_a_page_sends(text, parsed):
+    assert parse_message(text, ServeLimits()) == parsed
+
+
+@pytest.mark.parametrize("text", [
+    "", "[", "{}", "[]", '["stdin"]', '["stdin", 3]', '["stdin", "a", "b"]',
+    '["resize", {"width": "80", "height": 24}]', '["resize", {"width": 80}]',
+    '["ping", "' + "9" * 65 + '"]', '["quit"]', '["open_url", {"url": "x"}]', "null",
+])
+def test_a_message_no_page_sends_is_refused(text):
+    with pytest.raises(PageRefused):
+        parse_message(text, ServeLimits())
+
+
+def test_a_page_is_read_no_faster_than_its_allowance():
+    """A burst goes at once; past it, each byte waits its share of the second."""
+    allowance = Allowance(per_second=1000, burst=4000)
+    assert allowance.wait_for(4000) == 0
+    assert allowance.wait_for(500) == pytest.approx(0.5, abs=0.01)
+    assert allowance.wait_for(1000) == pytest.approx(1.5, abs=0.01)
+
+
+@pytest.mark.parametrize("raw", ["\x1b[2J", "\x9b31m", "\x07", "\x00", "\x7f", "\u202e",
+                                 "line\nbreak", "\r"])
+def test_no_guest_text_reaches_the_console_unescaped(raw):
+    line = OneLine().format(logging.makeLogRecord(
+        {"name": "aiohttp.server", "msg": "from %s", "args": (f"agent {raw} end",),
+         "levelno": logging.WARNING, "levelname": "WARNING"}))
+    assert not UNSAFE.search(line) and "end" in line
+
+
+def test_an_exception_is_one_line_without_its_traceback():
+    try:
+        raise ValueError("bad\x9b header")
+    except ValueError:
+        record = logging.makeLogRecord({"name": "aiohttp.server", "msg": "Error handling request",
+                                        "exc_info": sys.exc_info(), "levelno": logging.ERROR})
+    line = OneLine().format(record)
+    assert line.endswith("Error handling request: ValueError: bad\\x9b header")
+    assert "\n" not in line and "Traceback" not in line
+
+
+def test_a_kind_of_warning_is_printed_once_a_while_with_a_count():
+    quieter = Quieter(quiet_for=60)
+
+    def record(msg: str, level: int = logging.WARNING) -> logging.LogRecord:
+        return logging.makeLogRecord({"name": "gaslight.serve", "msg": msg, "levelno": level})
+
+    assert quieter.filter(record("cannot accept a connection: %s"))
+    assert not any(quieter.filter(record("cannot accept a connection: %s")) for _ in range(5))
+    assert quieter.filter(record("another kind"))
+    assert all(quieter.filter(record("a page opened", logging.INFO)) for _ in range(3))
+    quieter.last[("gaslight.serve", "cannot accept a connection: %s")] -= 61
+    again = record("cannot accept a connection: %s")
+    assert quieter.filter(again) and again.msg.endswith("(and 5 more like it left out)")
+
+
+def test_a_page_reaching_loopback_is_on_loopbacks_network():
+    assert network_of("127.0.0.1") == ipaddress.ip_network("127.0.0.0/8")
+    assert network_of("203.0.113.9") == ipaddress.ip_network("203.0.113.9/32")  # no interface

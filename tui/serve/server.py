@@ -1,7 +1,7 @@
 """Browser play: `gaslight serve` puts the app in a guest's browser, over HTTPS.
 
-textual-serve runs one app process per page and relays its screen over a websocket. What a LAN
-needs around that is here:
+Each page runs an app process of its own (`tui.serve.session`), textual-serve's page and
+script draw it. What a LAN needs around that is here:
 
 - **TLS.** A self-signed certificate, made and kept owner-only like a host's key (`HostKey`),
   and the page told its own https:// address, so that its websocket is wss:// (a browser
@@ -10,14 +10,26 @@ needs around that is here:
   names a directory of its own that the guest's app takes as its config and data directories:
   its name, seat book and known hosts are that guest's, and a reloaded tab finds its seats
   there as a restarted terminal does. The app's stderr is kept there too, never shown on the
-  server's console. The id is checked against a strict pattern, so it can
-  never be a path. Each visit renews the cookie and marks the directory; a directory left
-  longer than the cookie lasts can never be reached again, and goes when the server starts.
+  server's console. The id is checked against a strict pattern, so it can never be a path.
+  Each visit renews the cookie and marks the directory; a directory left longer than the
+  cookie lasts can never be reached again, and goes when the server starts. The cookie is
+  `SameSite=Lax`: a guest who follows a link to the page from another site (a chat message,
+  a redirect) arrives with it, as themself. Strict sent no cookie then, and the server gave
+  them a new identity over the old one: their name, seats and known hosts were lost. Lax
+  still keeps the cookie from any other site's requests but a top-level visit, and the visit
+  does nothing but show the page.
+- **Only our page opens the socket.** `/ws` takes only a request whose Origin is this
+  server's own address: a page from another port of the same address (same-site, so it gets
+  the cookie) cannot read a guest's screen or type for them.
 - **Sessions are bounded.** At most `max_sessions` app processes at once; the next guest gets
   a page that says the server is full. At most `per_device` of them for one device (one
   address), so that one device's tabs, or a joker's, never take every session from the
-  phones. A session's process ends when its page closes, and is killed if it does not quit in
-  time.
+  phones. A session counts while its process lives, and its process ends by a deadline
+  (`tui.serve.session`). Connections are bounded by `tui.serve.listener`, what a page sends
+  by `tui.serve.page`, and the limits are `tui.serve.limits.ServeLimits`.
+- **A guest reaches only their own network.** Each app is told the network its page came
+  from (the serving computer's interface that the page reached), and finds hosts there only
+  (`tui.address.check_reachable`), or in networks the owner adds.
 """
 
 from __future__ import annotations
@@ -25,6 +37,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import ipaddress
 import logging
 import os
 import re
@@ -32,19 +45,25 @@ import secrets
 import shutil
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 import aiohttp_jinja2
+import jinja2
+import textual_serve
 from aiohttp import web
 from cryptography.hazmat.primitives import serialization
-from textual_serve.app_service import AppService
-from textual_serve.server import Server, to_int
 
 from netplay.store import DATA_DIR_ENV, private_dir
 from netplay.transport import HostKey
-from tui.config import CONFIG_DIR_ENV, NAME_ENV
+from tui.address import GUEST_NETWORKS_ENV, Network
+from tui.config import CONFIG_DIR_ENV
 from tui.launch import INTERFACES_ENV
+from tui.serve.limits import ServeLimits
+from tui.serve.listener import Listener
+from tui.serve.page import read_page
+from tui.serve.session import GuestSession, wait_all
 
 log = logging.getLogger("gaslight.serve")
 
@@ -56,9 +75,21 @@ GUEST_COOKIE_SECONDS: Final = 365 * 24 * 3600
 """How long a guest's cookie lasts after their last visit."""
 CERTIFICATE_FILE: Final = "certificate.pem"
 GUESTS_DIR: Final = "guests"
-APP_LOG: Final = "app.log"
-EXIT_GRACE: Final = 5.0
-"""Seconds a session's app has to quit after its page closed, before it is killed."""
+TEXTUAL_SERVE: Final = Path(textual_serve.__file__).parent
+"""textual-serve's page (templates/) and its script and styles (static/)."""
+CLOSE_WAIT: Final = 1.0
+"""Seconds a page's socket has to say goodbye once its app has ended; then it is cut."""
+KILL_WAIT: Final = 2.0
+"""Seconds, past the grace, for the apps killed at a stop to be reaped."""
+CLEANUP_WAIT: Final = 2.0
+"""Seconds the web server has to close its connections at a stop."""
+
+
+def to_int(text: str, default: int) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        return default
 
 
 def new_guest_id() -> str:
@@ -114,84 +145,58 @@ everyone at the table can get one. Close one of them, then reload this page.</p>
 """
 
 
-class GuestSession(AppService):
-    """One page's app process, with its guest's own directories."""
+def network_of(address: str) -> Network:
+    """The network of this computer's interface that holds `address` (the address a page
+    reached); the address alone when no interface says."""
+    import ifaddr  # zeroconf's
 
-    def __init__(self, command: list[str], guest: str, home: Path, environment: dict[str, str],
-                 *, remote: str | None = None, **kwargs: Any) -> None:
-        super().__init__(" ".join(command), **kwargs)
-        self.argv = command
-        self.remote = remote
-        """The address the page was opened from."""
-        self.guest = guest
-        self.home = home
-        self.guest_environment = environment
-        self.closing = False
-        self.ended = asyncio.Event()
-
-    def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
-        environment = super()._build_environment(width, height)
-        environment.pop(NAME_ENV, None)  # the serving user's name is not every guest's
-        environment.update(self.guest_environment)
-        return environment
-
-    async def _open_app_process(self, width: int = 80, height: int = 24):
-        # The app's stderr goes to the guest's own directory, owner-only: textual-serve would
-        # copy it to the server's console, and a crash's traceback shows its locals (the
-        # guest's hand among them).
-        app_log = os.open(self.home / APP_LOG, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        try:
-            # Started without a shell, so that the process we stop is the app itself.
-            self._process = process = await asyncio.create_subprocess_exec(
-                *self.argv,
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=app_log,
-                env=self._build_environment(width, height),
-                start_new_session=True,  # Ctrl+C at the server's terminal is the server's
-            )
-        finally:
-            os.close(app_log)
-        # textual-serve's reader of the app's stderr finds it empty.
-        process.stderr = asyncio.StreamReader()
-        process.stderr.feed_eof()
-        self._stdin = process.stdin
-        return process
-
-    async def stop(self) -> None:
-        """Ask the app to quit, and kill it if it has not within EXIT_GRACE."""
-        self.closing = True
-        process = self._process
-        try:
-            async with asyncio.timeout(EXIT_GRACE):
-                await super().stop()
-                if process is not None:
-                    await process.wait()
-        except TimeoutError:
-            log.warning("a guest's app did not quit in %.0f s: killed", EXIT_GRACE)
-            if process is not None and process.returncode is None:
-                process.kill()
-                await process.wait()
-        finally:
-            self.ended.set()
+    ip = ipaddress.ip_address(address)
+    for adapter in ifaddr.get_adapters():
+        for entry in adapter.ips:
+            host = entry.ip if isinstance(entry.ip, str) else entry.ip[0]
+            with contextlib.suppress(ValueError):
+                if ipaddress.ip_address(host) == ip:
+                    return ipaddress.ip_network(f"{host}/{entry.network_prefix}", strict=False)
+    return ipaddress.ip_network(address)
 
 
-class GaslightServer(Server):
-    """textual-serve's server with TLS, guest identities and a bound on sessions."""
+def raise_descriptor_limit(needed: int) -> None:
+    """Let this process open `needed` file descriptors, as far as the system allows it."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < needed:
+        ceiling = needed if hard == resource.RLIM_INFINITY else min(needed, hard)
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (ceiling, hard))
+
+
+class GaslightServer:
+    """The web server of `gaslight serve`: textual-serve's page, over TLS, with guest
+    identities, a bound on sessions and connections, and a deadline on every guest's app."""
 
     def __init__(self, root: Path, bind: str = "127.0.0.1", port: int = 0, *,
                  interfaces: list[str] | None = None, max_sessions: int = 10,
-                 per_device: int = 3, https: bool = True) -> None:
-        super().__init__(command="gaslight", host=bind, port=port, title="Gaslight")
+                 per_device: int = 3, https: bool = True,
+                 guests_reach: list[Network] | None = None,
+                 limits: ServeLimits | None = None) -> None:
         self.root = private_dir(root)
         """The server's own directory: its certificate and one directory per guest."""
+        self.bind = bind
+        self.port = port
         self.interfaces = interfaces
         """Discovery's interfaces for every guest's app; None: every LAN interface."""
         self.max_sessions = max_sessions
         self.per_device = per_device
         self.https = https
+        self.guests_reach = guests_reach or []
+        """Networks every guest may reach besides the one their page came from."""
+        self.limits = limits or ServeLimits()
         self.key = HostKey(self.root / CERTIFICATE_FILE) if https else None
         self.sessions: set[GuestSession] = set()
+        """The sessions whose app is starting or running."""
+        self.stopping = False
+        self.listener: Listener | None = None
         self._runner: web.AppRunner | None = None
 
     @property
@@ -209,21 +214,42 @@ class GaslightServer(Server):
     def guest_home(self, guest: str) -> Path:
         return private_dir(self.root / GUESTS_DIR / guest)
 
-    def guest_environment(self, home: Path) -> dict[str, str]:
-        """The guest's own config and data directories, and the server's interfaces."""
+    def guest_environment(self, home: Path, reached: str | None) -> dict[str, str]:
+        """The guest's own config and data directories, the server's interfaces, and the
+        networks the guest may reach: the one of `reached`, the address their page came to,
+        and those the owner added."""
+        networks = [*([network_of(reached)] if reached else []), *self.guests_reach]
         environment = {CONFIG_DIR_ENV: str(private_dir(home / "config")),
-                       DATA_DIR_ENV: str(private_dir(home / "data"))}
+                       DATA_DIR_ENV: str(private_dir(home / "data")),
+                       GUEST_NETWORKS_ENV: ",".join(str(n) for n in networks)}
         if self.interfaces:
             environment[INTERFACES_ENV] = ",".join(self.interfaces)
         return environment
 
     # -- pages ------------------------------------------------------------------------------
 
-    async def on_startup(self, app: web.Application) -> None:
-        """textual-serve prints its banner here; `gaslight serve` prints its own lines."""
+    def make_app(self) -> web.Application:
+        app = web.Application(middlewares=[self.first_request])
+        aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(TEXTUAL_SERVE / "templates"))
+        app.add_routes([
+            web.get("/", self.handle_index, name="index"),
+            web.get("/ws", self.handle_websocket, name="websocket"),
+            web.static("/static", TEXTUAL_SERVE / "static", name="static"),
+        ])
+        return app
 
-    async def on_shutdown(self, app: web.Application) -> None:
-        await asyncio.gather(*(session.stop() for session in list(self.sessions)))
+    @web.middleware
+    async def first_request(self, request: web.Request,
+                            handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+                            ) -> web.StreamResponse:
+        """Every request: its connection has made one, and is kept past the deadline."""
+        if self.listener is not None:
+            self.listener.served(request.transport)
+        return await handler(request)
+
+    def origin(self, request: web.Request) -> str:
+        """This server's origin, as the page the guest typed the address of has it."""
+        return f"{self.scheme}://{request.host}"
 
     async def handle_index(self, request: web.Request) -> web.Response:
         if self.full:
@@ -234,23 +260,23 @@ class GaslightServer(Server):
                                 text=TOO_MANY_PAGE.format(sessions=self.per_device))
         # The page's own address, as the guest typed it: the websocket must go back there,
         # with the same scheme (wss:// under https://) and to the host its cookie is for.
-        base = f"{self.scheme}://{request.host}"
+        base = self.origin(request)
         router = request.app.router
         context = {
             "font_size": to_int(request.query.get("fontsize", "16"), 16),
             "app_websocket_url": f"{'wss' if self.https else 'ws'}://{request.host}"
                                  f"{router['websocket'].url_for()}",
             "config": {"static": {"url": f"{base}{router['static'].url_for(filename='/')}"}},
-            "application": {"name": self.title},
+            "application": {"name": "Gaslight"},
         }
         response = aiohttp_jinja2.render_template("app_index.html", request, context)
-        page = OUTSIDE_STYLESHEET.sub("", response.text)
+        page = OUTSIDE_STYLESHEET.sub("", response.text or "")
         response.text = page.replace("</body>", FIT_FONT + "</body>")
         guest = guest_id(request)
         if guest is not None:
             self.visited(guest)
         response.set_cookie(GUEST_COOKIE, guest or new_guest_id(), httponly=True,
-                            secure=self.https, samesite="Strict", max_age=GUEST_COOKIE_SECONDS)
+                            secure=self.https, samesite="Lax", max_age=GUEST_COOKIE_SECONDS)
         return response
 
     def visited(self, guest: str) -> None:
@@ -271,58 +297,108 @@ class GaslightServer(Server):
         return [home.name for home in expired]
 
     async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
+        if request.headers.get("Origin") != self.origin(request):
+            raise web.HTTPForbidden(text="this socket is for this server's own page")
         guest = guest_id(request)
         if guest is None:
             raise web.HTTPForbidden(text="open the page first: it gives this browser its name")
-        if self.full:
+        if self.full or self.stopping:
             raise web.HTTPServiceUnavailable(text="Gaslight is full")
         if self.open_from(request.remote) >= self.per_device:
             raise web.HTTPTooManyRequests(text="Gaslight is open on this device already")
-        websocket = web.WebSocketResponse(heartbeat=15)
-        await websocket.prepare(request)
         home = self.guest_home(guest)
+        sockname = request.transport.get_extra_info("sockname") if request.transport else None
         session = GuestSession(
-            [sys.executable, "-m", "tui"], guest, home, self.guest_environment(home),
-            remote=request.remote, write_bytes=websocket.send_bytes, write_str=websocket.send_str,
-            close=websocket.close, download_manager=self.download_manager)
+            [sys.executable, "-m", "tui"], guest, home,
+            self.guest_environment(home, sockname[0] if sockname else None), self.limits,
+            remote=request.remote, on_end=self._ended)
         self.sessions.add(session)
+        log.info("a page opened from %s: %d sessions", request.remote, len(self.sessions))
+        websocket = web.WebSocketResponse(heartbeat=self.limits.heartbeat,
+                                          max_msg_size=self.limits.stdin_message,
+                                          timeout=CLOSE_WAIT)
         try:
+            await websocket.prepare(request)
             # A reloaded tab: its last app must be gone before the new one reads the seat
             # book, or the seat would look held by a running app.
-            await asyncio.gather(*(other.ended.wait() for other in list(self.sessions)
-                                   if other.guest == guest and other.closing))
+            await wait_all([other for other in self.sessions
+                            if other.guest == guest and other.closing],
+                           self.limits.exit_grace + KILL_WAIT)
             await session.start(to_int(request.query.get("width", "80"), 80),
-                                to_int(request.query.get("height", "24"), 24))
-            await self._process_messages(websocket, session)
-        except Exception:
-            log.exception("a guest's session failed")
+                                to_int(request.query.get("height", "24"), 24), websocket)
+            await self._serve_page(websocket, session)
+        except Exception as error:  # noqa: BLE001 - one line, and the session still ends
+            log.warning("a guest's session failed: %s: %s", type(error).__name__, error)
         finally:
-            await asyncio.shield(self._end(session))
-            await websocket.close()
+            session.close()
+            session.never_started()
+            await self._say_goodbye(websocket, request)
         return websocket
 
-    async def _end(self, session: GuestSession) -> None:
+    async def _serve_page(self, websocket: web.WebSocketResponse,
+                          session: GuestSession) -> None:
+        """Until the page goes (closed, quiet too long, refused) or stops being served (it
+        does not read, its app ended)."""
+        reading = asyncio.create_task(read_page(websocket, session, self.limits))
+        lost = asyncio.create_task(session.page_lost.wait())
         try:
-            await session.stop()
+            await asyncio.wait([reading, lost], return_when=asyncio.FIRST_COMPLETED)
         finally:
+            reading.cancel()
+            lost.cancel()
+        if reading.done() and not reading.cancelled() and reading.exception() is not None:
+            raise reading.exception()  # type: ignore[misc]
+
+    async def _say_goodbye(self, websocket: web.WebSocketResponse,
+                           request: web.Request) -> None:
+        """Close the page's socket; cut it if the page does not answer in time."""
+        try:
+            async with asyncio.timeout(CLOSE_WAIT):
+                await websocket.close()
+        except Exception:  # noqa: BLE001 - a page that does not read its goodbye
+            if request.transport is not None:
+                request.transport.abort()
+
+    def _ended(self, session: GuestSession) -> None:
+        if session in self.sessions:
             self.sessions.discard(session)
+            log.info("a guest's app ended: %d sessions", len(self.sessions))
 
     # -- running ----------------------------------------------------------------------------
 
     async def start(self) -> int:
         """Listen on the bind address; returns the port (a free one when given 0)."""
+        raise_descriptor_limit(self.limits.descriptors_needed(self.max_sessions))
         forgotten = self.forget_expired_guests()
         if forgotten:
             log.info("forgot %d guests not seen for a year", len(forgotten))
-        self._runner = web.AppRunner(await self._make_app(), handle_signals=False)
+        # No access log: it printed each request's raw User-Agent and Referer on the console.
+        self._runner = web.AppRunner(self.make_app(), handle_signals=False, access_log=None,
+                                     keepalive_timeout=self.limits.keepalive,
+                                     shutdown_timeout=CLEANUP_WAIT)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port,
-                           ssl_context=self.key.server_context() if self.key else None)
-        await site.start()
-        self.port = self._runner.addresses[0][1]
+        self.listener = Listener(self._runner.server, self.limits,
+                                 self.key.server_context() if self.key else None)
+        self.port = self.listener.start(self.bind, self.port)
         return self.port
 
+    def kill_every_app(self) -> None:
+        """End every guest's app now, without the grace: a second Ctrl+C."""
+        for session in list(self.sessions):
+            session.kill()
+
     async def close(self) -> None:
-        """Stop listening and end every session's app."""
+        """Stop listening and end every guest's app: each has `exit_grace` seconds to quit,
+        telling the tables it hosts that they closed, and is killed then."""
+        self.stopping = True
+        if self.listener is not None:
+            await self.listener.close()
+        for session in list(self.sessions):
+            session.close()
+        left = await wait_all(list(self.sessions), self.limits.exit_grace + KILL_WAIT)
+        if left:
+            log.warning("%d guests' apps outlived their deadline", len(left))
         if self._runner is not None:
-            await self._runner.cleanup()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(CLEANUP_WAIT * 2):
+                    await self._runner.cleanup()
