@@ -73,15 +73,17 @@ class Attacked:
         self.served.stop()
 
 
-def start(data_dir: Path, *arguments: str, limits: dict | None = None,
-          preexec_fn=None) -> Attacked:
-    """`gaslight serve` on 127.0.0.1, any free port, with `SHORT` deadlines (and `limits`)."""
+def start(data_dir: Path, *arguments: str, limits: dict | None = None, preexec_fn=None,
+          prefix: tuple[str, ...] = ()) -> Attacked:
+    """`gaslight serve` on 127.0.0.1 (unless `arguments` say another `--interface`), any free
+    port, with `SHORT` deadlines (and `limits`); `prefix` runs it (`ip netns exec NAME`)."""
     settings = {**SHORT, **(limits or {})}
     env = {**os.environ, "GASLIGHT_INTERFACES": "127.0.0.1"}
     data_dir.parent.mkdir(parents=True, exist_ok=True)
     log_path = data_dir.with_name(data_dir.name + ".log")
-    command = [sys.executable, "-m", "tui", "serve", "--port", "0", "--data-dir", str(data_dir),
-               *[f"--limit={name}={value}" for name, value in settings.items()], *arguments]
+    command = [*prefix, sys.executable, "-m", "tui", "serve", "--port", "0", "--data-dir",
+               str(data_dir), *[f"--limit={name}={value}" for name, value in settings.items()],
+               *arguments]
     with open(log_path, "w") as log:
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log, text=True,
                                    env=env, preexec_fn=preexec_fn)
