@@ -4,8 +4,8 @@ textual-serve's page speaks JSON lists over its websocket: `["stdin", keys]`, `[
 {"width": w, "height": h}]`, `["ping", text]`, `["focus"]` and `["blur"]`. Each is checked
 here before it reaches the app: a message of any other shape closes the page's socket (one
 line in the log at most, `tui.serve.console`), a size is held within the limits, and the page
-is read no faster than `stdin_per_second` on average, so a flood of keys waits in the page's
-own socket instead of in the app. A message larger than `stdin_message` is refused by the
+is read no faster than `stdin_per_second` on average (a resize counts as `RESIZE_COST`), so a
+flood of keys or of new sizes waits in the page's own socket instead of in the app. A message larger than `stdin_message` is refused by the
 websocket itself (close code 1009).
 """
 
@@ -25,6 +25,10 @@ log = logging.getLogger("gaslight.serve")
 
 PING_TEXT = 64
 """Characters of a ping's text: the page sends a clock reading."""
+RESIZE_COST = 1024
+"""Bytes of the allowance a resize takes: the app draws its whole screen again, which costs
+it as much as a paste does (a page resizes when its window does, a few times a second at
+most)."""
 
 
 class PageRefused(ValueError):
@@ -67,10 +71,15 @@ def parse_message(text: str, limits: ServeLimits) -> tuple[str, object]:
     raise PageRefused("a message of no known shape")
 
 
+PACED_LOOK = 0.25
+"""Seconds between two looks at whether a page that is read slowly has gone meanwhile."""
+
+
 async def read_page(websocket: web.WebSocketResponse, session: GuestSession,
-                    limits: ServeLimits) -> None:
+                    limits: ServeLimits, transport: asyncio.BaseTransport | None) -> None:
     """Pass the page's messages to its app until the page closes, goes quiet for too long,
-    or sends what no page sends."""
+    or sends what no page sends. `transport` is the page's connection: one that ends while
+    its messages wait their turn ends the page at once, not once they are read."""
     allowance = Allowance(limits.stdin_per_second, limits.stdin_message)
     # A real page sends its size and a ping as soon as its socket opens.
     quiet = limits.first_message
@@ -92,9 +101,12 @@ async def read_page(websocket: web.WebSocketResponse, session: GuestSession,
         except PageRefused as refused:
             log.warning("a page sent %s: closed", refused)
             return
-        wait = allowance.wait_for(len(message.data))
-        if wait:
-            await asyncio.sleep(wait)
+        paced_until = time.monotonic() + allowance.wait_for(
+            RESIZE_COST if kind == "resize" else len(message.data))
+        while (left := paced_until - time.monotonic()) > 0:
+            if transport is None or transport.is_closing():
+                return
+            await asyncio.sleep(min(left, PACED_LOOK))
         match kind:
             case "stdin":
                 await session.send_input(value.encode("utf-8", "replace"))  # type: ignore[union-attr]

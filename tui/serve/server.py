@@ -326,7 +326,7 @@ class GaslightServer:
                            self.limits.exit_grace + KILL_WAIT)
             await session.start(to_int(request.query.get("width", "80"), 80),
                                 to_int(request.query.get("height", "24"), 24), websocket)
-            await self._serve_page(websocket, session)
+            await self._serve_page(websocket, session, request.transport)
         except Exception as error:  # noqa: BLE001 - one line, and the session still ends
             log.warning("a guest's session failed: %s: %s", type(error).__name__, error)
         finally:
@@ -335,11 +335,11 @@ class GaslightServer:
             await self._say_goodbye(websocket, request)
         return websocket
 
-    async def _serve_page(self, websocket: web.WebSocketResponse,
-                          session: GuestSession) -> None:
+    async def _serve_page(self, websocket: web.WebSocketResponse, session: GuestSession,
+                          transport: asyncio.BaseTransport | None) -> None:
         """Until the page goes (closed, quiet too long, refused) or stops being served (it
         does not read, its app ended)."""
-        reading = asyncio.create_task(read_page(websocket, session, self.limits))
+        reading = asyncio.create_task(read_page(websocket, session, self.limits, transport))
         lost = asyncio.create_task(session.page_lost.wait())
         try:
             await asyncio.wait([reading, lost], return_when=asyncio.FIRST_COMPLETED)
