@@ -193,10 +193,11 @@ class GuestSession:
         finally:
             os.close(app_log)
         self.pid = self._transport.get_pid()
-        self._page = page
         self._relay = loop.create_task(self._relay_screen())
         if self.closing:  # the page left, or the server stopped, while the app started
             self._ask_to_quit()
+        else:
+            self._page = page
 
     # -- to the page ------------------------------------------------------------------------
 
