@@ -79,10 +79,13 @@ async def test_a_link_from_another_site_keeps_the_guest_who_they_are(serve, brow
     assert cookie["sameSite"] == "Lax"
     first_app = attacked.apps()
 
-    runner, port = await another_site([
-        web.get("/", lambda request: html(f'<a id="back" href="{attacked.url}">Gaslight</a>')),
-        web.get("/go", lambda request: web.HTTPFound(attacked.url)),
-    ])
+    async def link(request: web.Request) -> web.Response:
+        return html(f'<a id="back" href="{attacked.url}">Gaslight</a>')
+
+    async def redirect(request: web.Request) -> web.Response:
+        raise web.HTTPFound(attacked.url)
+
+    runner, port = await another_site([web.get("/", link), web.get("/go", redirect)])
     try:
         elsewhere = f"http://localhost:{port}/"
         await ann.page.goto(elsewhere)
@@ -115,7 +118,10 @@ async def test_a_page_from_another_port_cannot_open_a_guests_socket(serve, brows
       socket.onopen = () => {{ document.title = "opened"; }};
       socket.onclose = () => {{ if (document.title !== "opened") document.title = "refused"; }};
     </script>"""
-    runner, port = await another_site([web.get("/", lambda request: html(script))],
+    async def thief_page(request: web.Request) -> web.Response:
+        return html(script)
+
+    runner, port = await another_site([web.get("/", thief_page)],
                                       HostKey(tmp_path / "another-site.pem"))
     try:
         thief = await context.new_page()
