@@ -267,6 +267,16 @@ async def a_new_guest_gets_an_app(attacked: Attacked, source: str = "127.0.0.1")
     await gone(theirs, float(SHORT["exit_grace"]) + REAPED, "the new guest's app")
 
 
+async def sessions_become(attacked: Attacked, count: int, within: float = REAPED) -> None:
+    """The server's count of sessions reaches `count` within `within` seconds: it logs an
+    app's end a moment after the process is gone."""
+    deadline = time.monotonic() + within
+    while (now := attacked.sessions()) != count:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the server counts {now} sessions, not {count}")
+        await asyncio.sleep(0.05)
+
+
 async def gone(pids: list[int], within: float, what: str) -> None:
     """Every process of `pids` ends within `within` seconds."""
     deadline = time.monotonic() + within
