@@ -208,10 +208,13 @@ def test_a_message_no_page_sends_is_refused(text):
 
 def test_a_page_is_read_no_faster_than_its_allowance():
     """A burst goes at once; past it, each byte waits its share of the second."""
-    allowance = Allowance(per_second=1000, burst=4000)
+    now = [100.0]
+    allowance = Allowance(per_second=1000, burst=4000, clock=lambda: now[0])
     assert allowance.wait_for(4000) == 0
-    assert allowance.wait_for(500) == pytest.approx(0.5, abs=0.01)
-    assert allowance.wait_for(1000) == pytest.approx(1.5, abs=0.01)
+    assert allowance.wait_for(500) == 0.5
+    assert allowance.wait_for(1000) == 1.5
+    now[0] += 10  # a quiet page earns its burst back, and no more
+    assert allowance.wait_for(4000) == 0 and allowance.wait_for(1000) == 1.0
 
 
 @pytest.mark.parametrize("raw", ["\x1b[2J", "\x9b31m", "\x07", "\x00", "\x7f", "\u202e",

@@ -15,6 +15,7 @@ import asyncio
 import json
 import logging
 import time
+from collections.abc import Callable
 
 from aiohttp import WSMsgType, web
 
@@ -38,15 +39,17 @@ class PageRefused(ValueError):
 class Allowance:
     """A token bucket of bytes: `burst` at once, `per_second` on average."""
 
-    def __init__(self, per_second: float, burst: float) -> None:
+    def __init__(self, per_second: float, burst: float,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.per_second = per_second
         self.burst = burst
+        self.clock = clock
         self.left = burst
-        self.at = time.monotonic()
+        self.at = clock()
 
     def wait_for(self, size: int) -> float:
         """Take `size` bytes: the seconds to wait before they may go on."""
-        now = time.monotonic()
+        now = self.clock()
         self.left = min(self.burst, self.left + (now - self.at) * self.per_second)
         self.at = now
         self.left -= size
