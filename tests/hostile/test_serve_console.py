@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import ssl
 
-import aiohttp
 import pytest
 from hostile.serve_attack import (NAME_ASKED, REAPED, SHORT, RawGuest, a_new_guest_gets_an_app,
                                   apps_started, close_code, gone, screen_until,
