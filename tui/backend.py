@@ -17,7 +17,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tui.address import Address
+from tui.address import Address, Network, check_reachable, guest_networks_from_environment
 from tui.finding import LOOKUP_TIMEOUT, TableFinding
 from tui.listing import TableListing, Ticket
 from tui.local_hosts import BOTS_STORE, LOCAL, LocalHosts
@@ -56,6 +56,10 @@ class Backend(LocalHosts, TableFinding, Replaying):
     its code at every join."""
     replay_hosts: list["ReplayHost"] = field(default_factory=list)
     """The hosts of the replay files open now (`open_replay_file`)."""
+    guest_networks: tuple[Network, ...] | None = field(
+        default_factory=guest_networks_from_environment)
+    """For an app that runs for a guest in a browser (`gaslight serve` sets it), the networks
+    where that guest may reach a host; None: an app of its own, which reaches anywhere."""
 
     @cached_property
     def seats(self) -> SeatBook:
@@ -90,12 +94,20 @@ class Backend(LocalHosts, TableFinding, Replaying):
         it holds, pinned nowhere (its key goes with its store); any other by the code the
         player gave for it, if any, and the known hosts. Going back with a token, the key of
         the host that gave it is `expected` first, and no code overrides it: the token goes
-        to that host only."""
+        to that host only. Every connection asks here first: a guest in a browser is refused
+        a host outside their networks (`AddressNotAllowed`), before anything is sent."""
         own = self.own_host(address)
         if own is not None:
             return {"code": own.table_code, "known_hosts": None, "fingerprint": expected}
+        self.check_reachable(address)
         return {"code": self.codes.get(address), "known_hosts": self.known_hosts,
                 "fingerprint": expected}
+
+    def check_reachable(self, address: Address) -> None:
+        """Raise AddressNotAllowed if this app runs for a guest who may not reach `address`
+        (a host this app runs is always theirs to reach)."""
+        if self.guest_networks is not None and self.own_host(address) is None:
+            check_reachable(address, self.guest_networks)
 
     def seat_key(self, seat: HeldSeat) -> str | None:
         """The key of the host that gave `seat`'s token. A seat kept before protocol 4 has no

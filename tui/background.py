@@ -5,6 +5,11 @@ stops its own host and starts `gaslight host --resume` on the same store (the ho
 code, tables and port) as a process of its own, which outlives the app and its terminal. The
 players' apps reconnect to it by themselves. Its pid is kept beside the store, so that the
 lobby can stop it later; the seat book brings the person back to their seat meanwhile.
+
+A pid is not a process for ever: a background host that stopped by itself leaves its pid
+file, and the pid may be another program's by the time the lobby looks. So the file keeps the
+process's start time beside its pid, and a pid whose process started at another time (or whose
+start cannot be read) is never signalled: the file is stale, and goes.
 """
 
 from __future__ import annotations
@@ -43,21 +48,48 @@ def keep_running(data_dir: Path, store: str, port: int, *, closed_by: str,
         # A session of its own: closing the app's terminal (SIGHUP) must not stop it.
         process = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                                    start_new_session=True)
-    pid_file(data_dir, store).write_text(str(process.pid))
+    pid_file(data_dir, store).write_text(f"{process.pid} {started(process.pid)}")
     return process.pid
 
 
+def started(pid: int) -> str | None:
+    """When the process `pid` started, as the system tells it (None: no such process, or no
+    way to tell): with the pid, it names one process for good."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        if Path("/proc/self/stat").exists():
+            return None  # Linux, and no such process
+    except OSError:
+        return None
+    else:
+        # The second field is the command's name in parentheses, which may hold anything:
+        # the fields are counted after its last ")". The state is the 3rd field (Z: it has
+        # ended, and waits for its parent to notice), the start time the 22nd.
+        fields = stat[stat.rindex(")") + 2:].split()
+        return None if fields[0] == "Z" else fields[19]
+    try:
+        shown = subprocess.run(["ps", "-o", "lstart=", "-p", str(pid)], capture_output=True,
+                               text=True, timeout=5).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return shown.replace(" ", "_") or None
+
+
 def running(data_dir: Path, store: str) -> int | None:
-    """The pid of the background host on `store`, if one runs."""
+    """The pid of the background host on `store`, if it still runs; a pid file naming no
+    process, or another process than the one started (its pid reused), is removed."""
     path = pid_file(data_dir, store)
     try:
-        pid = int(path.read_text())
-        os.kill(pid, 0)
+        pid_text, _, start = path.read_text().partition(" ")
+        pid = int(pid_text)
     except (OSError, ValueError):
-        with contextlib.suppress(OSError):
-            path.unlink()
-        return None
-    return pid
+        pid, start = None, ""
+    if pid is not None and start and started(pid) == start.strip():
+        return pid
+    with contextlib.suppress(OSError):
+        path.unlink()
+    return None
 
 
 def stop(data_dir: Path, store: str) -> bool:

@@ -26,6 +26,7 @@ class TableFinding:
 
     if TYPE_CHECKING:
         def trust(self, address: Address, expected: str | None = None) -> dict[str, Any]: ...
+        def check_reachable(self, address: Address) -> None: ...
         def seat_key(self, seat: HeldSeat) -> str | None: ...
         def runs_in_background(self, seat: HeldSeat) -> bool: ...
         async def resume_host(self, seat: HeldSeat) -> Address | None: ...
@@ -65,7 +66,14 @@ class TableFinding:
         if not self.discover:
             return None
         discovery = await asyncio.to_thread(importlib.import_module, "netplay.discovery")
-        return await discovery.locator(self.interfaces)(host_id)
+        found = await discovery.locator(self.interfaces)(host_id)
+        if found is None:
+            return None
+        try:  # anyone may announce any host's identity: a guest follows it on their network only
+            self.check_reachable(Address(*found))
+        except PermissionError:
+            return None
+        return found
 
     async def held_tables(self, name: str) -> list[TableListing]:
         """The tables where this player holds a seat and whose game is not over. A seat at a

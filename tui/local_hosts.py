@@ -35,6 +35,17 @@ class LocalHosts:
     hosts: list["Host"]
     seats: SeatBook
     known_hosts: "KnownHosts"
+    guest_networks: tuple | None
+
+    @property
+    def may_keep_in_background(self) -> bool:
+        """Whether quitting may leave this app's tables running in the background. Not for a
+        guest in a browser (`gaslight serve`): a background host is a process of its own that
+        outlives its page and the server, on the computer of someone who only lent it for
+        the evening, and counted by no limit of the server's. A guest's tables close with
+        their page (its players are told so), and a guest who wants a table to outlive them
+        hosts it from a terminal."""
+        return self.guest_networks is None
 
     def hosting_for_others(self) -> list["Host"]:
         """The hosts this app runs for the LAN with a table not over: quitting the app asks
@@ -45,10 +56,14 @@ class LocalHosts:
     async def keep_in_background(self, name: str) -> None:
         """Hand each table this app hosts for others to a host of its own, in the background,
         on the same store and port (`gaslight host --resume`): the players' apps reconnect to
-        it, and `name`, who hosts, comes back to their seat from the lobby."""
+        it, and `name`, who hosts, comes back to their seat from the lobby. Where that is not
+        offered (`may_keep_in_background`), they close for everyone instead."""
         from netplay.store import data_dir
         from tui import background
 
+        if not self.may_keep_in_background:
+            await self.close_for_everyone(name)
+            return
         for host in self.hosting_for_others():
             assert host.address is not None
             store, port = host.store.path.stem, host.address[1]

@@ -249,7 +249,8 @@ async def test_one_device_gets_at_most_its_pages_and_the_next_is_told_why(serve,
     cookies = await first.page.context.cookies()
     async with aiohttp.ClientSession(cookies={c["name"]: c["value"] for c in cookies}) as session:
         with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
-            await session.ws_connect(websocket, ssl=False)
+            await session.ws_connect(websocket, ssl=False,
+                                     headers={"Origin": served.url.rstrip("/")})
     assert refused.value.status == 429
     assert len(served.app_processes()) == 2
 

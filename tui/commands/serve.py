@@ -34,6 +34,13 @@ def add_parser(subparsers) -> None:
     parser.add_argument("--insecure-http", action="store_true",
                         help="serve plain HTTP instead of HTTPS: everyone on the LAN could "
                         "read what each guest sees, their hand included")
+    parser.add_argument("--let-guests-reach", action="append", metavar="NETWORK",
+                        type=network, default=[],
+                        help="a network (CIDR, e.g. 10.8.0.0/24, or 127.0.0.1/32 for this "
+                        "computer's own loopback) where guests may find hosts by address, "
+                        "besides the network each page comes from (repeatable)")
+    parser.add_argument("--limit", action="append", metavar="NAME=VALUE", default=[],
+                        help=argparse.SUPPRESS)  # tests and benchmarks: tui/serve/limits.py
     parser.add_argument("--data-dir", metavar="DIR",
                         help="where the certificate and the guests' settings and seats live "
                         "(default: the serve folder of $GASLIGHT_DATA_DIR or the user data "
@@ -44,9 +51,19 @@ def add_parser(subparsers) -> None:
 positive = whole_number(1, lambda _: "at least 1")
 
 
+def network(text: str):
+    import ipaddress
+
+    try:
+        return ipaddress.ip_network(text, strict=False)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a network: write it as an address and a prefix, such as "
+            "10.8.0.0/24") from None
+
+
 def run(args: argparse.Namespace) -> int:
     import asyncio
-    import logging
     import signal
     import sys
     from pathlib import Path
@@ -54,23 +71,39 @@ def run(args: argparse.Namespace) -> int:
     from netplay.announcer import advertised_addresses
     from netplay.store import data_dir
     from tui.launch import interfaces_from
-    from tui.serve import GaslightServer, certificate_fingerprint
+    from tui.serve.console import loop_exception_handler, set_up_console
+    from tui.serve.limits import ServeLimits
+    from tui.serve.server import GaslightServer, certificate_fingerprint
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s",
-                        stream=sys.stderr)
+    try:
+        limits = ServeLimits().changed(args.limit)
+    except ValueError as error:
+        print(f"gaslight serve: {error}", file=sys.stderr)
+        return 2
+    set_up_console()
     interfaces = interfaces_from(args.interface)
     # One interface: listen there only. Several: listen everywhere, discover on those.
     bind = interfaces[0] if interfaces and len(interfaces) == 1 else "0.0.0.0"
     root = Path(args.data_dir) if args.data_dir else data_dir() / "serve"
 
     async def serve() -> int:
-        stop = asyncio.Event()
         loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
+        loop.set_exception_handler(loop_exception_handler)
         server = GaslightServer(root, bind, args.port, interfaces=interfaces,
                                 max_sessions=args.max_sessions, per_device=args.per_device,
-                                https=not args.insecure_http)
+                                https=not args.insecure_http,
+                                guests_reach=args.let_guests_reach, limits=limits)
+        stop = asyncio.Event()
+
+        def stop_serving() -> None:
+            # Ctrl+C, SIGTERM, or the terminal closing (SIGHUP): the evening ends, and every
+            # guest's app with it. Asked again, the apps get no grace.
+            if stop.is_set():
+                server.kill_every_app()
+            stop.set()
+
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+            loop.add_signal_handler(sig, stop_serving)
         try:
             port = await server.start()
         except OSError as error:
@@ -88,7 +121,8 @@ def run(args: argparse.Namespace) -> int:
             print("WARNING: plain HTTP: everyone on the LAN can read what each guest sees and "
                   "types, their hand and the table codes included", flush=True)
         print(f"at most {args.max_sessions} guests at once, {args.per_device} pages per device"
-              "   (Ctrl-C stops)", flush=True)
+              f"   (Ctrl-C stops: every guest's app ends within {limits.exit_grace:g} s)",
+              flush=True)
         await stop.wait()
         await server.close()
         return 0

@@ -1,0 +1,1 @@
+"""Browser play: `gaslight serve` (`tui.serve.server`)."""
