@@ -156,7 +156,9 @@ class GaslightApp(App):
                 self.run_worker(self.quit_hosting(choice), group="quit", exclusive=True)
 
         self.push_screen(leaving_question(at_game=table.game_words if table else None,
-                                          hosting=hosting), chosen)
+                                          hosting=hosting,
+                                          may_keep=self.backend.may_keep_in_background),
+                         chosen)
         return True
 
     async def quit_hosting(self, choice: str) -> None:

@@ -157,3 +157,14 @@ async def test_a_closed_terminal_keeps_the_table_running(app_factory, waiter):
         await waiter.until(pilot, lambda: kept, "the table kept running")
         await bob.close()
     assert kept == ["Ann"]
+
+
+def test_in_a_browser_quitting_offers_only_to_close_the_table():
+    """A guest's table does not outlive their page (`gaslight serve`): the question offers no
+    keeping it running, and says why."""
+    from tui.screens.leaving import CLOSE, STAY, leaving_question
+
+    question = leaving_question(at_game=None, hosting=["Ann's table"], may_keep=False)
+    assert [a.value for a in question.answers] == [STAY, CLOSE]
+    assert question.quit_answer == CLOSE
+    assert "does not outlive its page" in str(question.text)

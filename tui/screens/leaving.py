@@ -18,16 +18,19 @@ from tui.screens.question import Answer, Question
 STAY, LOBBY, QUIT, KEEP, CLOSE = "stay", "lobby", "quit", "keep", "close"
 
 
-def leaving_question(*, at_game: str | None, hosting: Sequence[str]) -> Question[str]:
+def leaving_question(*, at_game: str | None, hosting: Sequence[str],
+                     may_keep: bool = True) -> Question[str]:
     """`at_game`: the running game this player sits at, in words ("Time Bomb at Baker
-    Street"), if any. `hosting`: the tables this app hosts for others, in words."""
+    Street"), if any. `hosting`: the tables this app hosts for others, in words. `may_keep`:
+    quitting may leave them running in the background (not in a browser: a table does not
+    outlive its page there, see `LocalHosts.may_keep_in_background`)."""
     lines, answers = [], [Answer("Stay", STAY)]
     if at_game:
         lines.append(f"You are playing {escape(at_game)}. It goes on without you, and your seat "
                      "stays yours: rejoin it from the lobby, where its table is marked ★ (even "
                      "after closing Gaslight).")
         answers.append(Answer("Back to the lobby", LOBBY))
-    if hosting:
+    if hosting and may_keep:
         names = ", ".join(escape(name) for name in hosting)
         lines.append(f"You host {names} on this computer. If you quit, keep it running: it goes "
                      "on in the background here, and you come back to your seat from the "
@@ -35,8 +38,15 @@ def leaving_question(*, at_game: str | None, hosting: Sequence[str]) -> Question
                      "you closed it.")
         answers += [Answer("Quit, keeping it running", KEEP),
                     Answer("Quit, closing it for everyone", CLOSE)]
+    elif hosting:
+        names = ", ".join(escape(name) for name in hosting)
+        lines.append(f"You host {names} in this page. If you quit, it closes for everyone there, "
+                     "who are told you closed it: in a browser, a table does not outlive its "
+                     "page.")
+        answers.append(Answer("Quit, closing it for everyone", CLOSE))
     else:
         answers.append(Answer("Quit Gaslight", QUIT))
     lines.insert(0, "Leave the game?" if at_game else "Quit Gaslight?")
+    quits = next(a.value for a in reversed(answers) if a.value in (KEEP, CLOSE, QUIT))
     return Question("\n".join(lines), answers, safe=STAY,
-                    quit_answer=KEEP if hosting else QUIT)
+                    quit_answer=KEEP if hosting and may_keep else quits)
