@@ -94,6 +94,11 @@ class Host:
         return self.key.identity
 
     @property
+    def fingerprint(self) -> str:
+        """The fingerprint of this host's key: what a person's proof signs."""
+        return self.key.fingerprint
+
+    @property
     def table_code(self) -> str:
         """The code a player types once to pair with this host (8 digits)."""
         return self.pairing.code
@@ -185,6 +190,8 @@ class Host:
             for table in self.tables.run_out_turn_timers(now):
                 self.changed(table)
                 self.after_move(table)
+            for table in self.tables.run_out_cover_pauses(now):
+                self.changed(table)  # anyone at the table may cover now: the lobby says so
             for table in self.tables.run_out_claim_waits(now):
                 self.changed(table)
                 self.bots.wake(table)
