@@ -1,6 +1,7 @@
-"""The seats this player played to a game's end, for the lobby's past games (`played_book`);
-the games against bots are kept whole as replay files instead
-(`Backend.keep_games_against_bots`). Nothing here imports textual."""
+"""The seats this player played to a game's end, for the lobby's past games (`played_book`):
+while their host runs, their tokens let `Backend.past_games_at` keep a game missed at its end.
+Every game is kept whole as a replay file as it ends (`Backend.keep_game`); a game against
+bots needs no token, its host being this app's. Nothing here imports textual."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def remember_played(backend: Backend, ticket: Ticket, connection: Any) -> None:
 
     token, host_id = getattr(connection, "token", None), getattr(connection, "host_id", None)
     if token is None or host_id is None or ticket.table is None or ticket.private:
-        return  # a game against bots is kept whole, as a file (`Backend.keep_games_against_bots`)
+        return  # a game against bots is kept whole from this app's own host (`keep_game`)
     book = played_book(backend)
     book.keep(HeldSeat(host_id, ticket.table, token, ticket.address, ticket.game, ticket.name,
                        fingerprint=getattr(connection, "fingerprint", None)))
