@@ -26,6 +26,7 @@ from tui.listing import Ticket
 
 if TYPE_CHECKING:
     from netplay.client import Connection
+    from netplay.group_record import GroupRecord
     from netplay.host import Host
     from netplay.person import PersonKey
 
@@ -127,6 +128,19 @@ class KeptGames:
         if saved:
             replay_file.bound_folder(folder, KEPT_GAMES, KEPT_BYTES)
         return saved
+
+    async def group_record(self, game: str | None = None) -> GroupRecord:
+        """The group's record across evenings, of every game or of `game` (an id) only, made
+        afresh from the games kept now (`netplay.group_record`); each kept file that cannot
+        be read is one of its `problems`. It reads and plays every kept game: off the event
+        loop, about a second per thousand games."""
+        from netplay.group_record import group_record, read_folder
+
+        def made() -> GroupRecord:
+            games, problems = read_folder([self.replays_folder()])
+            return group_record(games, game, problems)
+
+        return await asyncio.to_thread(made)
 
     async def finish_keeping(self) -> None:
         """Let the games being kept as the app quits be kept (a few seconds at most)."""
