@@ -87,8 +87,9 @@ MAX_RECORD_PARTS: Final = 1000
 
 CONNECTED, RECONNECTING, CLOSED = "connected", "reconnecting", "closed"
 
-Locate = Callable[[str], Awaitable["tuple[str, int] | None"]]
-"""Where the host with this identity is now, if anyone knows (discovery, say)."""
+Locate = Callable[[str, "str | None"], Awaitable["tuple[str, int] | None"]]
+"""Where the host with this identity (and this table: hosts may share an identity) is now, if
+anyone knows (discovery, say)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -489,7 +490,7 @@ class Connection:
         if self.locate is None or self.host_id is None:
             return
         with contextlib.suppress(Exception):  # discovery failing must not end the reconnect
-            found = await self.locate(self.host_id)
+            found = await self.locate(self.host_id, self.table)
             if found is not None and tuple(found) != (self.host, self.port):
                 log.info("host %s moved to %s:%d", self.host_id, *found)
                 self.host, self.port = found

@@ -338,21 +338,25 @@ async def discover(interfaces: list[str] | None = None, timeout: float = 2.0,
 
 def locator(interfaces: list[str] | None = None, timeout: float = 3.0):
     """A `locate` for `netplay.client.Connection`: where the host with a given identity
-    announces its tables now, found by browsing for up to `timeout` seconds."""
+    announces a given table now, found by browsing for up to `timeout` seconds. Several hosts
+    may share one identity (one person's tables share their key), so the table decides; with
+    no table, or none announced in time, the identity alone does, if one address has it."""
 
-    async def locate(host_id: str) -> tuple[str, int] | None:
+    async def locate(host_id: str, table: str | None = None) -> tuple[str, int] | None:
         async with TableBrowser(interfaces) as browser:
             async def find() -> tuple[str, int]:
                 while True:
-                    for table in browser.tables.values():
-                        if table.host_id == host_id:
-                            return table.host, table.port
+                    for found in browser.tables.values():
+                        if found.host_id == host_id and table in (None, found.id):
+                            return found.host, found.port
                     await browser.__anext__()
 
             try:
                 async with asyncio.timeout(timeout):
                     return await find()
             except asyncio.TimeoutError:
-                return None
+                places = {(t.host, t.port) for t in browser.tables.values()
+                          if t.host_id == host_id}
+                return places.pop() if len(places) == 1 else None
 
     return locate

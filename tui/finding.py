@@ -60,12 +60,13 @@ class TableFinding:
                 ]
 
 
-    async def locate(self, host_id: str) -> tuple[str, int] | None:
-        """Where the host with this identity announces its tables now, if discovery is on."""
+    async def locate(self, host_id: str, table: str | None = None) -> tuple[str, int] | None:
+        """Where the host with this identity announces `table` now, if discovery is on (one
+        person's hosts share an identity: the table tells them apart)."""
         if not self.discover:
             return None
         discovery = await asyncio.to_thread(importlib.import_module, "netplay.discovery")
-        return await discovery.locator(self.interfaces)(host_id)
+        return await discovery.locator(self.interfaces)(host_id, table)
 
     async def held_tables(self, name: str) -> list[TableListing]:
         """The tables where this player holds a seat and whose game is not over. A seat at a
@@ -106,7 +107,7 @@ class TableFinding:
             tables = await tables_at(address)
         if tables is None:
             # The host may have moved: another key where it was is not yet the last word.
-            moved = await self.locate(seat.host_id)
+            moved = await self.locate(seat.host_id, seat.table)
             if moved is not None:
                 address = Address(*moved)
                 tables = await tables_at(address)
