@@ -114,6 +114,13 @@ class TableFinding:
         if tables is None:
             return TableListing.of_key_changed_seat(seat) if key_changed else None
         listing = next((t for t in tables if t.id == seat.table), None)
+        if listing is None and address == seat.address:
+            # One person's hosts share an identity: the table may be at another of them now.
+            moved = await self.locate(seat.host_id, seat.table)
+            if moved is not None and Address(*moved) != address:
+                address = Address(*moved)
+                listing = next((t for t in await tables_at(address) or [] if t.id == seat.table),
+                               None)
         if listing is None or listing.phase == "over":
             self.seats.forget(*seat.key)
             if seat.store is not None:
