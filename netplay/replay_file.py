@@ -79,8 +79,8 @@ def save_in(folder: Path | str, entries: list[dict]) -> Path:
 def _write(path: Path, data: bytes) -> Path:
     """Write `data` at `path`, readable by its owner only, whole or not at all: written under
     another name and renamed, so a crash leaves no half a file to be listed as damaged."""
-    partial = path.with_name(f".{path.name}.new")
-    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".new")
+    partial = Path(name)  # made 0600, and no other writer's
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(data)

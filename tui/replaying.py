@@ -17,6 +17,7 @@ from tui.address import Address
 from tui.listing import Ticket
 from tui.local_hosts import LOCAL
 from tui.past_games import OpenedReplay, PastGame, ReplayFileFailed
+from tui.seat_book import HeldSeat, SeatBook
 
 if TYPE_CHECKING:
     from netplay.client import Connection
@@ -44,7 +45,9 @@ class Replaying:
 
     if TYPE_CHECKING:
         person: PersonKey
+        seats: SeatBook
 
+        def seat_key(self, seat: HeldSeat) -> str | None: ...
         def trust(self, address: Address, expected: str | None = None) -> dict[str, Any]: ...
         async def keep_listed(self, connection: Connection, listed: list[dict[str, Any]], *,
                               table: str | None = None,
@@ -100,6 +103,27 @@ class Replaying:
                 return await ask()
         except Exception:  # a host that is gone or refuses lists nothing
             return []
+
+    async def past_games(self, name: str, limit: int = LISTED_FILES) -> list[PastGame]:
+        """Every past game of this player's, newest first, at most `limit`: the kept files
+        (`replay_files`), and the games of the hosts that gave them seat tokens (the seats
+        played to an end, `played_book`, and the seats held now), asked together per host and
+        key (`past_games_at`), which keeps them as files as it finds them. The lobby's Ctrl+Y
+        lists this."""
+        from tui.played_games import played_book
+
+        by_host: dict[tuple[Address, str | None], list[HeldSeat]] = {}
+        for seat in [*reversed(played_book(self).all()), *self.seats.all()]:
+            held = by_host.setdefault((seat.address, seat.fingerprint), [])
+            if seat.token not in [s.token for s in held]:
+                held.append(seat)
+        asked = await asyncio.gather(*(
+            self.past_games_at(address, [s.token for s in held], name, self.seat_key(held[0]))
+            for (address, _), held in by_host.items()))
+        found = [game for games in asked for game in games]
+        found.extend(await self.replay_files(limit))
+        found.sort(key=lambda g: g.ended or 0, reverse=True)
+        return found[:limit]
 
     async def replay_files(self, limit: int = LISTED_FILES) -> list[PastGame]:
         """The replay files in the data directory's `replays/` (the games this player was at,

@@ -219,6 +219,30 @@ async def test_past_games_at_a_host_are_kept_and_listed_as_files(host, tmp_path,
 # The backend: a replay file opened, watched and closed
 
 
+async def test_past_games_are_the_kept_files_and_the_games_of_the_seats_played(host, tmp_path):
+    """The one call of the lobby's past games: a seat played to an end at a host that runs,
+    its game kept as a file as it is found, beside the files kept already, newest first."""
+    from tui.played_games import played_book
+    from tui.seat_book import HeldSeat
+
+    played = await play_game(host, "timebomb", 4, 1, seed=23)
+    seat = played.people[0]
+    await played.close()
+    backend = backend_at(tmp_path)
+    address = Address("127.0.0.1", host.address[1])
+    backend.remember_code(address, host.table_code)
+    played_book(backend).keep(HeldSeat(host.host_id, played.table, seat.token, address,
+                                       "timebomb", "table", fingerprint=seat.fingerprint))
+    old = finished("holmes", 2, seed=24, start=START - 10 ** 8)  # ended before today
+    kept(backend.replays_folder(), old, "old.gaslight-replay", START - 10 ** 8)
+
+    games = await backend.past_games("Ann")
+
+    assert [g.game for g in games] == [game_ref(played.table, 1), old.game]
+    assert all(g.path is not None for g in games)
+    assert games[0].seat == seat.seat
+
+
 async def test_a_replay_file_opens_in_a_host_of_its_own_and_is_watched(tmp_path):
     backend = backend_at(tmp_path)
     record = finished("holmes", 2, seed=31)
