@@ -5,6 +5,7 @@ Nothing here imports textual; `netplay` is imported on first use, discovery off 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, AsyncIterator
@@ -15,6 +16,10 @@ from tui.seat_book import HeldSeat, SeatBook
 
 LOOKUP_TIMEOUT = 3.0
 """Seconds to wait for a host that should hold one of this player's seats."""
+LIST_EVERY = 1.0
+"""Seconds between two lists discovery gives the lobby while changes keep coming: under a
+churn of tables, most of an open lobby's CPU went to drawing a list per table, each whole
+(`benchmarks/lobby.py`). A change after a quiet second is listed at once."""
 
 
 class TableFinding:
@@ -39,9 +44,21 @@ class TableFinding:
         discovery = await asyncio.to_thread(importlib.import_module, "netplay.discovery")
         TableBrowser = discovery.TableBrowser
 
+        loop = asyncio.get_running_loop()
         async with TableBrowser(self.interfaces) as browser:
             yield []
+            listed_at = -LIST_EVERY
             async for _ in browser:
+                # Changes come in runs (a host opening or closing its tables, a lobby opened on
+                # a busy LAN): the first at once, then at most one list every `LIST_EVERY`
+                # while they go on, instead of one per table, each redrawn whole.
+                wait = listed_at + LIST_EVERY - loop.time()
+                if wait > 0:
+                    with contextlib.suppress(TimeoutError):
+                        async with asyncio.timeout(wait):
+                            while True:
+                                await browser.__anext__()
+                listed_at = loop.time()
                 yield [
                     TableListing(
                         address=Address(t.host, t.port),
