@@ -133,7 +133,7 @@ class KeptGames:
         """The group's record across evenings, of every game or of `game` (an id) only, made
         afresh from the games kept now (`netplay.group_record`); each kept file that cannot
         be read is one of its `problems`. It reads and plays every kept game: off the event
-        loop, about a second per thousand games."""
+        loop, about 2 s of CPU per thousand games (`benchmarks/record.py`)."""
         from netplay.group_record import group_record, read_folder
 
         def made() -> GroupRecord:
