@@ -58,7 +58,7 @@ class KeptGames:
 
         try:
             # A seat's token lets its player ask that host again while it runs.
-            remember_played(self, ticket, connection)  # type: ignore[arg-type]
+            remember_played(self, ticket, connection)
             own = self.own_host(ticket.address)
             if own is not None and ticket.table is not None:
                 self._keep_entries([record.entries()

@@ -5,11 +5,18 @@ bots needs no token, its host being this app's. Nothing here imports textual."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from tui.backend import Backend
     from tui.listing import Ticket
+
+
+class Door(Protocol):
+    """What the played book needs of the backend (`tui.backend.Backend`), which calls it: its
+    data directory. Named by this, not imported: the backend is the one that imports."""
+
+    data_dir: Path | None
 
 
 PLAYED_DIR = "played"
@@ -17,7 +24,7 @@ PLAYED_KEPT = 50
 """Seats of finished games remembered for the past games: the most recent ones."""
 
 
-def played_book(backend: Backend) -> Any:
+def played_book(backend: Door) -> Any:
     """The seats this player played to a game's end, tokens and all (owner-only, like the
     seat book): a finished table's seat leaves the seat book, but its token still lets its
     player watch that table's games again."""
@@ -27,7 +34,7 @@ def played_book(backend: Backend) -> Any:
     return SeatBook(data_dir(backend.data_dir) / PLAYED_DIR)
 
 
-def remember_played(backend: Backend, ticket: Ticket, connection: Any) -> None:
+def remember_played(backend: Door, ticket: Ticket, connection: Any) -> None:
     from tui.seat_book import HeldSeat
 
     token, host_id = getattr(connection, "token", None), getattr(connection, "host_id", None)

@@ -7,6 +7,7 @@ client follows its own table among the hosts that share the identity. Over real 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import pytest
 from support.waiting import TIMEOUT
@@ -21,8 +22,8 @@ from tui.listing import TableListing
 
 async def listed(backend: Backend, table: str) -> TableListing:
     """`table`'s row as `backend`'s lobby finds it on the LAN."""
-    async with asyncio.timeout(TIMEOUT):
-        async for tables in backend.browse():
+    async with asyncio.timeout(TIMEOUT), contextlib.aclosing(backend.browse()) as browsing:
+        async for tables in browsing:
             found = [t for t in tables if t.id == table]
             if found:
                 return found[0]
