@@ -35,7 +35,7 @@ import msgpack
 GAME = "timebomb"
 SEATS = 5
 FREE_ACTIONS = {"claim"}
-VERSION = 4
+VERSION = 5
 """`netplay.frames.PROTOCOL_VERSION`: the clients here speak raw frames, importing nothing."""
 
 

@@ -47,17 +47,22 @@ from netplay.errors import ProtocolError
 from netplay.event_log import EventLog
 from netplay.frames import encode, read_frame
 from netplay.pairing import ClientPairing, PairingFailed, show_code
+from netplay.person import PersonKey
 from netplay.pins import KnownHosts
 from netplay.protocol import (
     Act,
     ClientMessage,
     Closed,
     Error,
+    FetchRecord,
     Hello,
     HostRecord,
+    ListReplays,
     Pair,
     Ping,
     Pong,
+    RecordPart,
+    ReplayList,
     ReplayStep,
     State,
     Welcome,
@@ -75,11 +80,16 @@ FIRST_BACKOFF: Final = 0.1
 MAX_BACKOFF: Final = 2.0
 GIVE_UP_AFTER: Final = 120.0
 """Seconds of failed reconnects before the connection closes for good."""
+ASK_TIMEOUT: Final = 10.0
+"""Seconds a host has to answer a request made with `Connection.ask`."""
+MAX_RECORD_PARTS: Final = 1000
+"""Parts of one record a client fetches at most: 16 MB, a replay file's own bound."""
 
 CONNECTED, RECONNECTING, CLOSED = "connected", "reconnecting", "closed"
 
-Locate = Callable[[str], Awaitable["tuple[str, int] | None"]]
-"""Where the host with this identity is now, if anyone knows (discovery, say)."""
+Locate = Callable[[str, "str | None"], Awaitable["tuple[str, int] | None"]]
+"""Where the host with this identity (and this table: hosts may share an identity) is now, if
+anyone knows (discovery, say)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,8 +137,12 @@ class Connection:
     def __init__(self, host: str, port: int, *, name: str, table: str | None, token: str | None,
                  spectate: bool, reconnect: bool, on_frame: Callable[[bytes], None] | None,
                  heartbeat_interval: float, dead_after: float, locate: Locate | None,
-                 code: str | None, known_hosts: KnownHosts | None, fingerprint: str | None):
+                 code: str | None, known_hosts: KnownHosts | None, fingerprint: str | None,
+                 person: PersonKey | None = None):
         self.host, self.port, self.name = host, port, name
+        self.person = person
+        """Who the player is, proved in each `hello` to the host proven first
+        (`netplay.person`); None says nothing."""
         self.code = code
         self.known_hosts = known_hosts if known_hosts is not None else KnownHosts()
         self.fingerprint = fingerprint
@@ -150,6 +164,9 @@ class Connection:
         """Why the connection ended for good, once the host refused it (a fatal error) or
         could not be proven (a changed key, a wrong code)."""
         self._inbox: asyncio.Queue[Received | None] = asyncio.Queue()
+        self._asked: list[tuple[Callable[[HostRecord], bool], asyncio.Future]] = []
+        """The answers awaited by `ask`, in the order asked: each goes to its asker, not to
+        the iterator."""
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
         self._run_task: asyncio.Task | None = None
@@ -164,7 +181,8 @@ class Connection:
                       dead_after: float = DEAD_AFTER,
                       locate: Locate | None = None, code: str | None = None,
                       known_hosts: KnownHosts | None = None,
-                      fingerprint: str | None = None) -> "Connection":
+                      fingerprint: str | None = None,
+                      person: PersonKey | None = None) -> "Connection":
         """Connect, make sure of the host (the expected `fingerprint`, a pin, or pairing by
         `code`) and finish the handshake. Raises HostRefused if the host says no or cannot be
         trusted (NotPaired, HostKeyChanged, WrongCode), OSError if it cannot be reached.
@@ -172,7 +190,8 @@ class Connection:
         conn = cls(host, port, name=name, table=table, token=token, spectate=spectate,
                    reconnect=reconnect, on_frame=on_frame,
                    heartbeat_interval=heartbeat_interval, dead_after=dead_after, locate=locate,
-                   code=code, known_hosts=known_hosts, fingerprint=fingerprint)
+                   code=code, known_hosts=known_hosts, fingerprint=fingerprint,
+                   person=person)
         conn._inbox.put_nowait(await conn._open())
         conn._run_task = asyncio.get_running_loop().create_task(conn._run())
         conn._heartbeat_task = asyncio.get_running_loop().create_task(conn._heartbeat())
@@ -193,6 +212,53 @@ class Connection:
 
     async def act(self, action: dict) -> None:
         await self.send(Act(action))
+
+    async def ask(self, request: ClientMessage, answers: Callable[[HostRecord], bool],
+                  timeout: float = ASK_TIMEOUT) -> HostRecord:
+        """Send `request` and return the host's answer: the first message from then on that
+        `answers` accepts, which goes to this caller and not to the iterator, so a table's
+        connection can fetch a record beside the screen reading it. TimeoutError if none
+        comes in `timeout` (a refusal is an `error` like any other, for the iterator);
+        NotConnected if the link is down."""
+        future: asyncio.Future = asyncio.get_running_loop().create_future()
+        waiting = (answers, future)
+        self._asked.append(waiting)
+        try:
+            await self.send(request)
+            async with asyncio.timeout(timeout):
+                return await future
+        finally:
+            if waiting in self._asked:
+                self._asked.remove(waiting)
+
+    async def list_replays(self, tokens: list[str] | None = None,
+                           timeout: float = ASK_TIMEOUT) -> list[dict]:
+        """The finished games this connection (and `tokens`) may watch at the host: its
+        `replays` answer's entries."""
+        answer = await self.ask(ListReplays(list(tokens or [])),
+                                lambda m: isinstance(m, ReplayList), timeout)
+        assert isinstance(answer, ReplayList)
+        return answer.games
+
+    async def fetch_record(self, game: str, token: str | None = None,
+                           timeout: float = ASK_TIMEOUT) -> list[dict]:
+        """A finished game's record, every part in order: the entries of its replay file.
+        ProtocolError if the host's parts do not add up."""
+        entries: list[dict] = []
+        part, parts = 0, 1
+        while part < parts:
+            answer = await self.ask(
+                FetchRecord(game=game, part=part, token=token),
+                lambda m, part=part: isinstance(m, RecordPart) and m.game == game
+                and m.part == part, timeout)
+            assert isinstance(answer, RecordPart)
+            if type(answer.parts) is not int or not part < answer.parts <= MAX_RECORD_PARTS:
+                raise ProtocolError(f"the host's record of {game} has {answer.parts!r} parts")
+            if type(answer.body) is not list:
+                raise ProtocolError(f"part {part} of the record of {game} is not a list")
+            entries.extend(answer.body)
+            part, parts = part + 1, answer.parts
+        return entries
 
     # -- receiving ------------------------------------------------------------------------
 
@@ -255,7 +321,7 @@ class Connection:
             pairing = self._pairing(fingerprint)
             if pairing is not None:
                 await self._pair(pairing, fingerprint, reader, writer)
-            writer.write(encode(self._hello()))
+            writer.write(encode(self._hello(fingerprint)))
             await writer.drain()
             first = await self._answer(reader)
         except BaseException:
@@ -317,13 +383,15 @@ class Connection:
             raise WrongCode(f"{self.address}: {error}") from None
         await writer.drain()
 
-    def _hello(self) -> Hello:
-        """Where this client goes: its seat again (by its token), a table, or the lobby."""
+    def _hello(self, fingerprint: str) -> Hello:
+        """Where this client goes: its seat again (by its token), a table, or the lobby; and
+        who the player is, proved to the host of `fingerprint` (proven by now)."""
+        who = {} if self.person is None else self.person.hello_fields(fingerprint)
         if self.token is not None:
-            return Hello(self.name, token=self.token)
+            return Hello(self.name, token=self.token, **who)
         if self.table is not None:
-            return Hello(self.name, table=self.table, spectate=self.spectator)
-        return Hello(self.name)
+            return Hello(self.name, table=self.table, spectate=self.spectator, **who)
+        return Hello(self.name, **who)
 
     async def _answer(self, reader: asyncio.StreamReader) -> HostRecord:
         """The host's answer in the handshake; HostRefused for a fatal error."""
@@ -348,6 +416,14 @@ class Connection:
         self._last_heard = time.monotonic()
         return parse_host_message(msg)
 
+    def _answer_asked(self, msg: HostRecord) -> bool:
+        """Hand `msg` to the first `ask` that awaits it: whether one took it."""
+        for answers, future in self._asked:
+            if not future.done() and answers(msg):
+                future.set_result(msg)
+                return True
+        return False
+
     def _drop_link(self) -> None:
         if self._writer is not None:
             self._writer.close()
@@ -360,6 +436,8 @@ class Connection:
                 assert self._reader is not None
                 while True:
                     msg = await self._read(self._reader)
+                    if self._asked and self._answer_asked(msg):
+                        continue
                     match msg:
                         case Pong():
                             continue
@@ -412,7 +490,7 @@ class Connection:
         if self.locate is None or self.host_id is None:
             return
         with contextlib.suppress(Exception):  # discovery failing must not end the reconnect
-            found = await self.locate(self.host_id)
+            found = await self.locate(self.host_id, self.table)
             if found is not None and tuple(found) != (self.host, self.port):
                 log.info("host %s moved to %s:%d", self.host_id, *found)
                 self.host, self.port = found

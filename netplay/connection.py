@@ -109,6 +109,8 @@ class Client:
         """Whether the handshake is done: a lobby visitor gets `tables` pushes only after."""
         self.paired = False
         """Whether this connection gave the table code (private tables ask it)."""
+        self.person: str | None = None
+        """The id of the person its `hello` proved (`netplay.person`), if it said."""
         self.chat_limit = RateLimit(limits.chat_burst, limits.chat_per_second)
         self.claim_limit = RateLimit(limits.claim_burst, limits.claim_per_second)
         self.told: Told = NOTHING_TOLD

@@ -29,7 +29,7 @@ import socket
 from dataclasses import dataclass
 from typing import AsyncIterator, Final, Literal
 
-from zeroconf import DNSPointer, InterfaceChoice, IPVersion, ServiceStateChange
+from zeroconf import DNSPointer, DNSQuestionType, InterfaceChoice, IPVersion, ServiceStateChange
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
 from netplay.announcement import DiscoveredTable, instance_name, read_options, txt_record
@@ -46,6 +46,12 @@ LIVENESS_TIMEOUT: Final = 2.0
 at once; a host that does not answer in time is dead after two checks in a row (a busy one is
 not dropped for one slow answer)."""
 MISSES_ALLOWED: Final = 1
+ASKED: Final = DNSQuestionType.QM
+"""Every question asks for a multicast answer. zeroconf asks its first for a unicast one (QU),
+sent to the asker's port 5353, which every mDNS program on a machine shares: the kernel hands
+it to one of them only, maybe another app's, and a lobby that missed it heard of the tables at
+its next question, 1, 4 or 9 s later (a fresh lobby took about 14 s to list a table on a
+machine running other Gaslights). A multicast answer reaches every listener."""
 
 
 def _zeroconf(interfaces: list[str] | None) -> AsyncZeroconf:
@@ -202,7 +208,7 @@ class TableBrowser:
     async def __aenter__(self) -> "TableBrowser":
         self._zc = _zeroconf(self.interfaces)
         self._browser = AsyncServiceBrowser(
-            self._zc.zeroconf, SERVICE_TYPE, handlers=[self._on_change]
+            self._zc.zeroconf, SERVICE_TYPE, handlers=[self._on_change], question_type=ASKED
         )
         self._watch = asyncio.get_running_loop().create_task(self._watch_hosts())
         return self
@@ -249,7 +255,8 @@ class TableBrowser:
         self._resolving.add(name)
         try:
             info = AsyncServiceInfo(SERVICE_TYPE, name)
-            found = await info.async_request(self._zc.zeroconf, RESOLVE_TIMEOUT_MS)
+            found = await info.async_request(self._zc.zeroconf, RESOLVE_TIMEOUT_MS,
+                                             question_type=ASKED)
         finally:
             self._resolving.discard(name)
         if not found or self._announced.get(name) != generation:
@@ -338,21 +345,25 @@ async def discover(interfaces: list[str] | None = None, timeout: float = 2.0,
 
 def locator(interfaces: list[str] | None = None, timeout: float = 3.0):
     """A `locate` for `netplay.client.Connection`: where the host with a given identity
-    announces its tables now, found by browsing for up to `timeout` seconds."""
+    announces a given table now, found by browsing for up to `timeout` seconds. Several hosts
+    may share one identity (one person's tables share their key), so the table decides; with
+    no table, or none announced in time, the identity alone does, if one address has it."""
 
-    async def locate(host_id: str) -> tuple[str, int] | None:
+    async def locate(host_id: str, table: str | None = None) -> tuple[str, int] | None:
         async with TableBrowser(interfaces) as browser:
             async def find() -> tuple[str, int]:
                 while True:
-                    for table in browser.tables.values():
-                        if table.host_id == host_id:
-                            return table.host, table.port
+                    for found in browser.tables.values():
+                        if found.host_id == host_id and table in (None, found.id):
+                            return found.host, found.port
                     await browser.__anext__()
 
             try:
                 async with asyncio.timeout(timeout):
                     return await find()
             except asyncio.TimeoutError:
-                return None
+                places = {(t.host, t.port) for t in browser.tables.values()
+                          if t.host_id == host_id}
+                return places.pop() if len(places) == 1 else None
 
     return locate

@@ -40,7 +40,7 @@ from netplay.protocol import (
 )
 from netplay.replays import Replays
 from netplay.seating import Seating, check_private
-from netplay.table import PLAYING, WAITING, Table
+from netplay.table import COVER_PAUSE, PLAYING, WAITING, Table
 from netplay.tables import Tables
 
 
@@ -108,7 +108,7 @@ class Dispatcher:
                 self.seating.leave(client)
             case Start():
                 table = _own_table(client, "start the game")
-                _check_table_owner(client, table, "start the game")
+                _check_acting_host(client, table, "start the game")
                 if table.phase != WAITING:
                     raise Refusal("the game has already started")
                 host.start_game(table, table.seed)
@@ -168,8 +168,16 @@ class Dispatcher:
             raise Refusal(str(error)) from None
 
     def _add_bot(self, client: Client, table: Table, wanted: int | None) -> None:
+        """Before the game, the person holding the host's powers seats a bot; during it, those
+        in `Table.may_cover` let one cover an away player (PROTOCOL.md, "Covered seats")."""
         host = self.host
-        _check_table_owner(client, table, "add a bot")
+        covering_allowed = (table.phase != WAITING and client.table is table
+                            and not client.spectator and client.seat in table.may_cover())
+        if not covering_allowed:
+            what = ("add a bot" if table.phase == WAITING else
+                    f"let a bot cover an away player until the game has waited "
+                    f"{COVER_PAUSE:g} s for them; then anyone at the table may")
+            _check_acting_host(client, table, what)
         host.tables.add_bot(table, wanted)
         host.changed(table)
         if table.starts_now:
@@ -195,7 +203,10 @@ def _own_table(client: Client, what: str) -> Table:
     return table
 
 
-def _check_table_owner(client: Client, table: Table, what: str) -> None:
-    if client.table is not table or client.seat is None or client.seat != table.host_seat:
-        raise Refusal(f"only the player who hosts table {table.id} (seat {table.host_seat}) "
+def _check_acting_host(client: Client, table: Table, what: str) -> None:
+    """Only the person holding the host's powers now: the table's host, or while they are
+    away, the person who would take over (PROTOCOL.md, "The host's powers")."""
+    acting = table.acting_host
+    if client.table is not table or client.seat is None or client.seat != acting:
+        raise Refusal(f"only the player who hosts table {table.id} (seat {acting}) "
                       f"may {what}")

@@ -18,7 +18,7 @@ import msgpack
 
 from netplay.errors import ProtocolError, VersionMismatch
 
-PROTOCOL_VERSION: Final = 4
+PROTOCOL_VERSION: Final = 5
 MAX_FRAME: Final = 64 * 1024
 """Bytes in one frame body. Checked against the length prefix before the body is read."""
 SENT_FRAME: Final = 16 * 1024

@@ -37,6 +37,9 @@ class Player:
     name: str
     kind: str
     """`human` or `bot` (a person's seat keeps `human` while a bot covers it)."""
+    person: str | None = None
+    """The id of the person who played it (`netplay.person`); None for a bot, and for a
+    person whose app did not say (an older record)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +114,7 @@ class GameRecord:
                 "seed": self.seed, "bot_level": self.bot_level, "turn_timer": self.turn_timer,
                 "started": self.started}
         return ([head]
-                + [{"e": "seat", "seat": i, "name": p.name, "kind": p.kind}
+                + [{"e": "seat", "seat": i, "name": p.name, "kind": p.kind, "person": p.person}
                    for i, p in enumerate(self.seats)]
                 + [{"e": "cover", "seat": c.seat, "from": c.start, "to": c.end, "by": c.by}
                    for c in self.covers]
@@ -146,7 +149,8 @@ class GameRecord:
                     if seat != len(record.seats) or entry["kind"] not in (HUMAN, BOT):
                         raise RecordError(f"entry {index}: seats must come in order, each a "
                                           "human or a bot")
-                    record.seats.append(Player(entry["name"], entry["kind"]))
+                    record.seats.append(Player(entry["name"], entry["kind"],
+                                               entry.get("person")))
                 case "cover":
                     record.covers.append(Cover(seat, entry["from"], entry["to"], entry["by"]))
                 case "act":
@@ -166,21 +170,24 @@ _GAME_FIELDS: Final = {"game": (str,), "table": (str,), "name": (str,), "kind": 
                        "started": (*_NUMBER, type(None))}
 _ENTRY_FIELDS: Final = {
     "game": _GAME_FIELDS,
-    "seat": {"seat": (int,), "name": (str,), "kind": (str,)},
+    "seat": {"seat": (int,), "name": (str,), "kind": (str,), "person": (str, type(None))},
     "cover": {"seat": (int,), "from": (int,), "to": (int,), "by": (str,)},
     "act": {"seat": (int,), "action": (dict,), "time": (*_NUMBER, type(None)), "by": (str,)},
     "chat": {"step": (int,), "seat": (int, type(None)), "name": (str,), "text": (str,),
              "time": (*_NUMBER, type(None))},
 }
+_OPTIONAL_FIELDS: Final = {"person"}
+"""Fields a record of an earlier version left out: a seat's person (replay files of version 1,
+protocol 4's `record`)."""
 
 
 def _entry(raw: Any, index: int, kind: str, fields: dict[str, tuple]) -> dict:
     if type(raw) is not dict or raw.get("e") != kind:
         raise RecordError(f"entry {index} should be a {kind!r} entry")
-    if set(raw) != {"e", *fields}:
+    if not {"e", *fields} - _OPTIONAL_FIELDS <= set(raw) <= {"e", *fields}:
         raise RecordError(f"entry {index} ({kind}) has the wrong fields")
     for name, types in fields.items():
-        if type(raw[name]) not in types:
+        if name in raw and type(raw[name]) not in types:
             raise RecordError(f"entry {index} ({kind}): {name!r} has the wrong type")
     return raw
 
@@ -225,7 +232,8 @@ def table_games(records: list[dict]) -> list[GameRecord]:
                     options=dict(head.options),
                     seed=record.seed, bot_level=head.bot_level,
                     turn_timer=head.turn_timer, started=record.time,
-                    seats=[Player(s["name"], s["kind"]) for s in named],
+                    seats=[Player(s["name"], s["kind"], s.get("person", seats[i].person))
+                           for i, s in enumerate(named)],
                     public=bool(head.public_replays),
                     token_hashes=tuple(s.token_hash for s in seats))
                 games.append(current)

@@ -53,18 +53,22 @@ log = logging.getLogger("gaslight.host")
 class Host:
     def __init__(self, *, data_dir: Path | None = None, store: str = "host",
                  limits: HostLimits = HostLimits(), advertise: bool = False,
-                 interfaces: list[str] | None = None, replay: GameRecord | None = None):
+                 interfaces: list[str] | None = None, replay: GameRecord | None = None,
+                 key: str | None = None):
         """`store` names the store file in the data directory: a host's port, table code and
-        tables live there, and its key beside it, so two hosts running at once need two
-        stores. Given `replay` (a replay file's record), the host is a replay host: it shows
-        that game to whoever connects, and has no tables (RecordError if the record does not
-        replay)."""
+        tables live there, so two hosts running at once need two stores. Its key is beside
+        it, in `{key}.pem` (by default the store's own name): hosts given one key share it,
+        as a person's app does for every table it hosts, and the store remembers which, so
+        `--resume` presents the same (PROTOCOL.md, "Transport"). Given `replay` (a replay
+        file's record), the host is a replay host: it shows that game to whoever connects,
+        and has no tables (RecordError if the record does not replay)."""
         self.data_dir = data_dir
         self.limits = limits
         self.advertise = advertise
         self.interfaces = interfaces
         self.store = Store.open(data_dir, f"{store}.sqlite3")
-        self.key = HostKey(self.store.path.with_name(f"{store}.pem"))
+        key_name = self.store.kept("key", lambda: key or store)
+        self.key = HostKey(self.store.path.with_name(f"{key_name}.pem"))
         self.pairing = HostPairing(self.store.kept("table_code", new_code),
                                    self.key.fingerprint, limits.handshake_timeout)
         self.door = Door(self.key, limits.handshake_timeout)
@@ -92,6 +96,11 @@ class Host:
         """This host's identity, from its key: the same after a restart, so clients can find
         it again."""
         return self.key.identity
+
+    @property
+    def fingerprint(self) -> str:
+        """The fingerprint of this host's key: what a person's proof signs."""
+        return self.key.fingerprint
 
     @property
     def table_code(self) -> str:
@@ -185,6 +194,8 @@ class Host:
             for table in self.tables.run_out_turn_timers(now):
                 self.changed(table)
                 self.after_move(table)
+            for table in self.tables.run_out_cover_pauses(now):
+                self.changed(table)  # anyone at the table may cover now: the lobby says so
             for table in self.tables.run_out_claim_waits(now):
                 self.changed(table)
                 self.bots.wake(table)

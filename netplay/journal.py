@@ -71,6 +71,9 @@ class SeatSet(JournalRecord):
     bot: str | None
     covered: bool
     cover_by: str | None = None
+    person: str | None = None
+    """The id of the person who took the seat (`netplay.person`); None for a bot, a person
+    whose app did not say, and in older stores."""
 
 
 @_record
@@ -87,8 +90,8 @@ class GameStarted(JournalRecord):
     seed: int
     time: float | None = None
     seats: list[dict] | None = None
-    """Each seat's name and kind as the game began; None in older stores, whose seat records
-    tell them."""
+    """Each seat's name, kind and person as the game began; None in older stores, whose seat
+    records tell them (and older ones still leave the person out)."""
 
 
 @_record

@@ -23,6 +23,7 @@ from spake2 import SPAKE2_A, SPAKE2_B
 from spake2.spake2 import SPAKEError
 
 from netplay.errors import ProtocolError, Rejection
+from netplay.frames import PROTOCOL_VERSION
 from netplay.protocol import Pair, Paired, PairRequest, parse_client_message
 from netplay.ratelimit import Lockout
 
@@ -31,7 +32,8 @@ log = logging.getLogger("gaslight.host")
 CODE_DIGITS: Final = 8
 CLIENT_SIDE, HOST_SIDE = b"gaslight-client", b"gaslight-host"
 """SPAKE2's identities of the two sides."""
-HOST_LABEL, CLIENT_LABEL = b"gaslight-4 host", b"gaslight-4 client"
+HOST_LABEL, CLIENT_LABEL = (f"gaslight-{PROTOCOL_VERSION} host".encode(),
+                            f"gaslight-{PROTOCOL_VERSION} client".encode())
 """What each side's MAC starts with: they differ, so no MAC can be reflected back, and name the
 protocol, so no MAC of another version passes."""
 SPAKE2_MESSAGE_BYTES: Final = 33

@@ -28,6 +28,10 @@ MAX_TOKEN: Final = 128
 """Characters in a seat token; real ones are 32."""
 MAX_ID: Final = 64
 """Characters in a table id or a game id."""
+MAX_PERSON: Final = 64
+"""Characters in a person's public key: 32 bytes in hex."""
+MAX_PROOF: Final = 128
+"""Characters in a person's proof: a 64-byte signature in hex."""
 MAX_TOKENS: Final = 64
 """Seat tokens in one `replays` request: a seat book's worth."""
 EYES_SPECTATOR: Final = "spectator"
@@ -111,6 +115,9 @@ class Hello(Message):
     token: str | None = field(default=None, metadata=_TOKEN)
     table: str | None = field(default=None, metadata=_TABLE_ID)
     spectate: bool = False
+    person: str | None = field(default=None, metadata=_at_most(MAX_PERSON, "person"))
+    """The person's public key, in hex (see "Who a person is"); with `proof`."""
+    proof: str | None = field(default=None, metadata=_at_most(MAX_PROOF, "proof"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -348,6 +355,11 @@ class Lobby(HostMessage):
     """The table starts by itself once every seat is taken (see "Starting a table")."""
     claim_wait: list[int] = field(default_factory=list)
     """The seats whose claims the bots wait for at this deal (see "Deals")."""
+    acting_host: int | None = None
+    """The seat holding the host's powers now: `host_seat`, or while its person is away, the
+    person who would take over (see "The host's powers")."""
+    may_cover: list[int] = field(default_factory=list)
+    """The seats whose people may let a bot cover an away player now (see "Covered seats")."""
 
 
 @dataclass(frozen=True, slots=True)

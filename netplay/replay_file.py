@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -25,10 +26,12 @@ import msgpack
 
 from netplay.game_record import GameRecord, RecordError
 from netplay.replays import Replay
+from netplay.store import private_dir
 from netplay.table import HUMAN
 
 FORMAT: Final = "gaslight-replay"
-VERSION: Final = 1
+VERSION: Final = 2
+"""Version 2 says who played each seat (a seat entry's `person`); version 1 files still read."""
 MAX_FILE: Final = 16 * 1024 * 1024
 """Bytes in a replay file: a long game's record is a few hundred kilobytes."""
 SUFFIX: Final = ".gaslight-replay"
@@ -61,28 +64,51 @@ def dump(entries: list[dict]) -> bytes:
 
 
 def save(path: Path, entries: list[dict]) -> Path:
-    """Write a replay file; checks first that `entries` make a finished game."""
+    """Write a replay file, owner-only; checks first that `entries` make a finished game."""
     check(entries)
-    path = Path(path)
-    path.write_bytes(dump(entries))
-    return path
+    return _write(Path(path), dump(entries))
 
 
 def save_in(folder: Path | str, entries: list[dict]) -> Path:
-    """Write a replay file named after its game (`file_name`) in `folder`; checks first that
-    `entries` make a finished game. The path."""
+    """Write a replay file named after its game (`file_name`) in `folder`, owner-only; checks
+    first that `entries` make a finished game. The path."""
     record = check(entries)
-    path = Path(folder) / file_name(record)
-    path.write_bytes(dump(entries))
+    return _write(private_dir(Path(folder)) / file_name(record), dump(entries))
+
+
+def _write(path: Path, data: bytes) -> Path:
+    """Write `data` at `path`, readable by its owner only, whole or not at all: written under
+    another name and renamed, so a crash leaves no half a file to be listed as damaged."""
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".new")
+    partial = Path(name)  # made 0600, and no other writer's
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        os.replace(partial, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            partial.unlink()
+        raise
     return path
 
 
 def load(data: bytes) -> GameRecord:
     """The finished game a replay file's bytes hold; ReplayFileError saying what is wrong."""
-    return _loaded(data).record
+    return _replayed(_entries(data)).record
 
 
-def _loaded(data: bytes) -> Replay:
+def record_in(data: bytes) -> GameRecord:
+    """The record a replay file's bytes hold, its version, digest and entries checked, but not
+    yet played through the engine (the caller plays it, as `netplay.group_record` does, to
+    its end only); ReplayFileError saying what is wrong."""
+    try:
+        return GameRecord.from_entries(_entries(data))
+    except RecordError as error:
+        raise ReplayFileError(f"it does not hold a game Gaslight can replay: {error}") from None
+
+
+def _entries(data: bytes) -> Any:
+    """The entries of a replay file's bytes, its version and digest checked."""
     if len(data) > MAX_FILE:
         raise ReplayFileError(f"it is {len(data)} bytes; a replay file is at most {MAX_FILE}")
     try:
@@ -104,7 +130,7 @@ def _loaded(data: bytes) -> Replay:
     if type(digest) is not str or hashlib.sha256(canonical(body)).hexdigest() != digest:
         raise ReplayFileError("it is damaged or was edited: its digest does not match what "
                               "it holds")
-    return _replayed(body["entries"])
+    return body["entries"]
 
 
 def check(entries: Any) -> GameRecord:
@@ -134,42 +160,77 @@ def _read(path: Path | str) -> Replay:
             data = file.read(MAX_FILE + 1)
     except OSError as error:
         raise ReplayFileError(f"cannot read {path}: {error.strerror or error}") from None
-    return _loaded(data)
+    return _replayed(_entries(data))
 
 
-def folder_listing(folder: Path | str, limit: int = LISTED) -> list[dict[str, Any]]:
+def folder_listing(folder: Path | str, limit: int = LISTED,
+                   person: str | None = None) -> list[dict[str, Any]]:
     """The replay files of `folder` as a host lists the finished games one may watch there
     (`replays`: `game`, `table`, `name`, `kind`, `players`, `seats`, `ended`, `result`,
-    `seat`), each with its `path` besides. The newest `limit` files that read as replays
-    (a damaged one is left out: it is refused when opened by name), ordered as a host orders
-    its list, newest game first. A file holding one person's game (a game against bots,
-    kept as it ended) gives that person's `seat`, to start through their own eyes; any other,
-    `None`."""
+    `seat`), each with its `path` besides; the newest `limit` files, ordered as a host orders
+    its list, newest game first. `seat` is the seat `person` (an id, `netplay.person`) played,
+    so that their replay starts through their own eyes; in a file that names nobody (an older
+    one) the seat of its one person, if it has one; else `None`. A damaged file is one entry
+    of its own, `{path, damaged, ended}` (`ended`: the file's time), saying what is wrong: it
+    costs one line, never the list."""
     files = []
     for path in Path(folder).glob(f"*{SUFFIX}"):
         with contextlib.suppress(OSError):
             files.append((path.stat().st_mtime, str(path)))
     files.sort(reverse=True)
-    found: list[dict[str, Any]] = []
-    for _, name in files:
-        if len(found) >= limit:
-            break
+    found: list[tuple[float, dict[str, Any]]] = []
+    for mtime, name in files[:limit]:
         try:
             replay = _read(name)
-        except ReplayFileError:
+        except ReplayFileError as error:
+            found.append((mtime, {"path": name, "damaged": str(error), "ended": mtime}))
             continue
-        people = [seat for seat, player in enumerate(replay.record.seats)
-                  if player.kind == HUMAN]
-        found.append({**replay.listing(), "seat": people[0] if len(people) == 1 else None,
-                      "path": name})
-    found.sort(key=lambda g: g["ended"] or 0, reverse=True)
-    return found
+        seats = replay.record.seats
+        mine = [seat for seat, player in enumerate(seats)
+                if person is not None and player.person == person]
+        people = [seat for seat, player in enumerate(seats) if player.kind == HUMAN]
+        named = any(player.person for player in seats)
+        seat = mine[0] if mine else (people[0] if len(people) == 1 and not named else None)
+        entry = {**replay.listing(), "seat": seat, "path": name}
+        found.append((entry["ended"] or mtime, entry))
+    found.sort(key=lambda item: item[0], reverse=True)
+    return [entry for _, entry in found]
 
 
-def file_name(record: GameRecord) -> str:
-    """A file name for a record: its game, table name and id, safe on every system."""
-    safe = "".join(c if c.isalnum() else "-" for c in record.name).strip("-") or "game"
-    return f"{record.kind}-{safe}-{record.game}{SUFFIX}"
+def bound_folder(folder: Path | str, most: int, most_bytes: int) -> list[Path]:
+    """Remove the oldest replay files of `folder` (by the time each was written: a game is
+    kept as it ends) until at most `most` files of at most `most_bytes` in all remain; the
+    paths removed."""
+    files = []
+    for path in Path(folder).glob(f"*{SUFFIX}"):
+        with contextlib.suppress(OSError):
+            stat = path.stat()
+            files.append((stat.st_mtime, stat.st_size, path))
+    files.sort(reverse=True)
+    removed, total = [], 0
+    for count, (_, size, path) in enumerate(files, 1):
+        total += size
+        if count > most or total > most_bytes:
+            with contextlib.suppress(OSError):
+                path.unlink()
+                removed.append(path)
+    return removed
+
+
+def file_name(record: GameRecord | dict[str, Any]) -> str:
+    """A file name for a record (or a `replays` entry, or a record's `game` entry, of the same
+    game): its game, table name and id, safe on every system, and in no other folder than the
+    one it is put in, whatever a host calls its games."""
+    kind, name, game = (
+        (record["kind"], record["name"], record["game"]) if isinstance(record, dict)
+        else (record.kind, record.name, record.game))
+
+    def safe(text: str, keep: str = "") -> str:
+        return "".join(c if c.isascii() and c.isalnum() or c in keep else "-" for c in text)
+
+    table, _, number = str(game).rpartition("-")
+    return (f"{safe(str(kind), '_')}-{safe(str(name)).strip('-') or 'game'}-"
+            f"{safe(table) or 'table'}-{safe(number)}{SUFFIX}")
 
 
 class ReplayHost:

@@ -14,6 +14,7 @@ from typing import Final, Protocol
 
 from netplay.connection import Client, push_state
 from netplay.errors import Refusal, Rejection
+from netplay.person import BadProof, check_proof
 from netplay.protocol import Hello, TableList, Welcome
 from netplay.ratelimit import Lockout
 from netplay.replays import Replays
@@ -36,6 +37,9 @@ class SeatingHost(Protocol):
 
     @property
     def host_id(self) -> str: ...
+
+    @property
+    def fingerprint(self) -> str: ...
 
     def table(self, table_id: str, fatal: bool = False) -> Table: ...
 
@@ -67,6 +71,12 @@ class Seating:
         client.name = hello.name
         if host.replays.only is not None and (hello.token or hello.table):
             raise Rejection("this host only shows a replay; it has no tables")
+        if hello.person is not None or hello.proof is not None:
+            try:
+                client.person = check_proof(hello.person or "", hello.proof or "",
+                                            host.fingerprint)
+            except BadProof as error:
+                raise Rejection(str(error)) from None
         if hello.token is not None:
             self._reclaim_seat(client, hello.token)
         elif hello.table is not None:
@@ -140,7 +150,7 @@ class Seating:
     def sit(self, client: Client, table: Table, wanted: int | None) -> None:
         if client.table is not None:
             raise Refusal(f"you are already at table {client.table.id}; leave it first")
-        seat, token = self.host.tables.sit(table, client.name, wanted)
+        seat, token = self.host.tables.sit(table, client.name, wanted, client.person)
         self._seat_client(client, table, seat, token)
         self._joined(table, client)
         if table.starts_now:

@@ -51,6 +51,9 @@ CHAT_TAIL: Final = 20
 """Chat lines a table keeps, per channel, for the people who join or come back."""
 EVENING: Final = 30
 """Finished games a table tells of (`lobby.evening`): the latest."""
+COVER_PAUSE: Final = 30.0
+"""Seconds the game waits for an away player before anyone at the table may let a bot cover
+them (PROTOCOL.md, "Covered seats"); the person holding the host's powers may at once."""
 CHANNELS: Final = ("table", "spectators")
 """Players talk on the table's channel, which spectators read too; spectators on their own."""
 
@@ -78,6 +81,8 @@ class Seat:
     """While covered: who set the bot on (`BY_HOST` or `BY_TIMER`)."""
     client: Any = None
     """The connection of the player sitting here now; None while they are away."""
+    person: str | None = None
+    """The id of the person who took this seat (`netplay.person`), if their app said."""
 
     @property
     def bot_plays(self) -> bool:
@@ -107,7 +112,7 @@ class Seat:
     def record(self) -> SeatSet:
         return SeatSet(seat=self.seat, kind=self.kind, name=self.name,
                        token_hash=self.token_hash, bot=self.bot, covered=self.covered,
-                       cover_by=self.cover_by)
+                       cover_by=self.cover_by, person=self.person)
 
 
 @dataclass
@@ -162,6 +167,11 @@ class Table:
     """When the bots stop waiting for `claim_wait` (monotonic seconds); None: no wait."""
     events_seen: int = 0
     """The game's events looked through for a deal so far."""
+    cover_pause_ends: float | None = None
+    """While the game waits for an away player: when anyone at the table may let a bot cover
+    them (monotonic seconds); None otherwise."""
+    anyone_covers: bool = False
+    """The game has waited `COVER_PAUSE` for an away player: anyone seated may cover."""
 
     @property
     def phase(self) -> str:
@@ -199,6 +209,27 @@ class Table:
         seated = [s.client for s in self.seats if s.client is not None]
         return seated + list(self.spectators)
 
+    @property
+    def acting_host(self) -> int | None:
+        """The seat holding the host's powers now: the table's host, or while they are away,
+        the first seated person, in seat order, who is connected (PROTOCOL.md, "The host's
+        powers")."""
+        host = self.host_seat
+        if host is not None and self.seats[host].client is not None:
+            return host
+        return next((s.seat for s in self.seats if s.kind == HUMAN and s.client is not None),
+                    None)
+
+    def may_cover(self) -> list[int]:
+        """The seats whose people may let a bot cover an away player now: none while nobody
+        is away uncovered; the acting host; after the pause, every connected person."""
+        if self.phase != PLAYING or not any(s.away and not s.covered for s in self.seats):
+            return []
+        if self.anyone_covers:
+            return [s.seat for s in self.seats if s.kind == HUMAN and s.client is not None]
+        acting = self.acting_host
+        return [] if acting is None else [acting]
+
     def lobby(self) -> Lobby:
         return Lobby(
             table=self.id, name=self.name, game=self.game_id, players=self.players,
@@ -207,7 +238,8 @@ class Table:
             bot_level=self.bot_level, bot_pace=self.bot_pace, turn_timer=self.turn_timer,
             play_again=sorted(self.play_again), evening=self.evening[-EVENING:],
             private=self.private, start_when_full=self.start_when_full,
-            claim_wait=sorted(self.claim_wait),
+            claim_wait=sorted(self.claim_wait), acting_host=self.acting_host,
+            may_cover=self.may_cover(),
         )
 
     @property
@@ -327,12 +359,13 @@ class Table:
             "winners": [self.seats[seat].name for seat in sorted(outcome.winners)]})
 
     def seat_bot(self, seat: Seat) -> None:
-        seat.kind, seat.name, seat.token_hash = BOT, bot_name(seat.seat), None
+        seat.kind, seat.name, seat.token_hash, seat.person = BOT, bot_name(seat.seat), None, None
         seat.bot, seat.covered, seat.cover_by = self.bot_level, False, None
         self.record(seat.record())
 
     def start_game(self, seed: int | None) -> None:
-        """Bots fill the empty seats and a new game starts, with `seed` or a fresh one."""
+        """Bots fill the empty seats, a bot covers everyone away (the first turn never goes to
+        someone who is not there), and a new game starts, with `seed` or a fresh one."""
         for seat in self.seats:
             if seat.kind == EMPTY:
                 self.seat_bot(seat)
@@ -344,7 +377,11 @@ class Table:
         self.games += 1
         self.events_seen = 0
         self.record(GameStarted(seed=self.seed, time=round(time.time(), 3),
-                                seats=[{"name": s.name, "kind": s.kind} for s in self.seats]))
+                                seats=[{"name": s.name, "kind": s.kind, "person": s.person}
+                                       for s in self.seats]))
+        for seat in self.seats:  # covered from the new game's first step, in its record
+            if seat.away and not seat.covered:
+                self.cover(seat)
         log.info("table %s: game started", self.id)
 
     def say(self, text: str, seat: int | None, name: str,

@@ -41,6 +41,7 @@ from netplay.store import OVER as STORED_OVER
 from netplay.store import Store, StoreError
 from netplay.table import (
     BOT_PACES,
+    COVER_PAUSE,
     EMPTY,
     HUMAN,
     OVER,
@@ -178,8 +179,10 @@ class Tables(Mapping[str, Table]):
         table = self._tables[found[0]]
         return table, table.seats[found[1]]
 
-    def sit(self, table: Table, name: str, wanted: int | None) -> tuple[Seat, str]:
-        """A person takes a free seat before the game: the seat and its new token."""
+    def sit(self, table: Table, name: str, wanted: int | None,
+            person: str | None = None) -> tuple[Seat, str]:
+        """A person (`person`: their id, if their app proved one) takes a free seat before
+        the game: the seat and its new token."""
         if table.phase != WAITING:
             raise Refusal(f"table {table.id} has started; you may watch it as a spectator")
         if wanted is not None:
@@ -196,6 +199,7 @@ class Tables(Mapping[str, Table]):
         token = secrets.token_urlsafe(TOKEN_BYTES)
         name = table.seat_name(name)
         seat.kind, seat.name, seat.token_hash, seat.bot = HUMAN, name, hash_token(token), None
+        seat.person = person
         self._tokens[seat.token_hash] = (table.id, seat.seat)
         table.record(seat.record())
         if table.host_seat is None:
@@ -211,6 +215,7 @@ class Tables(Mapping[str, Table]):
         if seat.token_hash is not None:
             self._tokens.pop(seat.token_hash, None)
         seat.kind, seat.name, seat.token_hash, seat.bot = EMPTY, "", None, None
+        seat.person = None
         table.record(seat.record())
         if table.host_seat == seat_number:
             table.host_seat = next((s.seat for s in table.seats if s.kind == HUMAN), None)
@@ -239,19 +244,36 @@ class Tables(Mapping[str, Table]):
     # -- clocks ---------------------------------------------------------------------------
 
     def arm_turn_timer(self, table: Table, now: float) -> bool:
-        """Run the table's turn timer while the game waits for an away player, and stop it
-        otherwise; whether it has just started."""
-        if not (table.turn_timer and table.waiting_for_away()):
+        """Run the table's turn timer, and its pause before anyone may cover, while the game
+        waits for an away player, and stop them otherwise; whether one has just started."""
+        waiting = bool(table.waiting_for_away())
+        started = False
+        if not waiting:
+            table.cover_pause_ends, table.anyone_covers = None, False
+        elif table.cover_pause_ends is None and not table.anyone_covers:
+            table.cover_pause_ends = now + COVER_PAUSE
+            started = True
+        if not (table.turn_timer and waiting):
             table.turn_deadline = None
-            return False
-        if table.turn_deadline is not None:
-            return False
-        table.turn_deadline = now + table.turn_timer
-        return True
+        elif table.turn_deadline is None:
+            table.turn_deadline = now + table.turn_timer
+            started = True
+        return started
 
     def next_turn_deadline(self) -> float | None:
-        deadlines = [t.turn_deadline for t in self._tables.values() if t.turn_deadline is not None]
+        deadlines = [d for t in self._tables.values()
+                     for d in (t.turn_deadline, t.cover_pause_ends) if d is not None]
         return min(deadlines, default=None)
+
+    def run_out_cover_pauses(self, now: float) -> list[Table]:
+        """The tables whose game has waited `COVER_PAUSE` for an away player: anyone seated
+        there may let a bot cover them now."""
+        ran_out = []
+        for table in self._tables.values():
+            if table.cover_pause_ends is not None and table.cover_pause_ends <= now:
+                table.cover_pause_ends, table.anyone_covers = None, True
+                ran_out.append(table)
+        return ran_out
 
     def run_out_turn_timers(self, now: float) -> list[Table]:
         """Bots cover the away players at every table whose turn timer has run out: those
@@ -356,6 +378,7 @@ def _apply_record(table: Table | None, record: Record) -> Table:
             seat.kind, seat.name = record.kind, record.name
             seat.token_hash, seat.bot = record.token_hash, record.bot
             seat.covered, seat.cover_by = record.covered, record.cover_by
+            seat.person = record.person
         case HostSeatSet():
             table.host_seat = record.seat
         case GameStarted():

@@ -90,14 +90,19 @@ class HostKey:
                                 serialization.PrivateFormat.PKCS8,
                                 serialization.NoEncryption())
         pem += certificate.public_bytes(serialization.Encoding.PEM)
-        # Written under another name and renamed: a host killed here leaves no half a key.
-        partial = path.with_name(path.name + ".new")
+        # Written under another name and linked into place: a host killed here leaves no half
+        # a key, and of two hosts making a shared key at once, the second takes the first's.
+        partial = path.with_name(f"{path.name}.{os.getpid()}.new")
         fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "wb") as out:
-            out.write(pem)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(partial, path)
+        try:
+            with os.fdopen(fd, "wb") as out:
+                out.write(pem)
+                out.flush()
+                os.fsync(out.fileno())
+            with contextlib.suppress(FileExistsError):
+                os.link(partial, path)
+        finally:
+            partial.unlink()
 
     def server_context(self) -> ssl.SSLContext:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)

@@ -43,7 +43,7 @@ LAYERS = {
     "tui headless": (
         ["tui.address", "tui.background", "tui.config", "tui.backend", "tui.launch", "tui.cli",
          "tui.listing", "tui.local_hosts", "tui.finding", "tui.played_games",
-         "tui.past_games", "tui.replaying",
+         "tui.past_games", "tui.replaying", "tui.kept_games",
          "tui.games",
          "tui.quick_play", "tui.seat_book", *modules_of(tui.commands, prefix="tui.commands"),
          *modules_of(tui.models, prefix="tui.models"), *game_models()],

@@ -4,8 +4,10 @@ The app receives a Backend (Harlequin injects its adapter the same way), so test
 bound to loopback with a temporary data directory and no bot delay. Nothing here imports
 textual; `netplay` is imported on first use so that the lobby draws before zeroconf loads.
 The door's rooms are modules of their own: `tui.listing` (tickets and listings),
-`tui.local_hosts` (the hosts this app runs), `tui.finding` (finding tables) and
-`tui.replaying` (past games, replay files and watching them, `tui.past_games`).
+`tui.local_hosts` (the hosts this app runs), `tui.finding` (finding tables),
+`tui.replaying` (past games, replay files and watching them, `tui.past_games`),
+`tui.kept_games` (the games this player was at, kept as files) and `tui.group_record` (the
+group's record across evenings, made from them).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from tui.address import Address, Network, check_reachable, guest_networks_from_environment
 from tui.finding import LOOKUP_TIMEOUT, TableFinding
+from tui.kept_games import KeptGames
 from tui.listing import TableListing, Ticket
 from tui.local_hosts import BOTS_STORE, LOCAL, LocalHosts
 from tui.replaying import Replaying
@@ -27,6 +30,7 @@ from tui.seat_book import HeldSeat, SeatBook
 if TYPE_CHECKING:
     from netplay.client import Connection
     from netplay.host import Host
+    from netplay.person import PersonKey
     from netplay.pins import KnownHosts
     from netplay.replay_file import ReplayHost
 
@@ -35,7 +39,7 @@ SEATS_DIR = "seats"
 
 
 @dataclass
-class Backend(LocalHosts, TableFinding, Replaying):
+class Backend(LocalHosts, TableFinding, Replaying, KeptGames):
     """Starts in-process hosts and opens client connections for the app."""
 
     interfaces: list[str] | None = None
@@ -60,6 +64,8 @@ class Backend(LocalHosts, TableFinding, Replaying):
         default_factory=guest_networks_from_environment)
     """For an app that runs for a guest in a browser (`gaslight serve` sets it), the networks
     where that guest may reach a host; None: an app of its own, which reaches anywhere."""
+    keeping: set[asyncio.Task] = field(default_factory=set)
+    """The finished games being kept now (`keep_game`)."""
 
     @cached_property
     def seats(self) -> SeatBook:
@@ -75,9 +81,18 @@ class Backend(LocalHosts, TableFinding, Replaying):
 
         return KnownHosts(self.seats.path.parent / KNOWN_HOSTS_FILE)
 
+    @cached_property
+    def person(self) -> "PersonKey":
+        """Who this player is to every host (`netplay.person`): a key made once, kept beside
+        the seat book, owner-only."""
+        from netplay.person import PERSON_FILE, PersonKey
+
+        return PersonKey(self.seats.path.parent / PERSON_FILE)
+
     async def close(self, by: str | None = None) -> None:
-        """Stop the replay files' hosts still open, then every host this app runs
-        (`LocalHosts.close`)."""
+        """Let the games being kept be kept, stop the replay files' hosts still open, then
+        every host this app runs (`LocalHosts.close`)."""
+        await self.finish_keeping()
         await self.close_replay_files()
         await super().close(by)
 
@@ -150,7 +165,7 @@ class Backend(LocalHosts, TableFinding, Replaying):
             try:
                 connection = await Connection.connect(
                     ticket.address.host, ticket.address.port, name=name, token=held.token,
-                    reconnect=True, locate=self.locate,
+                    reconnect=True, locate=self.locate, person=self.person,
                     **self.trust(ticket.address, self.seat_key(held)),
                 )
             except (HostKeyChanged, NotPaired, WrongCode):
@@ -170,6 +185,7 @@ class Backend(LocalHosts, TableFinding, Replaying):
             spectate=ticket.spectate,
             reconnect=True,
             locate=self.locate,
+            person=self.person,
             **self.trust(ticket.address),
         )
         mine = self.seats.get(connection.host_id, connection.table)

@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "join",  # join and watch
     "simulate",
     "replay",
+    "record",
     "serve",
 )
 

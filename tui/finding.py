@@ -5,6 +5,7 @@ Nothing here imports textual; `netplay` is imported on first use, discovery off 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, AsyncIterator
@@ -15,6 +16,10 @@ from tui.seat_book import HeldSeat, SeatBook
 
 LOOKUP_TIMEOUT = 3.0
 """Seconds to wait for a host that should hold one of this player's seats."""
+LIST_EVERY = 1.0
+"""Seconds between two lists discovery gives the lobby while changes keep coming: under a
+churn of tables, most of an open lobby's CPU went to drawing a list per table, each whole
+(`benchmarks/lobby.py`). A change after a quiet second is listed at once."""
 
 
 class TableFinding:
@@ -40,9 +45,21 @@ class TableFinding:
         discovery = await asyncio.to_thread(importlib.import_module, "netplay.discovery")
         TableBrowser = discovery.TableBrowser
 
+        loop = asyncio.get_running_loop()
         async with TableBrowser(self.interfaces) as browser:
             yield []
+            listed_at = -LIST_EVERY
             async for _ in browser:
+                # Changes come in runs (a host opening or closing its tables, a lobby opened on
+                # a busy LAN): the first at once, then at most one list every `LIST_EVERY`
+                # while they go on, instead of one per table, each redrawn whole.
+                wait = listed_at + LIST_EVERY - loop.time()
+                if wait > 0:
+                    with contextlib.suppress(TimeoutError):
+                        async with asyncio.timeout(wait):
+                            while True:
+                                await browser.__anext__()
+                listed_at = loop.time()
                 yield [
                     TableListing(
                         address=Address(t.host, t.port),
@@ -61,12 +78,13 @@ class TableFinding:
                 ]
 
 
-    async def locate(self, host_id: str) -> tuple[str, int] | None:
-        """Where the host with this identity announces its tables now, if discovery is on."""
+    async def locate(self, host_id: str, table: str | None = None) -> tuple[str, int] | None:
+        """Where the host with this identity announces `table` now, if discovery is on (one
+        person's hosts share an identity: the table tells them apart)."""
         if not self.discover:
             return None
         discovery = await asyncio.to_thread(importlib.import_module, "netplay.discovery")
-        found = await discovery.locator(self.interfaces)(host_id)
+        found = await discovery.locator(self.interfaces)(host_id, table)
         if found is None:
             return None
         try:  # anyone may announce any host's identity: a guest follows it on their network only
@@ -114,13 +132,20 @@ class TableFinding:
             tables = await tables_at(address)
         if tables is None:
             # The host may have moved: another key where it was is not yet the last word.
-            moved = await self.locate(seat.host_id)
+            moved = await self.locate(seat.host_id, seat.table)
             if moved is not None:
                 address = Address(*moved)
                 tables = await tables_at(address)
         if tables is None:
             return TableListing.of_key_changed_seat(seat) if key_changed else None
         listing = next((t for t in tables if t.id == seat.table), None)
+        if listing is None and address == seat.address:
+            # One person's hosts share an identity: the table may be at another of them now.
+            moved = await self.locate(seat.host_id, seat.table)
+            if moved is not None and Address(*moved) != address:
+                address = Address(*moved)
+                listing = next((t for t in await tables_at(address) or [] if t.id == seat.table),
+                               None)
         if listing is None or listing.phase == "over":
             self.seats.forget(*seat.key)
             if seat.store is not None:

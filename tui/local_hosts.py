@@ -22,6 +22,11 @@ if TYPE_CHECKING:
 LOCAL = "127.0.0.1"
 BOTS_STORE, LAN_STORE = "bots", "lan"
 """How the stores of the hosts this app runs begin: a private bot game's, a LAN table's."""
+HOST_KEY = "host"
+"""The key of every table this person hosts for others (`host.pem` in the data directory,
+the one `gaslight host` uses too), in the foreground or in the background: a guest who paired
+with one of them joins the next without a code. A private bot game's host keeps a key of its
+own, which goes with its store."""
 
 
 class LocalHosts:
@@ -185,7 +190,7 @@ class LocalHosts:
         advertise = store.startswith(LAN_STORE)
         host = Host(data_dir=self.data_dir, store=store,
                     limits=HostLimits(bot_delay=self.bot_delay), advertise=advertise,
-                    interfaces=self.interfaces)
+                    interfaces=self.interfaces, key=HOST_KEY if advertise else None)
         if resume:
             host.resume()
         # A table for others listens on every interface; a private bot game, or an app held to

@@ -3,7 +3,8 @@ a replay file opened for watching (`OpenedReplay`): plain values the backend han
 
 A past game comes from either source through one constructor, `PastGame.of`: an entry of a
 host's `replays` list, or of `netplay.replay_file.folder_listing` (the same entry, with the
-file's `path`). Either way netplay has played the record through the engine; the TUI only
+file's `path`; or, for a file that does not read, its `path` and what is `damaged`, one line
+of the list). Either way netplay has played the record through the engine; the TUI only
 reads the entry. Nothing here imports textual, and no game: only the engine's catalogue.
 """
 
@@ -43,6 +44,9 @@ class PastGame:
     path: Path | None = None
     seat: int | None = None
     """The seat this player played: its replay starts through their own eyes."""
+    damaged: str | None = None
+    """For a kept file that does not read: what is wrong with it. Its line says so, and
+    opening it says so again (`Backend.open_replay_file`)."""
 
     @classmethod
     def of(cls, entry: Mapping[str, Any], *, address: Address | None = None,
@@ -51,6 +55,10 @@ class PastGame:
         asked with `token`, the host's key `fingerprint`), or a folder's (its `path`).
         KeyError, TypeError or ValueError for an entry that does not say what a game is."""
         ended, seat, path = entry.get("ended"), entry.get("seat"), entry.get("path")
+        if entry.get("damaged") is not None and isinstance(path, str):
+            return cls(kind="", name=Path(path).name, players=0,
+                       ended=float(ended) if type(ended) in (int, float) else None, result="",
+                       game="", path=Path(path), damaged=str(entry["damaged"]))
         return cls(
             kind=str(entry["kind"]), name=str(entry["name"]), players=int(entry["players"]),
             ended=float(ended) if type(ended) in (int, float) else None,
@@ -68,6 +76,8 @@ class PastGame:
     def line(self) -> str:
         from engine.catalogue import CATALOGUE
 
+        if self.damaged is not None:
+            return f"{self.name} cannot be shown: {self.damaged} (file)"
         info = CATALOGUE.get(self.kind)
         when = time.strftime("%d %b %H:%M", time.localtime(self.ended)) if self.ended else ""
         where = "file" if self.path is not None else str(self.address)

@@ -17,11 +17,13 @@ from tui.address import Address
 from tui.listing import Ticket
 from tui.local_hosts import LOCAL
 from tui.past_games import OpenedReplay, PastGame, ReplayFileFailed
+from tui.seat_book import HeldSeat, SeatBook
 
 if TYPE_CHECKING:
     from netplay.client import Connection
     from netplay.game_record import GameRecord
     from netplay.host import Host
+    from netplay.person import PersonKey
     from netplay.replay_file import ReplayHost
 
 ASK_TIMEOUT = 3.0
@@ -42,27 +44,36 @@ class Replaying:
     replay_hosts: list["ReplayHost"]
 
     if TYPE_CHECKING:
+        person: PersonKey
+        seats: SeatBook
+
+        def seat_key(self, seat: HeldSeat) -> str | None: ...
         def trust(self, address: Address, expected: str | None = None) -> dict[str, Any]: ...
+        async def keep_listed(self, connection: Connection, listed: list[dict[str, Any]], *,
+                              table: str | None = None,
+                              token: str | None = None) -> list[Path]: ...
         def remember_code(self, address: Address, code: str) -> None: ...
         def own_host(self, address: Address) -> "Host | None": ...
 
     def replays_folder(self) -> Path:
         """Where this player's replay files go: Gaslight's data directory, `replays/` (made
-        if missing)."""
-        from netplay.store import data_dir
+        if missing, owner-only)."""
+        from netplay.store import data_dir, private_dir
 
-        folder = data_dir(self.data_dir) / REPLAYS_DIR
-        folder.mkdir(parents=True, exist_ok=True)
-        return folder
+        return private_dir(data_dir(self.data_dir) / REPLAYS_DIR)
 
     async def past_games_at(self, address: Address, tokens: list[str], name: str,
                             fingerprint: str | None = None) -> list[PastGame]:
         """The finished games the host at `address` lets these seat tokens watch (the first
         `TOKENS_ASKED`), each with the token that may watch it; `fingerprint` is the key of
-        the host that gave them, checked before any token is sent. A host that is gone, slow
+        the host that gave them, checked before any token is sent. Each game is kept as a
+        replay file as it is found (`keep_listed`: one missed at its end, say), and a
+        game kept as a file is listed by `replay_files`, not here. A host that is gone, slow
         (`ASK_TIMEOUT`), untrusted or refusing lists nothing; an entry that is not a game is
         left out."""
-        from netplay.protocol import ListReplays, ReplayList
+        from netplay.replay_file import file_name
+
+        folder = self.replays_folder()
 
         async def ask() -> list[PastGame]:
             conn = await self.watch(address, fingerprint, name)
@@ -71,13 +82,15 @@ class Replaying:
                 # One list per token, so that each game is opened with the token that may
                 # watch it.
                 for token in tokens[:TOKENS_ASKED]:
-                    await conn.send(ListReplays([token]))
-                    while not isinstance(message := await conn.next_message(), ReplayList):
-                        pass
-                    for entry in message.games:
+                    listed = await conn.list_replays([token])
+                    with contextlib.suppress(Exception):  # what could not be kept is listed
+                        await self.keep_listed(conn, listed, token=token)
+                    for entry in listed:
                         try:
                             game = PastGame.of(entry, address=address, token=token,
                                                fingerprint=fingerprint)
+                            if (folder / file_name(entry)).exists():
+                                continue
                         except (KeyError, TypeError, ValueError, AttributeError):
                             continue
                         found.setdefault(game.game, game)
@@ -91,13 +104,36 @@ class Replaying:
         except Exception:  # a host that is gone or refuses lists nothing
             return []
 
+    async def past_games(self, name: str, limit: int = LISTED_FILES) -> list[PastGame]:
+        """Every past game of this player's, newest first, at most `limit`: the kept files
+        (`replay_files`), and the games of the hosts that gave them seat tokens (the seats
+        played to an end, `played_book`, and the seats held now), asked together per host and
+        key (`past_games_at`), which keeps them as files as it finds them. The lobby's Ctrl+Y
+        lists this."""
+        from tui.played_games import played_book
+
+        by_host: dict[tuple[Address, str | None], list[HeldSeat]] = {}
+        for seat in [*reversed(played_book(self).all()), *self.seats.all()]:
+            held = by_host.setdefault((seat.address, seat.fingerprint), [])
+            if seat.token not in [s.token for s in held]:
+                held.append(seat)
+        asked = await asyncio.gather(*(
+            self.past_games_at(address, [s.token for s in held], name, self.seat_key(held[0]))
+            for (address, _), held in by_host.items()))
+        found = [game for games in asked for game in games]
+        found.extend(await self.replay_files(limit))
+        found.sort(key=lambda g: g.ended or 0, reverse=True)
+        return found[:limit]
+
     async def replay_files(self, limit: int = LISTED_FILES) -> list[PastGame]:
-        """The replay files in the data directory's `replays/` (games against bots, kept as
-        they ended, and replays saved), newest game first, at most `limit`; a damaged file is
-        left out (opening it by name says what is wrong)."""
+        """The replay files in the data directory's `replays/` (the games this player was at,
+        kept as they ended, and replays saved), newest game first, at most `limit`, each
+        starting through the eyes of the seat this person played; a damaged file is one line
+        saying what is wrong with it."""
         from netplay.replay_file import folder_listing
 
-        entries = await asyncio.to_thread(folder_listing, self.replays_folder(), limit)
+        entries = await asyncio.to_thread(folder_listing, self.replays_folder(), limit,
+                                          self.person.id)
         return [PastGame.of(entry) for entry in entries]
 
     async def open_replay_file(self, source: Path | str | GameRecord) -> OpenedReplay:
@@ -148,22 +184,6 @@ class Replaying:
 
         return await Connection.connect(address.host, address.port, name=name or "Replay",
                                         reconnect=False, **self.trust(address, fingerprint))
-
-    def keep_games_against_bots(self, ticket: Ticket) -> list[Path]:
-        """Save the finished games of a table this app hosts for this player alone (against
-        bots) as replay files, for the lobby's past games: its host and store go when the
-        player leaves. The files already saved stay as they are; the new ones' paths."""
-        from netplay import replay_file
-
-        host = self.own_host(ticket.address)
-        if not ticket.private or ticket.table is None or host is None:
-            return []
-        saved = []
-        for record in host.replays.finished_records(ticket.table):
-            path = self.replays_folder() / replay_file.file_name(record)
-            if not path.exists():
-                saved.append(replay_file.save(path, record.entries()))
-        return saved
 
     def save_replay(self, entries: list[dict]) -> Path:
         """Save a finished game's record (the entries of its `record` parts, in order) as a

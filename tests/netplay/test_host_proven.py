@@ -116,7 +116,7 @@ async def test_following_the_host_to_a_forged_record_says_nothing_there(host, mi
     async with mitm as mitm_port:
         asked: list[str] = []
 
-        async def forged_locate(host_id: str) -> tuple[str, int]:
+        async def forged_locate(host_id: str, table: str | None) -> tuple[str, int]:
             asked.append(host_id)
             return "127.0.0.1", mitm_port
 

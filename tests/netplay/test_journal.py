@@ -95,9 +95,9 @@ def test_each_typed_record_writes_the_map_the_store_always_kept():
              "turn_timer": 0, "public_replays": True, "private": False,
              "start_when_full": True}),
         (SeatSet(seat=0, kind="human", name="Ann", token_hash="f" * 64, bot=None,
-                 covered=False, cover_by=None),
+                 covered=False, cover_by=None, person="ab" * 16),
             {"t": "seat", "seat": 0, "kind": "human", "name": "Ann", "token_hash": "f" * 64,
-             "bot": None, "covered": False, "cover_by": None}),
+             "bot": None, "covered": False, "cover_by": None, "person": "ab" * 16}),
         (HostSeatSet(seat=0), {"t": "host_seat", "seat": 0}),
         (GameStarted(seed=SEED, time=1.5, seats=[{"name": "Ann", "kind": "human"}]),
             {"t": "game", "seed": SEED, "time": 1.5, "seats": [{"name": "Ann", "kind": "human"}]}),
@@ -110,3 +110,6 @@ def test_each_typed_record_writes_the_map_the_store_always_kept():
     for record, stored in written:
         assert list(record.to_dict().items()) == list(stored.items())
         assert read_record(stored) == record
+    # A seat stored before persons were named reads as naming nobody.
+    older = {k: v for k, v in written[1][1].items() if k != "person"}
+    assert read_record(older).person is None

@@ -8,12 +8,13 @@ import asyncio
 import os
 import re
 import signal
-import sys
 
 import engine
 from netplay.client import Connection, NotConnected
 from netplay.pairing import read_code
 from netplay.protocol import Error, State
+
+from support.hosts import code_of, start_host
 
 from .conftest import TIMEOUT, assert_view_of, stored_table
 
@@ -41,28 +42,6 @@ def long_game_seed(min_cuts: int) -> int:
         if len(game.history) >= min_cuts:
             return seed
     raise AssertionError("no long game among the first seeds")
-
-
-async def start_host(data_dir, port: int, *extra: str):
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tui.cli", "host", "--interface", "127.0.0.1",
-        "--port", str(port), "--no-announce", "--data-dir", str(data_dir), *extra,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-    )
-    lines = []
-    while True:
-        line = (await asyncio.wait_for(process.stdout.readline(), TIMEOUT)).decode()
-        assert line, f"host exited: {(await process.stderr.read()).decode()}"
-        lines.append(line)
-        if match := re.match(r"Gaslight host listening on 127\.0\.0\.1:(\d+)", line):
-            port = int(match[1])
-        if line.startswith("players join with"):
-            return process, port, "".join(lines)
-
-
-def code_of(banner: str) -> str:
-    """The table code `gaslight host` shows, as a player would type it."""
-    return re.search(r"the table code is (\d{4}-\d{4})", banner)[1]
 
 
 async def player(conn: Connection, states: list[dict]) -> dict:

@@ -137,7 +137,7 @@ async def test_a_client_follows_its_host_to_a_new_address(tmp_path):
     table_id = first.create_table("timebomb", 4, {"first_player": 0}, bots=3, start_when_full=True)
     where: dict[str, tuple[str, int]] = {first.host_id: first.address}
 
-    async def locate(host_id: str):  # what discovery answers on a LAN
+    async def locate(host_id: str, table: str | None):  # what discovery answers on a LAN
         return where.get(host_id)
 
     ann = await Connection.connect(*first.address, code=first.table_code,

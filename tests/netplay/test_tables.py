@@ -75,7 +75,9 @@ def test_a_bot_takes_an_empty_seat_before_the_game_and_an_away_seat_during_it(ta
 def test_a_covered_seat_survives_in_the_store(tables, store):
     table = tables.create("timebomb", 4, bots=3, bot_level="novice", turn_timer=60)
     ann, _ = tables.sit(table, "Ann", None)
+    ann.client = "Ann's connection"
     table.start_game(seed=3)
+    ann.client = None
     tables.add_bot(table, ann.seat)
     restored = restore_table(table.id, store.records(table.id))
     assert restored.seats[ann.seat].covered and restored.seats[ann.seat].bot == "novice"

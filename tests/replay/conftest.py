@@ -4,13 +4,11 @@ connected players and bots, with every state each player and a spectator receive
 from __future__ import annotations
 
 import asyncio
-import random
 from dataclasses import dataclass, field
 
-from support.bot_games import smart_bot
+from support.bot_games import play_seat  # noqa: F401 (the replay tests import it from here)
 from support.hosts import TIMEOUT, host, private_data_dir, stored_table  # noqa: F401
 
-import engine
 from netplay.client import Connection
 from netplay.host import Host
 from netplay.protocol import (
@@ -36,30 +34,6 @@ class Played:
     async def close(self) -> None:
         for conn in [*self.people, self.spectator]:
             await conn.close()
-
-
-async def play_seat(conn: Connection, log: list[State], seed: int) -> None:
-    """Play the seat with the game's bot until the game is over, keeping every state."""
-    rng = random.Random(seed)
-    async for msg in conn:
-        if isinstance(msg, Error):
-            # A state that brought only a claim repeats a turn already answered: the second
-            # answer is turned down, and the next state asks again.
-            if msg.fatal:
-                raise AssertionError(f"seat {conn.seat}: {msg.message}")
-            continue
-        if not isinstance(msg, State):
-            continue
-        log.append(msg)
-        view = msg.view
-        if view["outcome"] is not None:
-            return
-        bot = smart_bot(view["game"])
-        free = engine.GAMES[view["game"]].FREE_ACTIONS
-        moves = [a for a in msg.legal if a["type"] not in free]
-        if moves and msg.seat in view["to_act"]:
-            await conn.act(bot(view, moves, rng))
-    raise AssertionError(f"seat {conn.seat}: closed before the end ({conn.refusal})")
 
 
 async def watch_to_end(conn: Connection, log: list[State]) -> None:

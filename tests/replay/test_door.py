@@ -32,8 +32,10 @@ START = 1_800_000_000.0
 
 
 def finished(kind: str, players: int, seed: int, people: tuple[int, ...] = (0,),
-             start: float = START, name: str = "Baker Street") -> GameRecord:
-    """A finished game of bots as a replay file holds it; the seats in `people` are persons."""
+             start: float = START, name: str = "Baker Street",
+             persons: dict[int, str] | None = None) -> GameRecord:
+    """A finished game of bots as a replay file holds it; the seats in `people` are persons,
+    those in `persons` with the id their app proved."""
     game, played = bots_play(kind, players, seed)
     moves = [Move(seat, action, start + n + 1, "person" if seat in people else "bot")
              for n, (seat, action) in enumerate(played)]
@@ -42,8 +44,8 @@ def finished(kind: str, players: int, seed: int, people: tuple[int, ...] = (0,),
         game=f"{table}-1", table=table, name=name, kind=kind, players=players,
         options=dict(game.options), seed=seed, bot_level="smart", turn_timer=0,
         started=start, moves=moves,
-        seats=[Player(f"P{s}", "human") if s in people else Player(f"Bot {s}", "bot")
-               for s in range(players)],
+        seats=[Player(f"P{s}", "human", (persons or {}).get(s)) if s in people
+               else Player(f"Bot {s}", "bot") for s in range(players)],
         chat=[Said(1, people[0] if people else None, "Ann", "well played", start + 1)])
 
 
@@ -76,18 +78,27 @@ async def test_a_folder_lists_its_files_as_a_host_lists_its_games(tmp_path):
     new = finished("holmes", 2, seed=7, people=(0, 1), start=START + 10_000)
     old_path = kept(folder, old, "old.gaslight-replay", START + 100)
     new_path = kept(folder, new, "new.gaslight-replay", START + 20_000)
-    # A damaged file, newer than both, and a file edited by hand: both left out.
-    (folder / "damaged.gaslight-replay").write_bytes(b"\x93not a replay at all")
-    os.utime(folder / "damaged.gaslight-replay", (START + 30_000, START + 30_000))
+    # A damaged file, newer than both, and a file edited by hand, older: a line each, in
+    # their place by the file's time, saying what is wrong.
+    damaged = folder / "damaged.gaslight-replay"
+    damaged.write_bytes(b"\x93not a replay at all")
+    os.utime(damaged, (START + 30_000, START + 30_000))
     body = msgpack.unpackb(replay_file.dump(old.entries()), raw=False)
     body["entries"][0] = {**body["entries"][0], "name": "Forged"}
-    (folder / "edited.gaslight-replay").write_bytes(msgpack.packb(body))
+    edited = folder / "edited.gaslight-replay"
+    edited.write_bytes(msgpack.packb(body))
+    os.utime(edited, (START + 50, START + 50))
     (folder / "notes.txt").write_text("not a replay file")
 
-    listed = folder_listing(folder)
+    lines = folder_listing(folder)
 
+    assert [g["path"] for g in lines] == [str(damaged), str(new_path), str(old_path),
+                                          str(edited)]
+    assert "not a Gaslight replay file" in lines[0]["damaged"]
+    assert "digest does not match" in lines[3]["damaged"]
+    assert lines[0]["ended"] == START + 30_000
+    listed = lines[1:3]
     assert [g["game"] for g in listed] == [new.game, old.game]  # newest first
-    assert [g["path"] for g in listed] == [str(new_path), str(old_path)]
     # The one person of a game against bots is this player: their seat. Two persons: none.
     assert [g["seat"] for g in listed] == [None, 2]
     assert listed[1]["kind"] == "machinations" and listed[1]["players"] == 5
@@ -106,7 +117,8 @@ async def test_a_folder_lists_its_files_as_a_host_lists_its_games(tmp_path):
             await host.stop()
         assert {k: v for k, v in entry.items() if k not in ("seat", "path")} == hosted
     # At most `limit`, the newest files read.
-    assert [g["game"] for g in folder_listing(folder, limit=1)] == [new.game]
+    assert [g["path"] for g in folder_listing(folder, limit=2)] == [str(damaged),
+                                                                    str(new_path)]
     assert folder_listing(tmp_path / "nowhere") == []
 
 
@@ -121,12 +133,20 @@ async def test_replay_files_are_past_games_with_their_path_and_eyes(tmp_path):
     two = finished("holmes", 2, seed=12, people=(0, 1), start=START + 5_000)
     kept(folder, one, "one.gaslight-replay", START + 10)
     kept(folder, two, "two.gaslight-replay", START + 6_000)
-    (folder / "bad.gaslight-replay").write_bytes(b"nothing")
+    bad = folder / "bad.gaslight-replay"
+    bad.write_bytes(b"nothing")
+    os.utime(bad, (START + 20, START + 20))
 
     games = await backend.replay_files()
 
-    assert [g.game for g in games] == [two.game, one.game]
-    holmes, timebomb = games
+    assert [g.game for g in games] == [two.game, "", one.game]
+    holmes, damaged, timebomb = games
+    # A damaged file costs one line, never the list; opening it says why again.
+    assert damaged.path == bad and "not a Gaslight replay file" in damaged.damaged
+    assert damaged.line() == ("bad.gaslight-replay cannot be shown: it is not a Gaslight "
+                              "replay file (not msgpack), or it is damaged (file)")
+    with pytest.raises(ReplayFileFailed, match="not a Gaslight replay file"):
+        await backend.open_replay_file(bad)
     assert timebomb == PastGame(
         kind="timebomb", name="Baker Street", players=4, ended=one.moves[-1].time,
         result=timebomb.result, game=one.game, path=folder / "one.gaslight-replay", seat=1)
@@ -137,11 +157,29 @@ async def test_replay_files_are_past_games_with_their_path_and_eyes(tmp_path):
     assert [g.game for g in await backend.replay_files(limit=1)] == [two.game]
 
 
+async def test_a_kept_file_starts_through_the_eyes_of_the_person_who_kept_it(tmp_path):
+    """A game of several people, each named by the id their app proved: the file opens
+    through the seat of the person whose app lists it, and a spectator's through nobody's."""
+    backend = backend_at(tmp_path)
+    folder = backend.replays_folder()
+    me, friend = backend.person.id, "f" * 32
+    kept(folder, finished("timebomb", 4, seed=13, people=(1, 2),
+                          persons={1: friend, 2: me}), "mine.gaslight-replay", START)
+    kept(folder, finished("holmes", 2, seed=14, people=(0, 1),
+                          persons={0: friend, 1: "e" * 32}), "watched.gaslight-replay",
+         START + 10)
+    watched, mine = await backend.replay_files()
+    assert mine.seat == 2 and watched.seat is None and watched.eyes == SPECTATOR
+
+
 # ---------------------------------------------------------------------------------------------
 # The backend: past games at a host
 
 
-async def test_past_games_at_a_host_come_with_the_token_that_may_watch_them(host, tmp_path):
+async def test_past_games_at_a_host_are_kept_and_listed_as_files(host, tmp_path, monkeypatch):
+    """A game a seat played, missed at its end: asking its host keeps it as a file, listed
+    with the files from then on; one that could not be kept is listed from the host, with the
+    token that may watch it."""
     played = await play_game(host, "timebomb", 4, 1, seed=21)
     seat = played.people[0]
     token, fingerprint, seat_number = seat.token, seat.fingerprint, seat.seat
@@ -150,6 +188,17 @@ async def test_past_games_at_a_host_come_with_the_token_that_may_watch_them(host
     address = Address("127.0.0.1", host.address[1])
     backend.remember_code(address, host.table_code)  # as if its player had typed it
 
+    assert await backend.past_games_at(address, ["not-a-token", token], "Ann",
+                                       fingerprint) == []
+    [kept_game] = await backend.replay_files()
+    assert kept_game.game == game_ref(played.table, 1) and kept_game.path is not None
+    assert kept_game.seat == seat_number  # its one person, named by no id, is this player
+    assert kept_game.path.stat().st_mode & 0o777 == 0o600
+    assert backend.replays_folder().stat().st_mode & 0o777 == 0o700
+
+    kept_game.path.unlink()
+    monkeypatch.setattr(backend, "_keep_entries", lambda records: (_ for _ in ()).throw(
+        OSError("no room left")))
     [game] = await backend.past_games_at(address, ["not-a-token", token], "Ann", fingerprint)
 
     assert game.game == game_ref(played.table, 1)
@@ -168,6 +217,30 @@ async def test_past_games_at_a_host_come_with_the_token_that_may_watch_them(host
 
 # ---------------------------------------------------------------------------------------------
 # The backend: a replay file opened, watched and closed
+
+
+async def test_past_games_are_the_kept_files_and_the_games_of_the_seats_played(host, tmp_path):
+    """The one call of the lobby's past games: a seat played to an end at a host that runs,
+    its game kept as a file as it is found, beside the files kept already, newest first."""
+    from tui.played_games import played_book
+    from tui.seat_book import HeldSeat
+
+    played = await play_game(host, "timebomb", 4, 1, seed=23)
+    seat = played.people[0]
+    await played.close()
+    backend = backend_at(tmp_path)
+    address = Address("127.0.0.1", host.address[1])
+    backend.remember_code(address, host.table_code)
+    played_book(backend).keep(HeldSeat(host.host_id, played.table, seat.token, address,
+                                       "timebomb", "table", fingerprint=seat.fingerprint))
+    old = finished("holmes", 2, seed=24, start=START - 10 ** 8)  # ended before today
+    kept(backend.replays_folder(), old, "old.gaslight-replay", START - 10 ** 8)
+
+    games = await backend.past_games("Ann")
+
+    assert [g.game for g in games] == [game_ref(played.table, 1), old.game]
+    assert all(g.path is not None for g in games)
+    assert games[0].seat == seat.seat
 
 
 async def test_a_replay_file_opens_in_a_host_of_its_own_and_is_watched(tmp_path):

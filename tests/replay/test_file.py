@@ -65,7 +65,7 @@ async def test_damaged_newer_and_edited_files_are_refused(entries, tmp_path):
     got, _ = entries
     good = replay_file.dump(got)
     body = msgpack.unpackb(good)
-    newer = dict(body, version=2)
+    newer = dict(body, version=replay_file.VERSION + 1)
     renamed = [dict(e, name="Mallory") if e["e"] == "seat" else e for e in got]
     moves = [i for i, e in enumerate(got) if e["e"] == "act"]
     swapped = list(got)
@@ -96,14 +96,19 @@ async def test_damaged_newer_and_edited_files_are_refused(entries, tmp_path):
     assert replay_file.load(resealed(dict(body, entries=renamed))).seats[0].name == "Mallory"
 
 
-async def test_a_file_naming_evolution_by_its_protocol_3_id_still_opens(host, tmp_path):
-    """Protocol 3 called Évolution `timebomb-evolution`; its files open under the one id now."""
+async def test_a_file_of_version_1_still_opens(host, tmp_path):
+    """A version 1 file names nobody's person (its seats say name and kind only), and one of
+    protocol 3 calls Évolution `timebomb-evolution`: it opens, under the one id, its seats
+    naming no person."""
     played = await play_game(host, "timebomb_evolution", 4, 1, seed=5)
     got = await fetch_entries(played.people[0], game_ref(played.table, 1))
     await played.close()
-    old = [{**got[0], "kind": "timebomb-evolution"}, *got[1:]]
+    without_persons = [{k: v for k, v in e.items() if not (e["e"] == "seat" and k == "person")}
+                       for e in got]
+    old = [{**got[0], "kind": "timebomb-evolution"}, *without_persons[1:]]
     path = tmp_path / "old.gaslight-replay"
     path.write_bytes(resealed({"format": "gaslight-replay", "version": 1, "entries": old}))
     record = replay_file.read(path)
     assert record.kind == "timebomb_evolution"
     assert record.entries() == got
+    assert all(player.person is None for player in record.seats)

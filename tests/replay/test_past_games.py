@@ -1,6 +1,6 @@
-"""The lobby's past games (`g`): the games this player's seats played at a host, asked with
-the seat book's tokens, and the games against bots, kept as replay files when they end; Enter
-opens one in the replay screen."""
+"""The lobby's past games (Ctrl+Y): the games this player was at, kept as replay files when
+they end, and those their seats played at a host that runs, asked with the seat book's tokens
+(and kept as files as they are found); Enter opens one in the replay screen."""
 
 from __future__ import annotations
 
@@ -27,6 +27,8 @@ from .test_screen import bots_game
 
 
 async def test_games_against_bots_are_kept_as_files_when_they_end(tmp_path):
+    """The app's own host gives the records of its game against bots at once: the host goes
+    when the player leaves."""
     backend = Backend(interfaces=["127.0.0.1"], data_dir=tmp_path / "data", bot_delay=0,
                       seed=3, discover=False)
     try:
@@ -34,11 +36,13 @@ async def test_games_against_bots_are_kept_as_files_when_they_end(tmp_path):
         conn = await Connection.connect(ticket.address.host, ticket.address.port, name="Ann",
                                         table=ticket.table, **backend.trust(ticket.address))
         await asyncio.wait_for(play_seat(conn, [], 1), 60)
-        [path] = backend.keep_games_against_bots(ticket)
-        assert path.parent == backend.replays_folder()
+        backend.keep_game(ticket, conn)
+        [path] = backend.replays_folder().glob("*.gaslight-replay")
         record = replay_file.read(path)
         assert record.kind == "holmes" and [p.kind for p in record.seats] == ["human", "bot"]
-        assert backend.keep_games_against_bots(ticket) == []  # kept once
+        written = path.stat().st_mtime_ns
+        backend.keep_game(ticket, conn)  # kept once
+        assert [p.stat().st_mtime_ns for p in backend.replays_folder().iterdir()] == [written]
         await conn.close()
     finally:
         await backend.close()
@@ -65,7 +69,8 @@ async def test_the_lobby_lists_past_games_from_hosts_and_files_and_opens_one(hos
         screen = app.screen
         await until_shown(pilot, lambda: len(screen.games) == 2, "both games")
         sources = {g.kind: g for g in screen.games}
-        assert sources["timebomb"].address == address and sources["timebomb"].token == seat.token
+        # The host's game, asked with the token, was kept as a file as it was found.
+        assert sources["timebomb"].path is not None and sources["timebomb"].address is None
         assert sources["machinations"].path is not None
         # Each opens through the eyes of the seat this player played (issue 35).
         assert sources["timebomb"].seat == seat.seat and sources["machinations"].seat == 0

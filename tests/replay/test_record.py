@@ -29,6 +29,7 @@ def test_the_record_holds_times_movers_covers_seats_and_chat(tmp_path):
         table = tables.create("timebomb", 4, {"first_player": 0}, "Baker Street", bots=2)
         ann, _ = tables.sit(table, "Ann", None)
         bob, _ = tables.sit(table, "Bob", None)
+        ann.client, bob.client = "Ann's connection", "Bob's connection"  # both here at first
         table.say("before the game", ann.seat, ann.name, spectator=False)
         table.start_game(20261125)  # a deal whose Bomb is not among the first cuts
         rng = random.Random(1)

@@ -14,7 +14,6 @@ from rich.text import Text
 
 from netplay import protocol as wire
 from tui.models.table_words import play_again_words
-from tui.played_games import remember_played
 from tui.screens.end import EndScreen
 from tui.screens.game_view import GameView
 from tui.screens.replay import ReplayScreen, ReplaySource
@@ -122,14 +121,10 @@ class GameEnd:
         return play_again_words(table.lobby, table.seats, None if table.spectator else table.seat)
 
     def keep_for_replays(self) -> None:
-        """The lobby's past games list this game: a seat's token is remembered, and a game
-        against bots is kept as a replay file (its host goes when the player leaves)."""
+        """This game is kept on this machine, as a replay file, for the past games and the
+        group's record (`Backend.keep_game`)."""
         table = self.table
-        try:
-            remember_played(table.backend, table.ticket, table.connection)
-            table.backend.keep_games_against_bots(table.ticket)
-        except (OSError, ValueError) as error:
-            table.game_view.event_log.note(f"Could not keep this game's replay: {error}")
+        table.backend.keep_game(table.ticket, table.connection, table.game_view.event_log.note)
 
     def watch_again(self, game: str | None = None) -> None:
         """A game of this table (by default the one just ended), replayed over this table's
