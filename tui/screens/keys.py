@@ -11,7 +11,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 GENERAL_KEYS = [
-    ("1-9, 0", "At a table: pick the player in seat 1-9 (0: 10); Enter acts"),
+    ("a number", "At a table: names a seat, or in a dialog a choice (in a list of counts, "
+                 "that count); Enter then acts on it. A number and a space is said in the chat"),
     ("^p", "Command palette: every command by name"),
     ("tab / shift+tab", "Move between parts of the screen"),
 ]

@@ -1,6 +1,6 @@
 """Lines typed fast into a real app at a table: how many arrive other than as typed (issue 41).
 
-    uv run python benchmarks/typing.py [--lines 200] [--where terminal,browser] [--no-hog]
+    uv run python benchmarks/typing_bursts.py [--lines 200] [--where terminal,browser] [--no-hog]
 
 A host on 127.0.0.1 runs a Time Bomb table of four: the app's player, a listening client that
 records every chat line the table hears, and two bots that play on meanwhile (the app's
@@ -22,23 +22,17 @@ itself beyond it.
 
 from __future__ import annotations
 
-import os
-import sys
-
-# Named for what it measures, this script would shadow the standard library's `typing` for
-# every module it imports: its folder leaves the path before anything else is imported.
-sys.path[:] = [p for p in sys.path
-               if os.path.realpath(p or ".") != os.path.dirname(os.path.realpath(__file__))]
-
 import argparse
 import asyncio
 import contextlib
 import fcntl
+import os
 import pty
 import random
 import signal
 import struct
 import subprocess
+import sys
 import tempfile
 import termios
 import threading
