@@ -65,6 +65,9 @@ class PlayedGame:
     kind: str
     ended: float
     seats: tuple[Seat, ...]
+    table: str = ""
+    """The table it was played at, and that table's name: a table's games are its evening."""
+    table_name: str = ""
 
 
 @dataclass
@@ -132,7 +135,8 @@ def played_game(record: GameRecord) -> PlayedGame:
         seats.append(Seat(key, name, str(role), outcome.won(number)))
     moves = record.moves
     ended = next((m.time for m in reversed(moves) if m.time is not None), record.started)
-    return PlayedGame(record.game, record.kind, float(ended or 0.0), tuple(seats))
+    return PlayedGame(record.game, record.kind, float(ended or 0.0), tuple(seats),
+                      record.table, record.name)
 
 
 def read_folder(folders: Iterable[Path | str]) -> tuple[list[PlayedGame], list[str]]:

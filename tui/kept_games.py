@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Callable, Final
 
 from tui.address import Address
 from tui.listing import Ticket
+from tui.models.evenings import PastEvening, past_evenings
 
 if TYPE_CHECKING:
     from netplay.client import Connection
@@ -141,6 +142,17 @@ class KeptGames:
             return group_record(games, game, problems)
 
         return await asyncio.to_thread(made)
+
+    async def past_evenings(self) -> list[PastEvening]:
+        """The evenings of the games kept now, newest first: each table's games and who won
+        them (`tui.models.evenings`), read afresh from the kept files, off the event loop."""
+        from netplay.group_record import read_folder
+
+        def read() -> list[PastEvening]:
+            games, _ = read_folder([self.replays_folder()])
+            return past_evenings(games)
+
+        return await asyncio.to_thread(read)
 
     async def finish_keeping(self) -> None:
         """Let the games being kept as the app quits be kept (a few seconds at most)."""

@@ -11,6 +11,7 @@ import pytest
 from openskill.models import PlackettLuce
 from support.bot_games import bots_play, play_seat
 from support.hosts import host, private_data_dir  # noqa: F401 (fixtures)
+from support.kept_games import kept_game
 from support.waiting import TIMEOUT, until
 
 from netplay import replay_file
@@ -25,22 +26,6 @@ from tui.listing import Ticket
 
 START = 1_800_000_000.0
 ANN, BOB, CAT, DAN = ("a" * 32, "b" * 32, "c" * 32, "d" * 32)
-
-
-def kept_game(folder, kind: str, seed: int, seats: list[tuple[str, str | None] | None],
-              ended: float):
-    """A finished game of the bots kept in `folder`, its seats played by `seats` (a name and a
-    person's id each, or None for a bot), ending at `ended`: the engine's game and the path."""
-    game, played = bots_play(kind, len(seats), seed)
-    moves = [Move(seat, action, ended - len(played) + n, "person")
-             for n, (seat, action) in enumerate(played, 1)]
-    record = GameRecord(
-        game=f"{seed:08x}-1", table=f"{seed:08x}", name="Baker Street", kind=kind,
-        players=len(seats), options=dict(game.options), seed=seed, bot_level="smart",
-        turn_timer=0, started=ended - len(played), moves=moves,
-        seats=[Player(f"Bot {n + 1}", "bot") if who is None else Player(who[0], "human", who[1])
-               for n, who in enumerate(seats)])
-    return game, replay_file.save(folder / replay_file.file_name(record), record.entries())
 
 
 def openskill_ratings(games) -> dict[str, tuple[float, float]]:

@@ -45,9 +45,11 @@ def status(application) -> str:
 
 
 async def test_the_status_line_says_the_player_it_waits_for_is_away_and_who_can_help():
+    """Whoever may let a bot cover the away player now (the host names who: `may_cover`)
+    reads the key; the others read who can, or that anyone can after a pause."""
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
-        await open_table(application, waiting_for_edith(), 0)  # Ada hosts the table
+        await open_table(application, waiting_for_edith(), 0, lobby(may_cover=[0]))
         await pilot.pause()
         assert "Edith cuts, away: press Ctrl+O for a bot" in status(application)
         for _ in range(20):  # the footer is drawn again after the bindings changed
@@ -57,16 +59,24 @@ async def test_the_status_line_says_the_player_it_waits_for_is_away_and_who_can_
         assert "^o Bot for away" in screen_text(application)
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
-        screen = await open_table(application, waiting_for_edith(), 0, lobby(host_seat=2))
+        screen = await open_table(application, waiting_for_edith(), 0,
+                                  lobby(host_seat=2, may_cover=[2]))
         await pilot.pause()
-        assert "Edith cuts, away: the table's host can press Ctrl+O" in status(application)
+        assert "Edith cuts, away: Cyril can press Ctrl+O" in status(application)
         assert not screen.check_action("cover", ())
     application = app()
     async with application.run_test(size=(80, 24)) as pilot:
-        # Edith hosts, and is away: nobody else may set a bot on, so none is promised.
-        await open_table(application, waiting_for_edith(), 0, lobby(host_seat=4))
+        # Edith hosts, and is away; Cyril holds the host's powers while she is, and anyone
+        # may after the pause the table sees.
+        screen = await open_table(application, waiting_for_edith(), 0,
+                                  lobby(host_seat=4, acting_host=2))
         await pilot.pause()
-        assert "Edith cuts, away, as is the table's host" in status(application)
+        assert "Edith cuts, away: Cyril can press Ctrl+O (soon anyone)" in status(application)
+        assert not screen.check_action("cover", ())
+        screen.post_message(lobby_changed(lobby(host_seat=4, acting_host=2, may_cover=[0, 2])))
+        await pilot.pause()
+        await pilot.pause()
+        assert screen.check_action("cover", ())
 
 
 async def test_a_covered_seat_reads_bot_playing_and_its_claims_are_the_bots():

@@ -45,14 +45,26 @@ def claims_awaited(lobby: wire.Lobby, seats: Sequence[SeatInfo], to_act: Sequenc
     return f" once {' and '.join(names)} {verb} claimed"
 
 
-def away_help(lobby: wire.Lobby, seats: Sequence[SeatInfo], is_host: bool, key: str) -> str:
-    """When the game waits for a player who is away: who can set a bot on (with `key`)."""
-    if is_host:
+def acting_host(lobby: wire.Lobby) -> int | None:
+    """The seat that holds the host's powers now: the table's host, or while its person is
+    away the one who takes over (PROTOCOL.md, "The host's powers")."""
+    return lobby.acting_host if lobby.acting_host is not None else lobby.host_seat
+
+
+def away_help(lobby: wire.Lobby, seats: Sequence[SeatInfo], you: int | None, key: str) -> str:
+    """When the game waits for a player who is away: who can let a bot cover them (with
+    `key`) now, or who will once the table has waited for them (PROTOCOL.md, "Covered
+    seats"). `you`: the player's seat, None for a spectator."""
+    if you is not None and you in lobby.may_cover:
         return f", away: press {key} for a bot"
-    if any(s.seat == lobby.host_seat for s in away_from_game(lobby, seats)):
-        # Nobody else may set a bot on: the table waits for the player (or its timer).
-        return ", away, as is the table's host"
-    return f", away: the table's host can press {key}"
+    helpers = [s.name for s in seats if s.seat in lobby.may_cover and s.seat != you]
+    if helpers:
+        return f", away: {' or '.join(helpers)} can press {key}"
+    acting = acting_host(lobby)
+    name = next((s.name for s in seats if s.seat == acting and s.seat != you), None)
+    if name:
+        return f", away: {name} can press {key} (soon anyone)"
+    return f", away: soon anyone can press {key}"
 
 
 def went_away(before: Sequence[SeatInfo], now: Sequence[SeatInfo], key: str) -> list[str]:

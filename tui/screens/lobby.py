@@ -45,8 +45,10 @@ class LobbyScreen(Screen):
         Binding("ctrl+x", "let_go", "Let go", tooltip="Give up your seat at the highlighted ★ table, "
                 "or stop it if you host it in the background (asks first)"),
         Binding("ctrl+r", "rename", "Change name", show=False, tooltip="Change your name"),
-        Binding("ctrl+y", "past_games", "Replays", tooltip="Watch a finished game again: yours "
-                "at the hosts where you hold a seat, and your games against bots"),
+        Binding("ctrl+y", "past_games", "Replays", tooltip="Watch a finished game again: every "
+                "game you played or watched is kept on this computer"),
+        Binding("ctrl+e", "record", "Record", tooltip="Past evenings, and each player's games, "
+                "wins and rating per game, from the games kept on this computer"),
         Binding("f1", "rules", "Rules", tooltip="The rules of the highlighted table's game"),
         Binding("question_mark", "keys", "Keys"),
         Binding("ctrl+c", "quit", "Quit", show=False, tooltip="Quit Gaslight (asks first)"),
@@ -411,6 +413,11 @@ class LobbyScreen(Screen):
         from tui.screens.past_games import PastGamesScreen
 
         self.app.push_screen(PastGamesScreen(self.backend, self.app.player_name or "guest"))
+
+    def action_record(self) -> None:
+        from tui.screens.record import RecordScreen
+
+        self.app.push_screen(RecordScreen(self.backend))
 
     def action_rename(self) -> None:
         self.app.ask_name()

@@ -1,16 +1,13 @@
 """The lobby's past games: the finished games this player may watch again, newest first.
 
-Two sources: the hosts where this player sat (each asked, with the tokens of the seats played
-to an end, `played_book`, and of the seats held now, for the games those seats played:
-`replays`), and the replay files in Gaslight's data directory (the games against bots are kept
-there as they end, and any saved with `x` in a replay). Both come through the backend, which
-asks the hosts and has netplay read the files. Enter opens the highlighted game in the replay
-screen.
+Every game a person plays or watches is kept on their machine as it ends (`tui/kept_games.py`),
+so the list holds them after their table closed and its host stopped; a host that still runs
+is asked too, for a game missed at its end. The backend gathers both (`Backend.past_games`). A
+kept file that cannot be read is one line that says why. Enter opens the highlighted game in the
+replay screen.
 """
 
 from __future__ import annotations
-
-import asyncio
 
 from textual import work
 from textual.app import ComposeResult
@@ -20,13 +17,10 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from tui.address import Address
 from tui.backend import Backend
 from tui.listing import Ticket
 from tui.past_games import PastGame, ReplayFileFailed
-from tui.played_games import played_book
 from tui.screens.replay import ReplayScreen, ReplaySource, open_file_replay
-from tui.seat_book import HeldSeat
 
 LISTED = 40
 """Past games listed: the newest."""
@@ -60,21 +54,7 @@ class PastGamesScreen(ModalScreen[None]):
 
     @work(exclusive=True)
     async def find(self) -> None:
-        # The tokens go, together, to the host that gave them: the one with their key.
-        by_host: dict[tuple[Address, str | None], list[HeldSeat]] = {}
-        for seat in [*reversed(played_book(self.backend).all()), *self.backend.seats.all()]:
-            held = by_host.setdefault((seat.address, seat.fingerprint), [])
-            if seat.token not in [s.token for s in held]:
-                held.append(seat)
-        found: list[PastGame] = []
-        asked = [self.backend.past_games_at(address, [s.token for s in held], self.player_name,
-                                            self.backend.seat_key(held[0]))
-                 for (address, _), held in by_host.items()]
-        for games in await asyncio.gather(*asked):
-            found.extend(games)
-        found.extend(await self.backend.replay_files(LISTED))
-        found.sort(key=lambda g: g.ended or 0, reverse=True)
-        self.show(found[:LISTED])
+        self.show(await self.backend.past_games(self.player_name, LISTED))
 
     def show(self, games: list[PastGame]) -> None:
         self.games = games

@@ -30,8 +30,8 @@ from tui.messages import (ChatReceived, CodeRefused, Connected, ConnectionStatus
                           ErrorReceived, LobbyChanged, StateChanged, TableClosed, heard)
 from tui.models.chat_history import ChatHistory
 from tui.models.seats import SeatInfo, seat_infos
-from tui.models.table_words import (NO_LOBBY, away_from_game, away_help, claims_awaited,
-                                    cover_news, spoken_key, went_away)
+from tui.models.table_words import (NO_LOBBY, acting_host, away_from_game, away_help,
+                                    claims_awaited, cover_news, spoken_key, went_away)
 from tui.screens.question import yes_no
 from tui.screens.game_end import GameEnd
 from tui.screens.game_view import GameView
@@ -219,7 +219,8 @@ class PlayScreen(Screen[str | None]):
         watching = f" · {lobby.spectators} watching" if lobby.spectators else ""
         self.game_view.status_bar.set_title((game.title if game else lobby.game) + watching)
         self.query_one(WaitingRoom).show(
-            lobby, self.seats, self.seat, self.is_host, self.ticket.share, self.ticket.code
+            lobby, self.seats, self.seat, self.holds_host_powers, self.ticket.share,
+            self.ticket.code
         )
         self.end.table_changed()
         if lobby.phase == "waiting":
@@ -233,9 +234,10 @@ class PlayScreen(Screen[str | None]):
         self.update_bindings()
 
     def tell_news(self, was_away: list[SeatInfo], was_seats: list[SeatInfo]) -> None:
-        """Who went away, told to the table's host with what they can do about it; and whom a
-        bot covers now, or no longer, told to everyone."""
-        if self.is_host:
+        """Who went away, told to whoever may let a bot cover them now (the person holding the
+        host's powers, anyone once the table has waited), with what they can do about it; and
+        whom a bot covers now, or no longer, told to everyone."""
+        if self.may_cover:
             key = spoken_key(self.cover_binding.key)
             for text in went_away(was_away, self.away_seats(), key):
                 self.game_view.event_log.note(text)
@@ -269,7 +271,7 @@ class PlayScreen(Screen[str | None]):
             text += claims_awaited(self.lobby, self.seats, (board.view or {}).get("to_act", ()),
                                    you)
         if board.waiting_for_away():
-            text += away_help(self.lobby, self.seats, self.is_host,
+            text += away_help(self.lobby, self.seats, None if self.spectator else self.seat,
                               spoken_key(self.cover_binding.key))
         return text
 
@@ -316,7 +318,8 @@ class PlayScreen(Screen[str | None]):
         over = self.view is not None and self.view.get("outcome") is not None
         board = self.board.binding_state() if self.board else ()
         empty = any(s.kind == "empty" for s in self.seats)
-        return (self.lobby.phase, self.status, self.is_host, self.spectator, over, empty,
+        return (self.lobby.phase, self.status, self.holds_host_powers, self.may_cover,
+                self.spectator, over, empty,
                 bool(self.away_seats()), board)
 
     def update_bindings(self) -> None:
@@ -330,20 +333,35 @@ class PlayScreen(Screen[str | None]):
 
     @property
     def is_host(self) -> bool:
+        """This player hosts the table (its first seat, whose app may run it)."""
         return (self.seat is not None and self.lobby.host_seat == self.seat
                 and not self.spectator)
+
+    @property
+    def holds_host_powers(self) -> bool:
+        """This player may start the table and seat bots now: its host, or while the host is
+        away, the person who takes over (`lobby.acting_host`)."""
+        return (self.seat is not None and acting_host(self.lobby) == self.seat
+                and not self.spectator)
+
+    @property
+    def may_cover(self) -> bool:
+        """This player may let a bot cover an away player now (`lobby.may_cover`)."""
+        return (self.seat is not None and not self.spectator
+                and self.seat in self.lobby.may_cover)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         waiting = self.lobby.phase == "waiting" and self.status == "connected"
         if action == "start":
-            return waiting and self.is_host
+            return waiting and self.holds_host_powers
         if action == "play_again":
             over = self.view is not None and self.view.get("outcome") is not None
             return over and not self.spectator and self.status == "connected"
         if action == "add_bot":
-            return waiting and self.is_host and any(s.kind == "empty" for s in self.seats)
+            return waiting and self.holds_host_powers and any(
+                s.kind == "empty" for s in self.seats)
         if action == "cover":
-            return self.is_host and self.status == "connected" and bool(self.away_seats())
+            return self.may_cover and self.status == "connected" and bool(self.away_seats())
         if action == "chat":
             return self.status != "closed"
         return True

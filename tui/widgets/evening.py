@@ -18,9 +18,10 @@ from tui.widgets.pick_list import PickList
 
 
 def tally_text(evening: Sequence[dict[str, Any]],
-               team_name: Callable[[str], str] = str.capitalize) -> Text:
+               team_name: Callable[[str], str] = str.capitalize,
+               label: str = "This evening") -> Text:
     """"This evening: 3 games · wins: Ann 2, Bob 1 · teams: ☂ Sherlock 2, ♠ Moriarty 1", each
-    team in its game's words (`team_name`)."""
+    team in its game's words (`team_name`); a past evening's, with no `label`."""
     people: collections.Counter[str] = collections.Counter()
     teams: collections.Counter[str] = collections.Counter()
     for game in evening:
@@ -29,7 +30,8 @@ def tally_text(evening: Sequence[dict[str, Any]],
             teams[str(game["team"])] += 1
     text = Text()
     count = len(evening)
-    text.append(f"This evening: {count} game{'s' if count != 1 else ''}", style="bold")
+    games = f"{count} game{'s' if count != 1 else ''}"
+    text.append(f"{label}: {games}" if label else games, style="bold")
     if people:
         text.append(" · wins: " + ", ".join(f"{name} {n}" for name, n in people.most_common()))
     if teams:

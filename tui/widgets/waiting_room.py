@@ -68,7 +68,8 @@ class WaitingRoom(Static):
     @staticmethod
     def next_step(lobby: wire.Lobby, seats: Sequence[SeatInfo], seat: int | None,
                   is_host: bool, free: int) -> Text:
-        """What happens next, and who makes it happen: the host's key, named."""
+        """What happens next, and who makes it happen: the host's key, named. `is_host`: this
+        player holds the host's powers now (the host, or who takes over while it is away)."""
         seats_free = f"{free} free seat{'s' if free != 1 else ''}"
         if lobby.start_when_full:
             return Text(f"{seats_free}: the game starts once every seat is taken.")
@@ -81,7 +82,10 @@ class WaitingRoom(Static):
                         "or Ctrl+N to seat a bot.")
             return text
         host = next((s.name for s in seats if s.seat == lobby.host_seat), "the host")
+        acting = lobby.acting_host if lobby.acting_host is not None else lobby.host_seat
+        starter = next((s.name for s in seats if s.seat == acting), host)
+        who = f"{starter}, who hosts," if starter == host else f"{starter} ({host} is away)"
         if seat is None:
-            return Text(f"You are watching.\nThe game starts when {host} says so.")
+            return Text(f"You are watching.\nThe game starts when {who} says so.")
         full = "The table is full." if not free else f"{seats_free.capitalize()}."
-        return Text(f"{full}\nThe game starts when {host}, who hosts, presses Ctrl+S.")
+        return Text(f"{full}\nThe game starts when {who} presses Ctrl+S.")
