@@ -45,7 +45,7 @@ LAYERS = {
          "tui.listing", "tui.local_hosts", "tui.finding", "tui.played_games",
          "tui.past_games", "tui.replaying", "tui.kept_games",
          "tui.games",
-         "tui.quick_play", "tui.seat_book", *modules_of(tui.commands, prefix="tui.commands"),
+         "tui.quick_play", "tui.table_request", "tui.seat_book", *modules_of(tui.commands, prefix="tui.commands"),
          *modules_of(tui.models, prefix="tui.models"), *game_models()],
         ("textual",),
     ),

@@ -449,3 +449,30 @@ async def test_switching_game_in_the_host_form_keeps_the_seats_it_can_and_says_w
         [said] = [n.message for n in application._notifications]
         assert "Players 5 → 2" in said and "Bots 3 → 0" in said
         assert form.request().players == 2 and form.request().bots == 0
+
+
+async def test_ctrl_n_starts_from_the_last_table_hosted(tmp_path, monkeypatch):
+    """The host form remembers the last table: its game, name, seats, bots, pace and options
+    (issue 42); a stale remembered table gives the defaults."""
+    from textual.widgets import Input, Select
+
+    from tui.config import save_setting
+    from tui.table_request import SETTING, TableRequest, last_table, remember_table
+
+    monkeypatch.setenv("GASLIGHT_CONFIG_DIR", str(tmp_path / "config"))
+    remember_table(TableRequest("timebomb_evolution", 6, {"variante": True}, "Friday Club", 3,
+                                "slow"))
+    application = app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        await application.push_screen(HostTableScreen("Ada", last=last_table()))
+        await pilot.pause()
+        await pilot.pause()
+        form = application.screen
+        request = form.request()
+        assert request == TableRequest("timebomb_evolution", 6,
+                                       {**request.options, "variante": True}, "Friday Club", 3,
+                                       "slow")
+        assert form.query_one("#host-name", Input).value == "Friday Club"
+        assert form.query_one("#host-pace", Select).value == "slow"
+    save_setting(SETTING, {"game": "timebomb", "players": 99})
+    assert last_table() is None

@@ -168,3 +168,24 @@ def test_in_a_browser_quitting_offers_only_to_close_the_table():
     assert [a.value for a in question.answers] == [STAY, CLOSE]
     assert question.quit_answer == CLOSE
     assert "does not outlive its page" in str(question.text)
+
+
+async def test_stopping_a_background_table_names_what_ends_and_a_stray_key_keeps_it(
+        app_factory, waiter):
+    """Ctrl+X on the ★ row of a table this app keeps running in the background: the question
+    names who is playing what, and neither a letter nor a stray Enter stops it."""
+    from tui.listing import TableListing
+    from tui.screens.held_seats import let_go_question
+
+    listing = TableListing(Address("127.0.0.1", 47321), "t1", "Baker Street", "timebomb_evolution",
+                           5, 0, "playing", people=3, bots=2, held=True)
+    answers: list = []
+    app = app_factory("Ann")
+    async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+        app.push_screen(let_go_question(listing, in_background=True), answers.append)
+        await waiter.until(pilot, lambda: question(app), "asked")
+        text = " ".join(screen_text(app).split())
+        assert "3 people and 2 bots are playing Time Bomb Évolution" in text
+        await pilot.press("y", "s", "enter")
+        await waiter.until(pilot, lambda: answers, "answered")
+        assert answers == [False]

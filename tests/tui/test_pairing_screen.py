@@ -101,3 +101,16 @@ async def test_a_wrong_code_says_so_once_and_offers_to_type_it_again(app_factory
             assert app.screen is not screen
     finally:
         await host.stop()
+
+
+async def test_the_code_prompt_names_the_table_it_is_for(app_factory):
+    """Issue 42: "127.0.0.1:34819" alone did not say which table (or whose) asked."""
+    from support.screen_text import screen_text
+
+    from tui.screens.pairing import PairingScreen
+
+    app = app_factory()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(PairingScreen("127.0.0.1:34819", table="Ann's table"))
+        await pilot.pause()
+        assert "Table code for 127.0.0.1:34819 (Ann's table)" in screen_text(app)

@@ -39,9 +39,9 @@ def key_changed_explanation(listing: TableListing) -> Question[bool]:
 
 def let_go_question(listing: TableListing, in_background: bool) -> Question[bool]:
     if in_background:
-        text = (f"Stop [b]{escape(listing.name)}[/b] ({game_title(listing.game)}), which "
-                "you host in the background?\nThe table closes: everyone there is told "
-                "you closed it.")
+        text = (f"Stop [b]{escape(listing.name)}[/b], which you host in the background?\n"
+                f"{escape(who_is_there(listing))}: the table closes for everyone, who are "
+                "told you closed it.")
         return yes_no(text, "Stop it", "Keep it")
     if listing.key_changed:
         told = ("The host at that address shows another key: it is told nothing, and this "
@@ -54,6 +54,21 @@ def let_go_question(listing: TableListing, in_background: bool) -> Question[bool
         f"{listing.phase}) at {listing.address}?\n{told}"
     )
     return yes_no(text, "Give it up", "Keep it")
+
+
+def who_is_there(listing: TableListing) -> str:
+    """What stopping a table ends, in words: "3 people and 2 bots are playing Time Bomb"."""
+    game = game_title(listing.game)
+    if listing.people is None:
+        seated = listing.players - listing.seats_free
+        who = f"{seated} {'is' if seated == 1 else 'are'} seated"
+    else:
+        bots = f" and {listing.bots} bot{'s' * (listing.bots != 1)}" if listing.bots else ""
+        people = f"{listing.people} {'person' if listing.people == 1 else 'people'}"
+        who = people + bots + (" is" if listing.people == 1 and not listing.bots else " are")
+    doing = {"waiting": f"waiting to play {game}", "playing": f"playing {game}",
+             "over": f"at the end of a game of {game}"}.get(listing.phase, f"at {game}")
+    return f"{who} {doing}"
 
 
 def let_go_words(listing: TableListing, answered: bool) -> str:

@@ -1,9 +1,7 @@
-"""Host a new table: the game, its declared options, the seat count and the bots."""
+"""Host a new table: the game, its declared options, the seat count and the bots, set as the
+last table this player hosted (`tui/table_request.py`)."""
 
 from __future__ import annotations
-
-from dataclasses import dataclass
-from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -14,16 +12,7 @@ from textual.widgets._select import SelectOverlay
 
 from netplay.protocol import MAX_NAME
 from tui.quick_play import DEFAULT_PACE, PACE_WORDS
-
-
-@dataclass(frozen=True)
-class TableRequest:
-    game: str
-    players: int
-    options: dict[str, Any]
-    name: str
-    bots: int
-    bot_pace: str = DEFAULT_PACE
+from tui.table_request import TableRequest
 
 
 FIELD_HELP = {
@@ -54,15 +43,19 @@ class HostTableScreen(ModalScreen[TableRequest | None]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, player_name: str, default_game: str = "timebomb") -> None:
+    def __init__(self, player_name: str, default_game: str = "timebomb",
+                 last: TableRequest | None = None) -> None:
+        """`last`: the table this player hosted last; the form starts from it."""
         super().__init__()
         from engine.catalogue import CATALOGUE
 
         self.games = CATALOGUE
         self.player_name = player_name
-        self.game_id = default_game if default_game in CATALOGUE else next(iter(CATALOGUE))
+        self.last = last
+        game = last.game if last is not None else default_game
+        self.game_id = game if game in CATALOGUE else next(iter(CATALOGUE))
         self.helps: dict[str, str] = dict(FIELD_HELP)
-        self.people = 2
+        self.people = last.players - last.bots if last is not None else 2
         """The people the host expects, themselves included: bots take the other seats."""
 
     @property
@@ -85,13 +78,15 @@ class HostTableScreen(ModalScreen[TableRequest | None]):
                 yield Label("Table name")
                 # The host keeps this many characters of a table's name: typing stops there
                 # rather than the host cutting it silently.
-                yield Input(f"{self.player_name}'s table"[:MAX_NAME], compact=True,
+                yield Input((self.last.name if self.last and self.last.name
+                             else f"{self.player_name}'s table")[:MAX_NAME], compact=True,
                             id="host-name", max_length=MAX_NAME)
             with Horizontal(classes="row"):
                 yield Label("Players")
                 yield Select(
-                    self.player_choices(), value=game.min_players + 1
-                    if game.min_players < game.max_players else game.min_players,
+                    self.player_choices(), value=self.last.players if self.last else
+                    game.min_players + 1 if game.min_players < game.max_players
+                    else game.min_players,
                     allow_blank=False, compact=True, id="host-players",
                 )
             with Horizontal(classes="row"):
@@ -101,7 +96,8 @@ class HostTableScreen(ModalScreen[TableRequest | None]):
             with Horizontal(classes="row"):
                 yield Label("Bot pace")
                 yield Select([(words, pace) for pace, words in PACE_WORDS.items()],
-                             value=DEFAULT_PACE, allow_blank=False, compact=True, id="host-pace")
+                             value=self.last.bot_pace if self.last else DEFAULT_PACE,
+                             allow_blank=False, compact=True, id="host-pace")
             yield Vertical(id="host-options")
             yield Static("", id="host-help")
             with Horizontal(id="host-buttons"):
@@ -131,10 +127,13 @@ class HostTableScreen(ModalScreen[TableRequest | None]):
         box = self.query_one("#host-options", Vertical)
         await box.remove_children()
         self.helps = dict(FIELD_HELP)
+        last = self.last.options if self.last and self.last.game == self.game_id else {}
         for option in self.game.describe_options(players):
+            value = last.get(option["name"], option["default"])
             select = Select(
                 list(zip(option["choice_labels"], range(len(option["choices"])))),
-                value=option["choices"].index(option["default"]),
+                value=option["choices"].index(value if value in option["choices"]
+                                              else option["default"]),
                 allow_blank=False, compact=True, id=f"opt-{option['name']}",
             )
             await box.mount(Horizontal(Label(option["label"]), select, classes="row"))

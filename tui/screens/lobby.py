@@ -253,11 +253,11 @@ class LobbyScreen(Screen):
             self.go(self.backend.ticket(listing, spectate))
             return
         self.ask_code(listing.address, listing.private,
-                      lambda: self.go(self.backend.ticket(listing, spectate)))
+                      lambda: self.go(self.backend.ticket(listing, spectate)), listing.name)
 
-    def ask_code(self, address: Address, private: bool, then) -> None:
-        """Ask the table code of the host at `address` (a new host, or a private table),
-        then go on."""
+    def ask_code(self, address: Address, private: bool, then, table: str = "") -> None:
+        """Ask the table code of the host at `address` (a new host, or a private table) for
+        the table named `table`, then go on."""
         from tui.screens.pairing import PairingScreen
 
         def given(code: str | None) -> None:
@@ -265,14 +265,15 @@ class LobbyScreen(Screen):
                 self.backend.remember_code(address, code)
                 then()
 
-        self.app.push_screen(PairingScreen(str(address), private), given)
+        self.app.push_screen(PairingScreen(str(address), private, table), given)
 
     def go(self, ticket: Ticket) -> None:
         from tui.screens.play import ASK_CODE_AGAIN, PlayScreen
 
         def closed(result: str | None) -> None:
             if result == ASK_CODE_AGAIN:
-                self.ask_code(ticket.address, ticket.private, lambda: self.go(ticket))
+                self.ask_code(ticket.address, ticket.private, lambda: self.go(ticket),
+                              ticket.name or "")
 
         self.app.push_screen(PlayScreen(self.backend, ticket, self.app.player_name or "guest"),
                              closed)
@@ -358,11 +359,16 @@ class LobbyScreen(Screen):
 
     def action_host(self) -> None:
         from tui.screens.host_table import HostTableScreen
+        from tui.table_request import last_table
 
-        self.app.push_screen(HostTableScreen(self.app.player_name or "guest"), self.host_chosen)
+        self.app.push_screen(HostTableScreen(self.app.player_name or "guest",
+                                             last=last_table()), self.host_chosen)
 
     def host_chosen(self, request) -> None:
+        from tui.table_request import remember_table
+
         if request is not None:
+            remember_table(request)  # the next Ctrl+N starts from this table
             self.host(request)
 
     @work(exclusive=True, group="host")
