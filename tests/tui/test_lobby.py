@@ -275,3 +275,31 @@ async def test_the_footer_is_whole_at_80_columns_with_every_key_on_offer(app_fac
         await pilot.pause()
         assert "Let go" in screen_text(app).splitlines()[-1]
         assert footer_misses(app) == []
+
+
+async def test_the_lobby_stays_out_of_a_game_and_asks_before_joining_a_table_not_chosen(
+        app_factory, waiter):
+    """Issue 42: the table under the cursor goes while the person is elsewhere (a screen over
+    the lobby): no notice covers what they look at, and back at the lobby the first Enter
+    says the cursor moved by itself instead of joining a table they never chose."""
+    from tui.screens.keys import KeysScreen
+
+    opened = []
+    app = app_factory()
+    async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+        app.lobby.open_table = lambda listing, spectate: opened.append(listing.name)
+        tables = await show(app, pilot, waiter, table("Adler"), table("Baker"), table("Carfax"))
+        await pilot.press("down")
+        assert tables.selected.name == "Baker"
+        await app.push_screen(KeysScreen([]))
+        await show(app, pilot, waiter, table("Adler"), table("Carfax"))
+        assert not [n for n in notices(app) if "no longer listed" in n]
+        app.screen.dismiss(None)
+        await waiter.until(pilot, lambda: app.screen is app.lobby, "the lobby again")
+        assert tables.selected.name == "Carfax"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert opened == [] and any("The table you chose is gone" in n for n in notices(app))
+        await pilot.press("enter")
+        await waiter.until(pilot, lambda: opened, "joined")
+        assert opened == ["Carfax"]

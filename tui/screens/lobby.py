@@ -27,7 +27,8 @@ EMPTY_HINT = (
 )
 DISCOVERY_DELAY = 0.3
 """Seconds between the lobby's first paint and loading zeroconf, which would slow that paint."""
-TABLES_HINT = "Enter: join the highlighted table · Ctrl+W: watch it as a spectator · ?: every key"
+TABLES_HINT = ("Enter: join the highlighted table · Ctrl+W: watch it as a spectator\n"
+               "Ctrl+Y: past games · Ctrl+E: past evenings and ratings · ?: every key")
 ADDRESS_REFRESH = 3.0
 """Seconds between asking again the hosts the player added by address. A host found on the LAN
 announces each change to its tables; one known only by its address cannot, so the lobby asks
@@ -47,8 +48,9 @@ class LobbyScreen(Screen):
         Binding("ctrl+r", "rename", "Change name", show=False, tooltip="Change your name"),
         Binding("ctrl+y", "past_games", "Replays", tooltip="Watch a finished game again: every "
                 "game you played or watched is kept on this computer"),
-        Binding("ctrl+e", "record", "Record", tooltip="Past evenings, and each player's games, "
-                "wins and rating per game, from the games kept on this computer"),
+        # Out of the footer, which 80 columns fill: the hint line and `?` name it.
+        Binding("ctrl+e", "record", "Record", show=False, tooltip="Past evenings, and each "
+                "player's games, wins and rating per game, from the games kept here"),
         Binding("f1", "rules", "Rules", tooltip="The rules of the highlighted table's game"),
         Binding("question_mark", "keys", "Keys"),
         Binding("ctrl+c", "quit", "Quit", show=False, tooltip="Quit Gaslight (asks first)"),
@@ -71,6 +73,9 @@ class LobbyScreen(Screen):
         they answer."""
         self.typed = False
         """Letters were typed since the list last moved: the next Enter joins nothing."""
+        self.cursor_moved_by_itself = False
+        """The table under the cursor went away and the cursor is on another, which the
+        person never chose: the next Enter says so instead of joining it."""
 
     def compose(self) -> ComposeResult:
         yield Static("", id="lobby-title")
@@ -234,9 +239,13 @@ class LobbyScreen(Screen):
         table_list = self.query_one(TableList)
         vanished = table_list.set_tables(merged.values())
         if vanished is not None:
-            where = (f"the cursor is on {vanished.now.name} now" if vanished.now is not None
-                     else "no table is listed now")
-            self.notify(f"{vanished.gone.name} is no longer listed: {where}.", markup=False)
+            # The cursor is on a table the person did not choose: Enter first says so.
+            self.cursor_moved_by_itself = vanished.now is not None
+            if self.app.screen is self:  # never over a table, a game or a dialog
+                where = (f"the cursor is on {vanished.now.name} now" if vanished.now is not None
+                         else "no table is listed now")
+                self.notify(f"{vanished.gone.name} is no longer listed: {where}.",
+                            markup=False)
         self.show_hint()
         self.update_bindings()
 
@@ -301,7 +310,10 @@ class LobbyScreen(Screen):
             self.refresh_bindings()
 
     def on_key(self, event) -> None:
-        """The lobby has no chat: a letter does nothing, and says where the keys are."""
+        """The lobby has no chat: a letter does nothing, and says where the keys are. A key
+        that moves the cursor chooses the table it lands on."""
+        if event.key in ("up", "down", "home", "end", "pageup", "pagedown"):
+            self.cursor_moved_by_itself = False
         if event.is_printable and event.character not in (None, "?"):
             if not self.typed:
                 self.notify("Typing does nothing in the lobby: its keys are Ctrl keys, "
@@ -320,6 +332,11 @@ class LobbyScreen(Screen):
         if listing is None:
             self.notify("That table is no longer listed: its host closed it or left the "
                         "network.", severity="warning")
+            return
+        if self.cursor_moved_by_itself:  # its table went: this one the person never chose
+            self.cursor_moved_by_itself = False
+            self.notify(f"The table you chose is gone; the cursor is on {listing.name}: "
+                        "press Enter again to join it.", timeout=5, markup=False)
             return
         spectate = listing.seats_free == 0 and not listing.held
         if spectate and listing.phase == "waiting":

@@ -170,7 +170,7 @@ class TableList(DataTable):
         index = self.cursor_row
         self.listings = fresh
         rows, widths = layout(fresh.values(), self.room)
-        if widths != self.widths or self.content_size.width != self.shown_width:
+        if not self.fits(widths) or self.content_size.width != self.shown_width:
             self.draw(current.key if current is not None else None)
         else:
             self.update_rows(dict(zip(fresh, rows)))
@@ -181,6 +181,14 @@ class TableList(DataTable):
             self.move_cursor(row=min(index, self.row_count - 1))
             now = self.selected
         return Vanished(current, now)
+
+    def fits(self, widths: list[int]) -> bool:
+        """Whether rows laid out for `widths` fit the columns as drawn: a column only grows
+        while the list is open (until the terminal's width changes), so tables coming and
+        going on a busy LAN change rows in place instead of drawing the whole list again each
+        time a longer or shorter name comes or goes."""
+        return len(widths) == len(self.widths) and all(
+            new <= old for new, old in zip(widths, self.widths))
 
     def cells(self, key: str, row: tuple[str, ...]) -> list[Text]:
         texts = [(shorten_title if column == GAME_COLUMN else shorten)(cell, width)
