@@ -142,8 +142,7 @@ class GaslightApp(App):
 
         table = next((s for s in reversed(self.screen_stack) if isinstance(s, PlayScreen)
                       and s.seated_in_game), None)
-        hosting = [table.name for host in self.backend.hosting_for_others()
-                   for table in host.tables.values() if table.phase != "over"]
+        hosting = self.backend.hosted_words()
         if table is None and not hosting and not always:
             return False
 

@@ -52,6 +52,28 @@ class LocalHosts:
         hosts it from a terminal."""
         return self.guest_networks is None
 
+    def hosted_words(self) -> list[str]:
+        """The tables this app hosts for others, each with what quitting would end: "Baker
+        Street: Bob, Cat and 1 spectator playing Time Bomb Évolution"."""
+        from engine.catalogue import CATALOGUE
+
+        words = []
+        for host in self.hosting_for_others():
+            for table in host.tables.values():
+                if table.phase == "over":
+                    continue
+                people = [seat.name for seat in table.seats
+                          if seat.kind == "human" and seat.client is not None]
+                watching = len(table.spectators)
+                if watching:
+                    people.append(f"{watching} spectator{'s' * (watching != 1)}")
+                who = (", ".join(people[:-1]) + " and " + people[-1] if len(people) > 1
+                       else people[0] if people else "nobody yet")
+                info = CATALOGUE.get(table.game_id)
+                doing = "playing" if table.phase == "playing" else "waiting to play"
+                words.append(f"{table.name}: {who} {doing} {info.title if info else ''}".rstrip())
+        return words
+
     def hosting_for_others(self) -> list["Host"]:
         """The hosts this app runs for the LAN with a table not over: quitting the app asks
         what becomes of their tables."""

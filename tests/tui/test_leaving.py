@@ -31,7 +31,8 @@ async def test_quitting_the_app_that_hosts_asks_what_becomes_of_the_table(app_fa
         await pilot.press("ctrl+q")
         await waiter.until(pilot, lambda: question(app), "asked")
         text = " ".join(screen_text(app).split())
-        assert "You host Ann's table on this computer" in text
+        assert "You host on this computer:" in text
+        assert "Ann's table: Ann and Bob playing Time Bomb" in text
         assert "keeping it running" in text and "closing it for everyone" in text
         # A stray Enter, or Ctrl+Q again, ends nothing: the first answer stays; Ctrl+Q only
         # moves to the answer that quits.

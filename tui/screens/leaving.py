@@ -21,7 +21,8 @@ STAY, LOBBY, QUIT, KEEP, CLOSE = "stay", "lobby", "quit", "keep", "close"
 def leaving_question(*, at_game: str | None, hosting: Sequence[str],
                      may_keep: bool = True) -> Question[str]:
     """`at_game`: the running game this player sits at, in words ("Time Bomb at Baker
-    Street"), if any. `hosting`: the tables this app hosts for others, in words. `may_keep`:
+    Street"), if any. `hosting`: the tables this app hosts for others, each with who is at it
+    (`LocalHosts.hosted_words`). `may_keep`:
     quitting may leave them running in the background (not in a browser: a table does not
     outlive its page there, see `LocalHosts.may_keep_in_background`)."""
     lines, answers = [], [Answer("Stay", STAY)]
@@ -30,19 +31,18 @@ def leaving_question(*, at_game: str | None, hosting: Sequence[str],
                      "stays yours: rejoin it from the lobby, where its table is marked ★ (even "
                      "after closing Gaslight).")
         answers.append(Answer("Back to the lobby", LOBBY))
+    tables = "".join(f"\n  {escape(table)}" for table in hosting)
     if hosting and may_keep:
-        names = ", ".join(escape(name) for name in hosting)
-        lines.append(f"You host {names} on this computer. If you quit, keep it running: it goes "
-                     "on in the background here, and you come back to your seat from the "
+        lines.append(f"You host on this computer:{tables}\nIf you quit, keep it running: it "
+                     "goes on in the background here, and you come back to your seat from the "
                      "lobby (where you can also stop it). Or close it: everyone there is told "
                      "you closed it.")
         answers += [Answer("Quit, keeping it running", KEEP),
                     Answer("Quit, closing it for everyone", CLOSE)]
     elif hosting:
-        names = ", ".join(escape(name) for name in hosting)
-        lines.append(f"You host {names} in this page. If you quit, it closes for everyone there, "
-                     "who are told you closed it: in a browser, a table does not outlive its "
-                     "page.")
+        lines.append(f"You host in this page:{tables}\nIf you quit, it closes for everyone "
+                     "there, who are told you closed it: in a browser, a table does not outlive "
+                     "its page.")
         answers.append(Answer("Quit, closing it for everyone", CLOSE))
     else:
         answers.append(Answer("Quit Gaslight", QUIT))
