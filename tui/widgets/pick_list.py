@@ -16,6 +16,8 @@ import math
 from typing import Any, Callable, Sequence
 
 from textual import _time
+from textual.geometry import Region
+from textual.strip import Strip
 from textual.widgets import OptionList
 
 
@@ -36,19 +38,19 @@ class PickList(OptionList, can_focus=False):
         """When the rows as they are now were first on screen; infinite until then."""
         self.taken = taken
 
-    def on_mount(self) -> None:
-        self.shown_at = math.inf
-        self.call_after_refresh(self.drawn)
-
     def rows_changed(self) -> None:
-        """The rows changed: they are on screen from the next frame drawn."""
+        """The rows changed: they are on screen from the next frame that draws them."""
         self.shown_at = math.inf
-        if self.is_mounted:
-            self.call_after_refresh(self.drawn)
+        self.refresh()
 
-    def drawn(self) -> None:
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # Drawn into the frame the compositor writes out next: the rows are on screen from
+        # now. A list that is not on screen (hidden, another page) is never drawn, and no key
+        # takes its rows.
+        lines = super().render_lines(crop)
         if self.shown_at == math.inf:
             self.shown_at = now()
+        return lines
 
     # -- what the keyboard does ---------------------------------------------------------------
 
