@@ -36,8 +36,10 @@ class ChatTable:
 
     async def start(self) -> None:
         await self.host.start("127.0.0.1", 0)
-        self.table = self.host.create_table("timebomb", 4, {}, name=self.name, bots=2,
-                                            start_when_full=True)
+        # An option changed, so the lobby's hint names this table when its row is highlighted
+        # (other tables may be listed on loopback too: `sit_in_the_page` goes by the hint).
+        self.table = self.host.create_table("timebomb", 4, {"first_player": 0}, name=self.name,
+                                            bots=2, start_when_full=True)
         self.listener = await Connection.connect("127.0.0.1", self.port, name="Lis",
                                                  table=self.table, code=self.code)
         self.listening = asyncio.create_task(self.listen())
@@ -80,6 +82,8 @@ async def sit_in_the_page(guest, table: ChatTable, name: str, rows: int = 40) ->
         if f"{table.name}:" in screen:
             break
         screen = await guest.act("ArrowDown")
+    else:
+        raise AssertionError(f"the cursor never reached {table.name}; the page shows:\n{screen}")
     await guest.act("Enter")
     await guest.wait_for(f"Table code for 127.0.0.1:{table.port}")
     await guest.type(table.code)

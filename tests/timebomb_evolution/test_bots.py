@@ -98,15 +98,21 @@ def test_smart_sherlock_claims_the_truth_and_moriarty_lures(table):
     assert action == {"type": "claim", "defusing": 1, "colour": ""}
 
 
+GAMES = 100
+"""Games a side: the gaps these tests ask for are many times their noise at this count (the
+rates, 2026-11-29: 0.60 and 0.02; 0.20 and 0.60). The full cross table, over thousands of
+games, is benchmarks/bots.py --game timebomb_evolution."""
+
+
 @pytest.mark.parametrize("variante", [False, True])
 def test_smart_sherlocks_beat_random_ones_against_random_moriarty(variante):
-    # The full cross table: benchmarks/bots.py --game timebomb_evolution.
     options = {"variante": variante}
-    assert sherlock_rate(6, options, 300, "smart", "random") >= sherlock_rate(
-        6, options, 300, "random", "random") + 0.07
+    assert sherlock_rate(6, options, GAMES, "smart", "random") >= sherlock_rate(
+        6, options, GAMES, "random", "random") + 0.07
 
 
 def test_smart_moriarty_beats_random_moriarty_against_smart_sherlocks():
-    # Its lures poison the Sherlocks' trust: about 20% against 6% over 1,000 games.
-    assert sherlock_rate(6, {}, 300, "smart", "smart") <= sherlock_rate(
-        6, {}, 300, "smart", "random") - 0.07
+    # Its lures poison the Sherlocks' trust: Sherlock's team wins about 20% of games against
+    # it, 60% against a random Moriarty.
+    assert sherlock_rate(6, {}, GAMES, "smart", "smart") <= sherlock_rate(
+        6, {}, GAMES, "smart", "random") - 0.07
