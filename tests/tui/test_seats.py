@@ -94,14 +94,15 @@ def test_a_damaged_seat_book_loses_only_the_damaged_entries(tmp_path):
 
 
 async def test_a_finished_bot_game_left_is_tidied_away(app_factory, waiter, tmp_path):
-    """Holmes played to its end, then back to the lobby: the seat is forgotten, the private
-    host stops and its store goes; nothing is left to list."""
+    """A game against bots played to its end (Time Bomb, the shortest), then back to the
+    lobby: the seat is forgotten, the private host stops and its store goes; nothing is left to
+    list."""
     from netplay.protocol import Act
     from tui.screens.end import EndScreen
 
     app = app_factory("Ann")
     async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
-        await pilot.press("ctrl+g", "4", "enter")
+        await pilot.press("ctrl+g", "1", "enter")
         table = await waiter.until(pilot, lambda: play_screen(app), "the table")
         (host,) = app.backend.hosts
         store = host.store.path
