@@ -16,7 +16,7 @@ from types import NoneType
 from typing import Any, Callable, ClassVar, Final, Mapping, get_args, get_type_hints
 
 from netplay.errors import ProtocolError
-from netplay.frames import PROTOCOL_VERSION
+from netplay.frames import MAX_FRAME, PROTOCOL_VERSION
 from netplay.maps import MissingField, record_from_map
 from netplay.text import clean_text
 
@@ -34,6 +34,11 @@ MAX_PROOF: Final = 128
 """Characters in a person's proof: a 64-byte signature in hex."""
 MAX_TOKENS: Final = 64
 """Seat tokens in one `replays` request: a seat book's worth."""
+MAX_PAIR_MESSAGE: Final = MAX_FRAME
+"""Characters in a `pair`'s SPAKE2 message: bounded by the frame alone, so that a message of
+any wrong length reaches the pairing, which refuses it and counts a guess against its address
+(a field limit of its own refused one over 64 bytes first, at no cost: PROTOCOL.md,
+"Pairing")."""
 EYES_SPECTATOR: Final = "spectator"
 """A `replay` request's `eyes` for the spectators' (besides a seat number)."""
 EYES_ALL: Final = "all"
@@ -126,7 +131,7 @@ class PairRequest(Message):
     before anything of the player's is said (see "Pairing")."""
 
     TAG = "pair"
-    msg: str = field(metadata=_at_most(MAX_TOKEN, "msg"))
+    msg: str = field(metadata=_at_most(MAX_PAIR_MESSAGE, "msg"))
 
 
 @dataclass(frozen=True, slots=True)
