@@ -21,7 +21,7 @@ from netplay.person import PersonKey
 from tui.address import Address
 from tui.backend import Backend
 from tui.cli import main
-from tui.commands.record import record_text
+from tui.models.standings import record_text
 from tui.listing import Ticket
 
 START = 1_800_000_000.0

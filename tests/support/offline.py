@@ -48,9 +48,12 @@ def lobby(players: int = 5, phase: str = "playing", **overrides: Any) -> dict[st
         {"seat": s, "name": NAMES[s], "kind": KINDS[s], "connected": s != 4}
         for s in range(players)
     ]
+    someone_away = phase == "playing" and any(not s["connected"] for s in seats)
     return {"t": "lobby", "table": "t1", "name": "Baker Street", "game": "timebomb",
             "players": players, "options": {}, "seats": seats, "phase": phase, "host_seat": 0,
-            "bot_level": "smart", "bot_pace": "normal", "turn_timer": 0, **overrides}
+            "bot_level": "smart", "bot_pace": "normal", "turn_timer": 0, "acting_host": 0,
+            # as the host says it: while a player is away uncovered, its acting host may cover
+            "may_cover": [0] if someone_away else [], **overrides}
 
 
 def lobby_changed(message: dict[str, Any]) -> LobbyChanged:

@@ -20,7 +20,7 @@ from textual.widgets import Static
 
 from engine.catalogue import CATALOGUE
 from tui.backend import Backend
-from tui.commands.record import HEADER, standing_line
+from tui.models.standings import HEADER, standing_line
 from tui.widgets.evening import tally_text
 
 EVENINGS_SHOWN = 12
