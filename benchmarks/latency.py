@@ -26,6 +26,15 @@ Every connection is TLS 1.3, as in play. With `--transport both` (the default) e
 measured against a second host with no TLS too (a switch of this benchmark's host only: no
 Gaslight host runs so), its runs alternating with the TLS host's and playing the same actions,
 and the ratio of the p99s is printed: the goal is at most 1.25 at 10 players.
+
+The TLS fan-out floor is measured in the same run: after each TLS run, as many samples of a
+server in its own process that has the host's door, key, socket settings and framing and
+nothing else (`serve_floor`), where a client's action-sized frame asks for one frame of the
+median state's size, written to all N clients as the host writes a state. Its p50 and p99,
+timed as the host's figure is (from the ask to the kernel's stamp at the last socket), and of
+the fan-out alone (from the server's stamp), are printed, and the TLS p99 over the floor's:
+the goal is at most 5x at 10 players. The floor has no engine, store or fsync: at 10 players
+the host's p99 holds one fdatasync of its disk, whose own p99 is printed first.
 """
 
 from __future__ import annotations
@@ -35,14 +44,18 @@ import asyncio
 import collections
 import contextlib
 import gc
+import json
 import os
 import random
+import signal
 import socket
 import ssl
 import struct
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Final
 
 # harness first: it keeps scripts in this folder from shadowing the engine package.
@@ -50,10 +63,10 @@ from harness import (HostProcess, machine_note, median, percentile, process_cpu_
                      spread, stalls_note, table_frames)
 
 import engine  # noqa: E402
-from netplay.connection import NOTHING_TOLD
-from netplay.frames import HEADER_SIZE, decode_body, encode, message
+from netplay.connection import NOTHING_TOLD, SOCKET_SEND_BUFFER
+from netplay.frames import HEADER_SIZE, decode_body, encode, message, read_frame
 from netplay.legal import unpack_legal
-from netplay.transport import client_context
+from netplay.transport import Door, HostKey, Listener, client_context
 
 TIMEOUT = 10.0
 PREFERRED_GAMES = ("timebomb", "machinations")
@@ -116,11 +129,13 @@ class Player:
         self._closed: ConnectionError | None = None
         self.decrypting: list[float] = []
         """Seconds each read's bytes took to decrypt."""
+        self.state_sizes: list[int] = []
+        """Bytes of each `state` frame received, its header included."""
+        self._last_size = 0
 
     @classmethod
-    async def join(cls, port: int, name: str, table: str, tls: bool) -> "Player":
-        """A seat at `table`; over TLS unless the host is the plaintext baseline. A table that
-        is not private needs no pairing: the player trusts the host it started."""
+    async def connect(cls, port: int, tls: bool) -> "Player":
+        """A connection to 127.0.0.1:`port`, its TLS handshake done unless `tls` is off."""
         loop = asyncio.get_running_loop()
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setblocking(False)
@@ -130,6 +145,13 @@ class Player:
         await loop.sock_connect(sock, ("127.0.0.1", port))
         loop.add_reader(sock.fileno(), player._readable)
         await player.handshake()
+        return player
+
+    @classmethod
+    async def join(cls, port: int, name: str, table: str, tls: bool) -> "Player":
+        """A seat at `table`; over TLS unless the host is the plaintext baseline. A table that
+        is not private needs no pairing: the player trusts the host it started."""
+        player = await cls.connect(port, tls)
         await player.send(message("hello", name=name, table=table))
         welcome = await player.next_message()
         if welcome["t"] != "welcome":
@@ -203,6 +225,7 @@ class Player:
                 if len(self.plain) >= HEADER_SIZE + length:
                     body = bytes(self.plain[HEADER_SIZE:HEADER_SIZE + length])
                     del self.plain[:HEADER_SIZE + length]
+                    self._last_size = HEADER_SIZE + length
                     return *self.plain_times, decode_body(body)
             await self._wait_for_bytes()
             reached, read, data = self.received.popleft()
@@ -227,6 +250,7 @@ class Player:
         while True:
             reached, read, msg = await self.timed_message()
             if msg["t"] == "state":
+                self.state_sizes.append(self._last_size)
                 return reached, read, msg
             if msg["t"] == "error":
                 raise RuntimeError(f"the host refused a benchmark action: {msg['message']}")
@@ -241,12 +265,31 @@ class Player:
         self.sock.close()
 
 
+@dataclass
+class Figures:
+    """One transport's runs at one table size."""
+    p50s: list[float] = field(default_factory=list)
+    p99s: list[float] = field(default_factory=list)
+    read_p50s: list[float] = field(default_factory=list)
+    read_p99s: list[float] = field(default_factory=list)
+    decrypting: list[float] = field(default_factory=list)
+    state_sizes: list[int] = field(default_factory=list)
+    clients_cpu: float = 0.0
+    host_cpu: float = 0.0
+
+    def add(self, reached: list[float], read: list[float]) -> None:
+        self.p50s.append(percentile(reached, 0.50))
+        self.p99s.append(percentile(reached, 0.99))
+        self.read_p50s.append(percentile(read, 0.50))
+        self.read_p99s.append(percentile(read, 0.99))
+
+
 async def one_run(host: HostProcess, game_id: str, players: int, actions: int,
-                  rng: random.Random, decrypting: list[float] | None = None
+                  rng: random.Random, figures: Figures | None = None
                   ) -> tuple[list[float], list[float]]:
     """Seconds from each action sent until its view had reached the last client's socket, and
-    until this process had read the last of them; each read's decryption time goes to
-    `decrypting`."""
+    until this process had read the last of them; each read's decryption time and each state
+    frame's size go to `figures`."""
     table = await host.create_table(game_id, players)
     conns = [await Player.join(host.port, f"P{i}", table, not host.plaintext)
              for i in range(players)]
@@ -277,26 +320,139 @@ async def one_run(host: HostProcess, game_id: str, players: int, actions: int,
     finally:
         for conn in conns:
             await conn.close()
-            if decrypting is not None:
-                decrypting.extend(conn.decrypting)
+            if figures is not None:
+                figures.decrypting.extend(conn.decrypting)
+                figures.state_sizes.extend(conn.state_sizes)
+
+
+# ---------------------------------------------------------------------------------------------
+# The TLS fan-out floor
 
 
 @dataclass
-class Figures:
-    """One transport's runs at one table size."""
+class Percentiles:
+    """Each run's p50 and p99 of one measure of the floor."""
     p50s: list[float] = field(default_factory=list)
     p99s: list[float] = field(default_factory=list)
-    read_p50s: list[float] = field(default_factory=list)
-    read_p99s: list[float] = field(default_factory=list)
-    decrypting: list[float] = field(default_factory=list)
-    clients_cpu: float = 0.0
-    host_cpu: float = 0.0
 
-    def add(self, reached: list[float], read: list[float]) -> None:
-        self.p50s.append(percentile(reached, 0.50))
-        self.p99s.append(percentile(reached, 0.99))
-        self.read_p50s.append(percentile(read, 0.50))
-        self.read_p99s.append(percentile(read, 0.99))
+    def add(self, samples: list[float]) -> None:
+        self.p50s.append(percentile(samples, 0.50))
+        self.p99s.append(percentile(samples, 0.99))
+
+
+def sized_frame(sent: int, size: int) -> bytes:
+    """A `state` frame of `size` bytes (or the smallest there is) that says when it was sent,
+    padded with a string as a view is mostly strings."""
+    bare = len(encode(message("state", sent=sent, pad=""))) - 1  # less the empty string's byte
+    for header, longest in ((1, 31), (2, 255), (3, 65535)):  # msgpack's str headers
+        if size - bare - header <= longest:
+            return encode(message("state", sent=sent, pad="x" * max(0, size - bare - header)))
+    raise ValueError(f"a frame of {size} bytes is over the frame limit")
+
+
+async def serve_floor() -> None:
+    """The floor's server, run as `latency.py --floor-server`: the host's door (its TLS 1.3
+    context and asyncio's TLS transport, read 32 KiB at a time), its socket settings and its
+    framing, and nothing of the host else. Each frame a client sends asks for one frame of its
+    `size` to every connection, stamped with this process's clock just before it is made and
+    written as the host writes a state (`Client.enqueue`: the transport's write, no task
+    switch). It prints its port, and serves until SIGTERM."""
+    loop = asyncio.get_running_loop()
+    writers: list[asyncio.StreamWriter] = []
+    serving: set[asyncio.Task] = set()
+
+    async def serve(sock: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SOCKET_SEND_BUFFER)
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        streams = await door.open(sock)
+        if streams is None:
+            return
+        reader, writer = streams
+        writers.append(writer)
+        writer.transport.write(encode(message("welcome")))  # the client knows it is counted
+        try:
+            while True:
+                _, request = await read_frame(reader)
+                frame = sized_frame(time.time_ns(), request["size"])
+                for each in writers:
+                    each.transport.write(frame)
+        except (asyncio.IncompleteReadError, ConnectionError, ssl.SSLError):
+            pass
+        finally:
+            writers.remove(writer)
+            writer.transport.abort()
+
+    def accept(sock: socket.socket, _peer: tuple) -> None:
+        task = loop.create_task(serve(sock))
+        serving.add(task)
+        task.add_done_callback(serving.discard)
+
+    with tempfile.TemporaryDirectory(prefix="gaslight-floor-") as keys:
+        door = Door(HostKey(Path(keys) / "host.pem"), TIMEOUT)
+        listener = Listener("127.0.0.1", 0, accept)
+        stop = asyncio.Event()
+        loop.add_signal_handler(signal.SIGTERM, stop.set)
+        print(json.dumps({"port": listener.address[1]}), flush=True)
+        await stop.wait()
+        listener.close()
+        for task in serving:
+            task.cancel()
+
+
+class FloorProcess:
+    """`serve_floor` in a process of its own, as the host is."""
+
+    def __init__(self) -> None:
+        self.port = 0
+        self._process: asyncio.subprocess.Process | None = None
+
+    async def __aenter__(self) -> "FloorProcess":
+        self._process = await asyncio.create_subprocess_exec(
+            sys.executable, __file__, "--floor-server", stdout=asyncio.subprocess.PIPE)
+        assert self._process.stdout is not None
+        async with asyncio.timeout(TIMEOUT):
+            line = await self._process.stdout.readline()
+        if not line:
+            raise RuntimeError("the fan-out floor's server exited; see its error output above")
+        self.port = json.loads(line)["port"]
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        if self._process is None:
+            return
+        self._process.terminate()
+        try:
+            async with asyncio.timeout(TIMEOUT):
+                await self._process.wait()
+        except asyncio.TimeoutError:
+            self._process.kill()
+            await self._process.wait()
+
+
+async def floor_run(floor: FloorProcess, players: int, size: int, samples: int
+                    ) -> tuple[list[float], list[float]]:
+    """Seconds from a client asking for each frame of `size` bytes (sending an action's frame,
+    as a player acts) until it had reached the last of `players` TLS clients' sockets (kernel
+    stamps, as for the host), one in flight at a time, asked for by each client in turn; and
+    of those, the seconds from the server stamping the frame (the fan-out alone)."""
+    conns = [await Player.connect(floor.port, tls=True) for _ in range(players)]
+    try:
+        for conn in conns:
+            await conn.next_message()  # welcome: the server writes to this one too now
+        reached, fanned_out = [], []
+        for sample in range(samples):
+            asked = time.time_ns()
+            await conns[sample % players].send(message("act", size=size))
+            arrivals = await asyncio.gather(*(c.timed_message() for c in conns))
+            last = max(at for at, _, _ in arrivals)
+            reached.append((last - asked) / 1e9)
+            fanned_out.append((last - arrivals[0][2]["sent"]) / 1e9)
+        return reached, fanned_out
+    finally:
+        for conn in conns:
+            await conn.close()
+
 
 
 async def measure(players: int, game: str | None, runs: int, actions: int, warmup: int,
@@ -304,19 +460,28 @@ async def measure(players: int, game: str | None, runs: int, actions: int, warmu
     """Print one table size's figures for each transport (plaintext or not); their median
     p99s in seconds. With both, two hosts are up at once and the runs alternate, TLS then
     plaintext, each pair playing the same actions: what the disk or the rest of the machine
-    does meanwhile falls on both alike, instead of on whichever came second."""
+    does meanwhile falls on both alike, instead of on whichever came second. Each TLS run is
+    followed by a run of the TLS fan-out floor (`floor_run`) with as many samples, its frames
+    the median size of the states sent so far, and the TLS p99 is given over the floor's."""
     game_id, seated = game_for(players, game)
     stand_in = "" if seated == players else f" (standing in for {players}: no game seats {players})"
     building = fan_out_times(game_id, seated)
     rngs = {plaintext: random.Random(seed) for plaintext in transports}
     figures = {plaintext: Figures() for plaintext in transports}
+    floor, fan_out = Percentiles(), Percentiles()
+    """The TLS fan-out floor's runs, from a client's ask, and from the server's stamp."""
     async with contextlib.AsyncExitStack() as stack:
         hosts = {plaintext: await stack.enter_async_context(
                      HostProcess(data_parent=store_dir, plaintext=plaintext))
                  for plaintext in transports}
+        floor_server = (await stack.enter_async_context(FloorProcess()) if False in hosts
+                        else None)
+        warm = Figures()
         if warmup:
             for plaintext, host in hosts.items():
-                await one_run(host, game_id, seated, warmup, rngs[plaintext])
+                await one_run(host, game_id, seated, warmup, rngs[plaintext], warm)
+            if floor_server is not None:
+                await floor_run(floor_server, seated, int(median(warm.state_sizes)), warmup)
         host_cpu = {plaintext: host.cpu_seconds() for plaintext, host in hosts.items()}
         # This process stands in for N machines: its collector's pauses are not the host's.
         gc.collect()
@@ -326,9 +491,14 @@ async def measure(players: int, game: str | None, runs: int, actions: int, warmu
                 for plaintext, host in hosts.items():
                     mine = process_cpu_seconds(os.getpid())
                     reached, read = await one_run(host, game_id, seated, actions,
-                                                  rngs[plaintext], figures[plaintext].decrypting)
+                                                  rngs[plaintext], figures[plaintext])
                     figures[plaintext].clients_cpu += process_cpu_seconds(os.getpid()) - mine
                     figures[plaintext].add(reached, read)
+                    if not plaintext and floor_server is not None:
+                        size = int(median(figures[plaintext].state_sizes))
+                        asked, from_server = await floor_run(floor_server, seated, size, actions)
+                        floor.add(asked)
+                        fan_out.add(from_server)
         finally:
             gc.enable()
         for plaintext, host in hosts.items():
@@ -360,6 +530,20 @@ async def measure(players: int, game: str | None, runs: int, actions: int, warmu
                   f"p50 {percentile(figure.decrypting, 0.50) * 1e6:.0f} us, "
                   f"p99 {percentile(figure.decrypting, 0.99) * 1e6:.0f} us (each player on its "
                   "own machine adds this to its own view, as it adds decode us from frames.py)")
+    if floor.p99s:
+        tls = figures[False]
+        print(f"TLS fan-out floor at {seated} players: an action's frame in, one "
+              f"{int(median(tls.state_sizes)):,}-byte frame (the median state's) out to all "
+              f"{seated} clients' sockets, over the host's TLS, framing and writes and nothing "
+              f"else; {runs} runs x {actions}, each after a TLS run")
+        print(f"  action to last frame, p50: {spread(floor.p50s, 1000, ' ms')}, "
+              f"p99: {spread(floor.p99s, 1000, ' ms')}")
+        print(f"  ... of which the fan-out alone, p50: {spread(fan_out.p50s, 1000, ' ms')}, "
+              f"p99: {spread(fan_out.p99s, 1000, ' ms')}")
+        pairs = " ".join(f"{host / least:.2f}x" for host, least in zip(tls.p99s, floor.p99s))
+        print(f"  TLS action to last view over the floor, p99: "
+              f"{median(tls.p99s) / median(floor.p99s):.2f}x (each run's: {pairs}; goal at 10 "
+              "players: at most 5x)")
     return {plaintext: median(figure.p99s) for plaintext, figure in figures.items()}
 
 
@@ -418,9 +602,13 @@ def main() -> None:
     parser.add_argument("--transport", choices=("tls", "plain", "both"), default="both",
                         help="TLS as in play, a plaintext host as the baseline, or both and "
                         "their p99 ratio (default)")
+    parser.add_argument("--floor-server", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--store-dir", help="where the host keeps its store (default: a temporary "
                         "directory on disk); /dev/shm shows what the disk's fsync adds")
     args = parser.parse_args()
+    if args.floor_server:
+        asyncio.run(serve_floor())
+        return
     where = args.store_dir or "a temporary directory on disk"
     print(f"action to screen on 127.0.0.1, store in {where} ({machine_note()})")
     syncs = {how: disk_syncs(args.store_dir, how == "appending") for how in ("overwriting",

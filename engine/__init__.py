@@ -81,7 +81,10 @@ def __getattr__(name: str):
     if name in _REGISTRY:
         from engine import registry
 
-        return getattr(registry, name)
+        # Kept as a global of the package once loaded: the host reads `engine.GAMES` on every
+        # move, and this hook (an import statement each time) cost it a few microseconds.
+        value = globals()[name] = getattr(registry, name)
+        return value
     raise AttributeError(f"module 'engine' has no attribute {name!r}")
 
 __all__ = [

@@ -18,8 +18,11 @@ GROUP_FROM: Final = 16
 def pack_legal(legal: list[dict]) -> list[dict]:
     """`legal` with each run of actions that differ in one field only written once, that field
     holding the list of its values: `{"*": "crew", "type": "propose", "crew": [[0, 1], ...]}`."""
+    n = len(legal)
+    if n < GROUP_FROM:
+        return list(legal)  # no run is long enough: most seats, most moves, at ten players
     packed: list[dict] = []
-    i, n = 0, len(legal)
+    i = 0
     while i < n:
         first = legal[i]
         j = i + 1
