@@ -49,11 +49,12 @@ def lobby(players: int = 5, phase: str = "playing", **overrides: Any) -> dict[st
         for s in range(players)
     ]
     someone_away = phase == "playing" and any(not s["connected"] for s in seats)
+    acting = overrides.get("acting_host", overrides.get("host_seat", 0))
     return {"t": "lobby", "table": "t1", "name": "Baker Street", "game": "timebomb",
             "players": players, "options": {}, "seats": seats, "phase": phase, "host_seat": 0,
-            "bot_level": "smart", "bot_pace": "normal", "turn_timer": 0, "acting_host": 0,
+            "bot_level": "smart", "bot_pace": "normal", "turn_timer": 0, "acting_host": acting,
             # as the host says it: while a player is away uncovered, its acting host may cover
-            "may_cover": [0] if someone_away else [], **overrides}
+            "may_cover": [acting] if someone_away else [], **overrides}
 
 
 def lobby_changed(message: dict[str, Any]) -> LobbyChanged:

@@ -57,10 +57,12 @@ def away_help(lobby: wire.Lobby, seats: Sequence[SeatInfo], you: int | None, key
     seats"). `you`: the player's seat, None for a spectator."""
     if you is not None and you in lobby.may_cover:
         return f", away: press {key} for a bot"
+    acting = acting_host(lobby)
     helpers = [s.name for s in seats if s.seat in lobby.may_cover and s.seat != you]
     if helpers:
-        return f", away: {' or '.join(helpers)} can press {key}"
-    acting = acting_host(lobby)
+        # the acting host alone may, until the table has waited long enough for anyone to
+        soon = " (soon anyone)" if lobby.may_cover == [acting] else ""
+        return f", away: {' or '.join(helpers)} can press {key}{soon}"
     name = next((s.name for s in seats if s.seat == acting and s.seat != you), None)
     if name:
         return f", away: {name} can press {key} (soon anyone)"
