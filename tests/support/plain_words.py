@@ -26,5 +26,5 @@ leave arming dangerous round leads him evade start shows rows small enough harml
 suspect fear perhaps help holding give point showing name rule likeliest escape backing such
 his others share suspicion cancels here nearly objects play both sides alike either differ
 about reckoning yours nor cost does sets theirs already paid miss frees expected gets swap
-beside spends stop steal london
+beside spends stop steal london unplaced
 """.split())
