@@ -177,3 +177,31 @@ def test_everyone_is_told_who_asked_for_a_hint():
     assert hint_news([0, 1], [2, 3], NAMES) == ["Ada asked for a hint (2 times).",
                                                "Basil asked for a hint (2 times)."]
     assert hint_news([3, 1], [0, 0], NAMES) == []  # a new game counts again
+
+
+async def test_the_host_form_offers_hints_off_by_default_and_the_lobby_shows_them():
+    from textual.widgets import Select
+    from support.offline import offline_app
+
+    from tui.address import Address
+    from tui.listing import TableListing
+    from tui.screens.host_table import HostTableScreen
+    from tui.table_request import last_table, remember_table
+
+    application = offline_app()
+    async with application.run_test(size=(80, 24)) as pilot:
+        await application.push_screen(HostTableScreen("Ada", "holmes"))
+        await pilot.pause()
+        form = application.screen
+        assert form.request().hints is False
+        form.query_one("#host-hints", Select).value = True
+        await pilot.pause()
+        request = form.request()
+        assert request.hints is True
+    remember_table(request)
+    assert last_table().hints is True  # the next Ctrl+N starts with hints on
+    row = {"id": "t1", "name": "Club", "game": "holmes", "players": 2, "options": {}}
+    address = Address("127.0.0.1", 47420)
+    assert TableListing.from_message(address, {**row, "hints": True}, "lan").options == \
+        "Hints: on"
+    assert TableListing.from_message(address, row, "lan").options == ""
