@@ -179,6 +179,53 @@ def test_everyone_is_told_who_asked_for_a_hint():
     assert hint_news([3, 1], [0, 0], NAMES) == []  # a new game counts again
 
 
+async def test_at_a_game_against_bots_the_hint_key_asks_and_the_coach_key_toggles(
+        app_factory, waiter):
+    """Time Bomb against bots, a first game: the coach's lines are in the log; at the
+    person's cut Ctrl+G (in the footer then) puts the strongest bot's move and its reason in
+    the log, and the table is told a hint was asked; Ctrl+L turns the coach off, and on."""
+    from support.flows import claim_offer, play_screen
+    from support.screen_text import screen_text
+
+    from tui.widgets.event_log import EventLog
+
+    app = app_factory()
+    async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+        await pilot.press("ctrl+g", "enter")
+        table = await waiter.until(pilot, lambda: play_screen(app), "the play screen")
+        await waiter.until(pilot, lambda: table.view is not None, "the first state")
+        log = table.query_one(EventLog)
+
+        def lines(prefix: str) -> list[str]:
+            return [log.line(e) for e in log.entries
+                    if isinstance(e, dict) and e["text"].startswith(prefix)]
+
+        assert lines("Coach: You are on "), "the coach did not say how this seat wins"
+        while True:
+            await waiter.until(pilot, lambda: claim_offer(app) or table.hint_offered
+                               or table.view["outcome"], "my cut")
+            if not claim_offer(app):
+                break
+            await pilot.press("escape")
+        assert table.view["outcome"] is None, "seed 7's bots no longer leave Ann a cut"
+        await pilot.pause()
+        assert "^g Hint" in screen_text(app).splitlines()[-1]
+        await pilot.press("ctrl+g")
+        [hint] = await waiter.until(pilot, lambda: lines("Hint: "), "the hint")
+        assert hint.startswith("Hint: cut a wire of ") and "Why: " in hint
+        await waiter.until(pilot, lambda: any(
+            isinstance(e, str) and e.endswith("Ann asked for a hint.")
+            for e in log.entries), "the table told")
+        assert coaching.coach_on("timebomb")
+        await pilot.press("ctrl+l")
+        await pilot.pause()
+        assert not coaching.coach_on("timebomb")
+        assert log.entries[-1] == "» The coach is off. The same key turns it on again."
+        await pilot.press("ctrl+l")
+        await pilot.pause()
+        assert coaching.coach_on("timebomb")
+
+
 async def test_the_host_form_offers_hints_off_by_default_and_the_lobby_shows_them():
     from textual.widgets import Select
     from support.offline import offline_app
