@@ -252,3 +252,26 @@ async def test_the_host_form_offers_hints_off_by_default_and_the_lobby_shows_the
     assert TableListing.from_message(address, {**row, "hints": True}, "lan").options == \
         "Hints: on"
     assert TableListing.from_message(address, row, "lan").options == ""
+
+
+def test_evolutions_round_summaries_say_what_each_cut_did_the_blues_too():
+    """A past round's line gives each wire cut with what its cut did: the Defusing wire laid
+    on a colour, the Defusing wire a Blue moved apart (the issue's missing Blue)."""
+    from tui.games.timebomb_evolution.model import build_model
+    from tui.models.seats import seat_infos
+
+    game = engine.new_game("timebomb_evolution", 5, {"variante": True}, 0)
+    bot, rng = strongest("timebomb_evolution"), random.Random(0)
+    while game.outcome is None:
+        seat = min(game.to_act())
+        game.apply(seat, bot(game.view(seat), game.legal_actions(seat), rng))
+    events = game.view(0)["events"]
+    moved = next(e for e in events if e["type"] == "move_apart")
+    laid = next(e for e in events if e["type"] == "defuse")
+    names = {n: NAMES[n] for n in range(5)}
+    history = "\n".join(build_model(game.view(0), [], 0, seat_infos(
+        [{"seat": s, "name": names[s], "kind": "human"} for s in range(5)], 5)).history)
+    colour = {"yellow": "Yellow", "blue": "Blue", "red": "Red", "pink": "Pink",
+              "green": "Green", "orange": "Orange"}
+    assert f"B (moved ◆{moved['wire']} off {colour[moved['colour']]})" in history, history
+    assert f"◆ (laid on {colour[laid['colour']]})" in history, history
