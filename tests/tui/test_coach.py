@@ -275,3 +275,27 @@ def test_evolutions_round_summaries_say_what_each_cut_did_the_blues_too():
               "green": "Green", "orange": "Orange"}
     assert f"B (moved ◆{moved['wire']} off {colour[moved['colour']]})" in history, history
     assert f"◆ (laid on {colour[laid['colour']]})" in history, history
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_role_of_every_game_has_its_win_line(game_id):
+    """Issue 44, point 3: at every player count, every seat's own view gives a line on how its
+    role wins (the board shows it on the seat's panel all game); a spectator has none. Every
+    role Moriarty's Machinations deals is met on the way."""
+    from tui.games.terms import goal
+
+    info, met = CATALOGUE[game_id], set()
+    for players in info.player_counts:
+        for seed in range(3):
+            game = engine.new_game(game_id, players, {}, SEED + seed)
+            for seat in range(players):
+                view = game.view(seat)
+                line = goal(game_id, view)
+                # Two rows at most of the 44 columns a panel has at 80x24.
+                assert line.startswith("Win: ") and len(line) <= 88, (players, seat, line)
+                met.add(view.get("role"))
+            assert goal(game_id, game.view(engine.SPECTATOR)) == ""
+    if game_id == "machinations":
+        from engine.machinations.roles import ROLES
+
+        assert met == set(ROLES)

@@ -93,8 +93,8 @@ def goal(view: Mapping[str, Any]) -> str:
     if role is None:
         return ""
     if role == IRENE:
-        return ("Win: Moriarty arrested, Sherlock alive; or Robbers ahead on points, both "
-                "free")
+        return ("Win: Moriarty arrested, Sherlock alive; or Robbers ahead, neither leader "
+                "accused")
     if role == JACK and view["players"] >= 6:
         return "Win: Robbers ahead, or murder Sherlock"
     if role == MORIARTY:
