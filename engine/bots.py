@@ -11,6 +11,10 @@ an rng:
   a cut); is there anything to say now? A free action (a claim), or None to keep quiet. People
   announce their wires right after a deal without waiting for the Wire Cutter, and so do bots.
 
+A bot may also say why (`advise`): the move it would make, with a reason in one line, for a
+person who asks for a hint. A bot that explains makes its move through its explanation
+(`Bot.explained`), so the hint and the move are one computation and can never differ.
+
 The rule (`BotTurns.next_move`): first every bot seat that has seen something new since it was
 last asked is offered speech, in seat order; then the bot seats the game waits for are asked to
 act, in seat order. A seat may take at most `SPEECHES_PER_MOVE` free actions between two moves
@@ -29,6 +33,20 @@ from engine.core import Action, Game
 Choose = Callable[[Mapping[str, Any], list[Action], random.Random], Action]
 Speak = Callable[[Mapping[str, Any], list[Action], random.Random], Optional[Action]]
 
+
+@dataclass(frozen=True)
+class Advice:
+    """A move and why, in one line a person can read: what a bot tells the seat it plays for,
+    from that seat's view only. As in an event's text, `{0}`, `{1}`... in the reason stand for
+    the players in `seats`, whose names only a client knows."""
+
+    action: Action
+    reason: str
+    seats: tuple[int, ...] = ()
+
+
+Explain = Callable[[Mapping[str, Any], list[Action], random.Random], Advice]
+
 SPEECHES_PER_MOVE = 2
 """Free actions one bot seat may take between two moves that advance the game: a claim after a
 deal and one change of mind. It is what makes bot chatter finite."""
@@ -41,11 +59,31 @@ class Bot:
 
     act: Choose
     speak: Speak | None = None
+    explain: Explain | None = None
+    """The same choice as `act`, with its reason: `act` is made from it (`explained`)."""
+
+    @classmethod
+    def explained(cls, explain: Explain, speak: Speak | None = None) -> "Bot":
+        """A bot whose every move is the one its explanation gives: the hint a person asks
+        for is the move this bot would play, by construction."""
+
+        def act(view: Mapping[str, Any], legal_actions: list[Action],
+                rng: random.Random) -> Action:
+            return explain(view, legal_actions, rng).action
+
+        return cls(act, speak, explain)
 
     def __call__(
         self, view: Mapping[str, Any], legal_actions: list[Action], rng: random.Random
     ) -> Action:
         return self.act(view, legal_actions, rng)
+
+    def advise(self, view: Mapping[str, Any], legal_actions: list[Action],
+               rng: random.Random) -> Advice:
+        """What this bot would play now, and why (no reason from a bot that gives none)."""
+        if self.explain is not None:
+            return self.explain(view, legal_actions, rng)
+        return Advice(self.act(view, legal_actions, rng), "")
 
 
 def as_bot(bot: Bot | Choose) -> Bot:

@@ -113,6 +113,7 @@ class Client:
         """The id of the person its `hello` proved (`netplay.person`), if it said."""
         self.chat_limit = RateLimit(limits.chat_burst, limits.chat_per_second)
         self.claim_limit = RateLimit(limits.claim_burst, limits.claim_per_second)
+        self.hint_limit = RateLimit(limits.hint_burst, limits.hint_per_second)
         self.told: Told = NOTHING_TOLD
         self.outbound_limit = limits.outbound_limit
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Protocol
 
 import engine
+from netplay import hints
 from netplay.connection import Client, tell
 from netplay.errors import ProtocolError, Refusal
 from netplay.journal import DEFAULT_PACE
@@ -19,6 +20,7 @@ from netplay.protocol import (
     REPLAY_REQUESTS,
     Act,
     AddBot,
+    AskHint,
     Chat,
     ClaimDone,
     ClientMessage,
@@ -60,7 +62,7 @@ class DispatchHost(Protocol):
     def create_table(self, game: str, players: int, options: dict | None, name: str,
                      bots: int, *, bot_level: str | None, bot_pace: str, turn_timer: int,
                      public_replays: bool, created_by: str | None, private: bool,
-                     start_when_full: bool) -> str: ...
+                     start_when_full: bool, hints: bool) -> str: ...
 
     def changed(self, table: Table) -> None: ...
 
@@ -118,6 +120,8 @@ class Dispatcher:
                 self._chat(client, text)
             case ClaimDone():
                 host.claim_done(_own_table(client, "pass at a deal"), client.seat)
+            case AskHint():
+                self._hint(client)
             case PlayAgain():
                 table = _own_table(client, "ask to play again")
                 if table.ask_play_again(client.seat):
@@ -149,7 +153,8 @@ class Dispatcher:
                 request.bots, bot_level=request.bot_level,
                 bot_pace=request.bot_pace or DEFAULT_PACE, turn_timer=request.turn_timer,
                 public_replays=request.public_replays, created_by=client.address,
-                private=request.private, start_when_full=request.start_when_full)
+                private=request.private, start_when_full=request.start_when_full,
+                hints=request.hints)
         except (engine.InvalidSetup, ValueError) as error:
             raise Refusal(str(error)) from None
         self.seating.sit(client, host.tables[table_id], None)
@@ -166,6 +171,15 @@ class Dispatcher:
             await self.host.apply(table, client.seat, action)
         except engine.IllegalAction as error:
             raise Refusal(str(error)) from None
+
+    def _hint(self, client: Client) -> None:
+        """The hint goes to its asker alone; that it was asked, to everyone at the table."""
+        table = _own_table(client, "ask for a hint")
+        if not client.hint_limit.take():
+            raise Refusal(f"too many hints: at most {self.host.limits.hint_per_second:g} "
+                          "a second")
+        client.send(hints.advise(table, client.seat))
+        self.host.changed(table)
 
     def _add_bot(self, client: Client, table: Table, wanted: int | None) -> None:
         """Before the game, the person holding the host's powers seats a bot; during it, those

@@ -208,7 +208,8 @@ class Host:
                      bots: int = 0, seed: int | None = None, *, bot_level: str | None = None,
                      bot_pace: str = DEFAULT_PACE, turn_timer: int = 0,
                      public_replays: bool = False, created_by: str | None = None,
-                     private: bool = False, start_when_full: bool = False) -> str:
+                     private: bool = False, start_when_full: bool = False,
+                     hints: bool = False) -> str:
         """A new table with `bots` bots in its last seats. Raises engine.InvalidSetup or
         ValueError with a clear message for a bad setup, having created nothing."""
         if len(self.tables) >= self.tables.max_tables:
@@ -218,7 +219,7 @@ class Host:
                                    bot_level=bot_level, bot_pace=bot_pace,
                                    turn_timer=turn_timer, public_replays=public_replays,
                                    created_by=created_by, private=private,
-                                   start_when_full=start_when_full)
+                                   start_when_full=start_when_full, hints=hints)
         table.empty_since = time.monotonic()
         if self._server is not None:
             self.bots.start(table)

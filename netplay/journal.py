@@ -57,6 +57,8 @@ class TableMade(JournalRecord):
     public_replays: bool = False
     private: bool = False
     start_when_full: bool = False
+    hints: bool = False
+    """Whether its people may ask for hints; False in older stores."""
 
 
 @_record

@@ -32,6 +32,9 @@ class HostLimits:
     """Free actions (claims) a seat may make at once before the rate applies; a bot keeps to
     it too."""
     claim_per_second: float = 2.0
+    hint_burst: int = 3
+    """Hints a connection may ask for at once before the rate applies: each runs a bot."""
+    hint_per_second: float = 1.0
     max_tables: int = 64
     """Tables one host keeps in memory, so that a visitor may not create them without end."""
     max_tables_per_address: int = 8

@@ -161,6 +161,8 @@ class CreateTable(Message):
     public_replays: bool = False
     private: bool = False
     start_when_full: bool = False
+    hints: bool = False
+    """Whether its people may ask for a hint (see "Hints"); a game against bots always may."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,6 +214,14 @@ class PlayAgain(Message):
 
 
 @dataclass(frozen=True, slots=True)
+class AskHint(Message):
+    """A seated person asks what the table's strongest bot would play from their seat now,
+    and why (see "Hints")."""
+
+    TAG = "hint"
+
+
+@dataclass(frozen=True, slots=True)
 class Ping(Message):
     TAG = "ping"
 
@@ -241,7 +251,7 @@ class FetchRecord(Message):
 
 ClientMessage = (
     Hello | PairRequest | Paired | ListTables | CreateTable | Sit | AddBot | Leave | Start | Act
-    | Chat | ClaimDone | PlayAgain | Ping | ListReplays | ShowReplay | FetchRecord
+    | Chat | ClaimDone | PlayAgain | AskHint | Ping | ListReplays | ShowReplay | FetchRecord
 )
 REPLAY_REQUESTS: Final = (ListReplays, ShowReplay, FetchRecord)
 
@@ -365,6 +375,11 @@ class Lobby(HostMessage):
     person who would take over (see "The host's powers")."""
     may_cover: list[int] = field(default_factory=list)
     """The seats whose people may let a bot cover an away player now (see "Covered seats")."""
+    hints: bool = False
+    """People at this table may ask for hints (see "Hints"); a host from before hints sends
+    none, and is never asked."""
+    hints_asked: list[int] = field(default_factory=list)
+    """Per seat, the hints its player asked for in this game (see "Hints")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -443,6 +458,18 @@ class RecordPart(HostMessage):
 
 
 @dataclass(frozen=True, slots=True)
+class Hint(HostMessage):
+    """The answer to `hint`, to its asker alone: the move the strongest bot would play from
+    their seat, one of their legal actions, and why; `{0}`, `{1}`... in the reason stand for
+    the players in `seats`, as in an event."""
+
+    TAG = "hint"
+    action: dict
+    reason: str
+    seats: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
 class Pair(HostMessage):
     """The host's SPAKE2 message and its MAC over its own fingerprint, both in hex."""
 
@@ -452,7 +479,7 @@ class Pair(HostMessage):
 
 
 HostRecord = (Welcome | TableList | Lobby | State | ChatLine | Error | Pong | Closed
-              | ReplayList | ReplayStep | RecordPart | Pair)
+              | ReplayList | ReplayStep | RecordPart | Hint | Pair)
 _HOST_RECORDS: Final[dict[str, type]] = {cls.TAG: cls for cls in get_args(HostRecord)}
 
 

@@ -135,6 +135,11 @@ class Table:
     start_when_full: bool = False
     """The game starts once every seat is taken (quick play, unattended tables); otherwise
     when the table's host says so."""
+    hints: bool = False
+    """Its people may ask for hints (PROTOCOL.md, "Hints"), as they always may in a game
+    against bots (`hints_offered`)."""
+    hints_asked: list[int] = field(default_factory=list)
+    """Per seat, the hints its player asked for in the current game: everyone is told."""
     seed: int | None = None
     game: engine.Game | None = None
     games: int = 0
@@ -203,7 +208,7 @@ class Table:
                 "people": taken - bots, "bots": bots, "phase": self.phase,
                 "private": self.private, "options": dict(self.options),
                 "bot_level": self.bot_level, "bot_pace": self.bot_pace,
-                "turn_timer": self.turn_timer}
+                "turn_timer": self.turn_timer, "hints": self.hints}
 
     def clients(self) -> list[Any]:
         seated = [s.client for s in self.seats if s.client is not None]
@@ -239,8 +244,15 @@ class Table:
             play_again=sorted(self.play_again), evening=self.evening[-EVENING:],
             private=self.private, start_when_full=self.start_when_full,
             claim_wait=sorted(self.claim_wait), acting_host=self.acting_host,
-            may_cover=self.may_cover(),
+            may_cover=self.may_cover(), hints=self.hints_offered,
+            hints_asked=list(self.hints_asked),
         )
+
+    @property
+    def hints_offered(self) -> bool:
+        """People here may ask for hints: the table allows them, or it is a game against bots
+        (one seat held by a person, every other by a bot), where nobody can be fooled."""
+        return self.hints or sum(1 for s in self.seats if s.kind == HUMAN) == 1
 
     @property
     def full(self) -> bool:
@@ -376,6 +388,7 @@ class Table:
         self.game = engine.new_game(self.game_id, self.players, self.options, self.seed)
         self.games += 1
         self.events_seen = 0
+        self.hints_asked = [0] * self.players
         self.record(GameStarted(seed=self.seed, time=round(time.time(), 3),
                                 seats=[{"name": s.name, "kind": s.kind, "person": s.person}
                                        for s in self.seats]))

@@ -96,7 +96,8 @@ class Tables(Mapping[str, Table]):
                bots: int = 0, seed: int | None = None, *, bot_level: str | None = None,
                bot_pace: str = DEFAULT_PACE, turn_timer: int = 0,
                public_replays: bool = False, created_by: str | None = None,
-               private: bool = False, start_when_full: bool = False) -> Table:
+               private: bool = False, start_when_full: bool = False,
+               hints: bool = False) -> Table:
         """A new table with `bots` bots in its last seats. Raises engine.InvalidSetup or
         ValueError with a clear message for a bad setup, having changed nothing."""
         if len(self) >= self.max_tables:
@@ -123,14 +124,15 @@ class Tables(Mapping[str, Table]):
                       bot_pace=bot_pace,
                       turn_timer=turn_timer, public_replays=public_replays, seed=seed,
                       created_by=created_by, private=private,
-                      start_when_full=start_when_full)
+                      start_when_full=start_when_full, hints=hints)
         if self.store is not None:
             self.store.add_table(table_id)
             table.store = self.store
         table.record(TableMade(id=table_id, name=name, game=game, players=players,
                                options=resolved, bot_level=bot_level, bot_pace=bot_pace,
                                turn_timer=turn_timer, public_replays=public_replays,
-                               private=private, start_when_full=start_when_full))
+                               private=private, start_when_full=start_when_full,
+                               hints=hints))
         self._tables[table_id] = table
         for seat in table.seats[players - bots:]:
             table.seat_bot(seat)
@@ -370,7 +372,7 @@ def _apply_record(table: Table | None, record: Record) -> Table:
             seats=[Seat(i) for i in range(players)], bot_level=record.bot_level,
             bot_pace=record.bot_pace, turn_timer=record.turn_timer,
             public_replays=record.public_replays, private=record.private,
-            start_when_full=record.start_when_full,
+            start_when_full=record.start_when_full, hints=record.hints,
         )
     match record:
         case SeatSet():
@@ -385,6 +387,7 @@ def _apply_record(table: Table | None, record: Record) -> Table:
             table.seed = record.seed
             table.game = engine.new_game(table.game_id, table.players, table.options, table.seed)
             table.games += 1
+            table.hints_asked = [0] * table.players  # hints are told, not kept in the store
         case Chatted():
             table.keep_chat(ChatLine("table", record.text, record.seat, record.name, past=True))
         case Acted():

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import signal
 from dataclasses import replace
-from typing import Iterable
+from typing import Any, Iterable
 
 from textual import events
 from textual.app import App, SystemCommand
@@ -181,9 +181,10 @@ class GaslightApp(App):
 
     # -- help -----------------------------------------------------------------------------------
 
-    def action_show_keys(self, note: str = "") -> None:
+    def action_show_keys(self, note: str = "", after: Any = "") -> None:
         """The keys of the screen now; `note` says what else is worth knowing there (how
-        others join the table this app hosts)."""
+        others join the table this app hosts), and `after`, under the keys, what its words
+        mean (a table's terms)."""
         from tui.screens.keys import KeysScreen
 
         seen: dict[str, str] = {}
@@ -194,7 +195,7 @@ class GaslightApp(App):
             if active.enabled and listed and binding.description:
                 key = binding.key_display or self.get_key_display(binding)
                 seen[key] = binding.tooltip or binding.description
-        self.push_screen(KeysScreen(list(seen.items()), note))
+        self.push_screen(KeysScreen(list(seen.items()), note, after))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         from tui.screens.lobby import LobbyScreen

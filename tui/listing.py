@@ -121,7 +121,10 @@ class TableListing:
             people=optional_count(entry.get("people")),
             bots=optional_count(entry.get("bots")),
             private=entry.get("private") is True,
-            options=changed_options_text(str(entry.get("game", "")), entry.get("options")),
+            options=" · ".join(
+                filter(None, (changed_options_text(str(entry.get("game", "")),
+                                                   entry.get("options")),
+                              "Hints: on" if entry.get("hints") is True else ""))),
         )
 
     @property

@@ -147,6 +147,7 @@ class LocalHosts:
         bot_level: str | None = None,
         bot_pace: str = "normal",
         start_when_full: bool = False,
+        hints: bool = False,
     ) -> Ticket:
         """Start a host in this process on a free port and create one table on it. Each such
         host has a store of its own, from which a restarted app brings the table back. A table
@@ -155,7 +156,7 @@ class LocalHosts:
         host = await self.start_host(store, 0 if self.hosts else self.port)
         table = host.create_table(
             game, players, options, name=name, bots=bots, seed=self.seed, bot_level=bot_level,
-            bot_pace=bot_pace, start_when_full=start_when_full,
+            bot_pace=bot_pace, start_when_full=start_when_full, hints=hints,
         )
         if self.seed is not None:
             # Screenshots and tests replay the same game: the bots' choices must repeat too.

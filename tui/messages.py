@@ -67,6 +67,16 @@ class ConnectionStatusChanged(Message):
 
 
 @dataclass
+class HintHeard(Message):
+    """The host's hint for this seat: the strongest bot's move and why (PROTOCOL.md,
+    "Hints")."""
+
+    action: dict[str, Any]
+    reason: str
+    seats: list[int]
+
+
+@dataclass
 class TableClosed(Message):
     """The host said the table closed for good, in `words` that name who closed it."""
 
@@ -98,4 +108,6 @@ def heard(message: Received) -> Message | None:
             return TableClosed(text)
         case wire.Error(message=text, fatal=fatal):
             return ErrorReceived(text, fatal)
+        case wire.Hint(action=action, reason=reason, seats=seats):
+            return HintHeard(action, reason, list(seats))
     return None

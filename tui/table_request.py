@@ -23,6 +23,8 @@ class TableRequest:
     name: str
     bots: int
     bot_pace: str = DEFAULT_PACE
+    hints: bool = False
+    """Its people may ask the strongest bot for a hint (PROTOCOL.md, "Hints")."""
 
 
 def remember_table(request: TableRequest) -> None:
@@ -46,4 +48,5 @@ def last_table() -> TableRequest | None:
     pace = stored.get("bot_pace")
     name = stored.get("name") if isinstance(stored.get("name"), str) else ""
     return TableRequest(info.id, players, options, name, bots,
-                        pace if pace in PACE_WORDS else DEFAULT_PACE)
+                        pace if pace in PACE_WORDS else DEFAULT_PACE,
+                        stored.get("hints") is True)

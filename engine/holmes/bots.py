@@ -13,10 +13,10 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
-from engine.bots import Bot
+from engine.bots import Advice, Bot
 from engine.core import random_bot
 from engine.holmes.appraisal import DENIAL, Model
-from engine.holmes.catalogue import INITIAL, VALUE, WILDCARD
+from engine.holmes.catalogue import INITIAL, VALUE, WILDCARD, character_name, clue_name
 
 Action = dict[str, Any]
 
@@ -36,26 +36,67 @@ markers buy the clues of later days. Measured against lookahead (600 games each)
 
 
 def smart_bot(view: Mapping[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    return smart_advice(view, legal, rng).action
+
+
+def smart_advice(view: Mapping[str, Any], legal: list[Action], rng: random.Random) -> Advice:
+    """The smart bot's choice, and why: its move is this advice's action (`Bot.explained`).
+    Worths are the appraisal's, in points of the final score (`Model.value`)."""
     seat = view["viewer"]
     model = Model.from_view(view, seat, SMART_IM_VALUE)
     kinds = {a["type"] for a in legal}
     if len(legal) == 1:
-        return legal[0]
+        return Advice(legal[0], "It is the only choice the rules leave you.")
     if "pick_start" in kinds:
-        return max(legal, key=lambda a: START_PREFERENCE.get(a["character"], 0))
+        pick = max(legal, key=lambda a: START_PREFERENCE.get(a["character"], 0))
+        return Advice(pick, f"Pick {character_name(pick['character'])}: of the two, the "
+                            "stronger skill to start the week with.")
     if "choose_side" in kinds:
-        return rng.choice(legal)
+        return Advice(rng.choice(legal), "Either: Sherlock and Mycroft play alike; only the "
+                                          "names differ.")
     if kinds & {"move", "place"}:
         return choose_move(view, model, legal, rng)
     if "lay_down" in kinds:
-        return min(legal, key=lambda a: model.skill_worth(a["character"], rng))
+        pick = min(legal, key=lambda a: model.skill_worth(a["character"], rng))
+        return Advice(pick, f"Lay it on {character_name(pick['character'])}: of your "
+                            "standing markers, the one whose skill you need least today.")
     if "end_action" in kinds:
         return choose_reserve(model, legal)
     scored = [(appraise(view, model, action, rng), i, action) for i, action in enumerate(legal)]
-    return max(scored)[2]
+    worth, _, action = max(scored)
+    return Advice(action, choice_reason(view, action, worth))
 
 
-def choose_move(view, model: Model, legal: list[Action], rng: random.Random) -> Action:
+CHOICE_WORDS = {
+    "decline": "Decline it: no use of this skill gains more than it costs now",
+    "done": "Stop here: one more would cost more than it gains",
+    "keep_aside": "Keep the Wildcard aside: no clue type gains from it yet",
+    "end_action": "End your action",
+    "take": "Take it: the clue that does most for your majorities and sets, for its cost",
+    "take_reserved": "Take your reserved clue: it scores -3 if it is never taken",
+    "use": "Use it: investigation markers pay for the clues of later days",
+    "steal": "Steal it: it helps your majority and hurts theirs most",
+    "draw": "Draw this many: the expected clues are worth the IM",
+    "keep": "Keep it: of the cards drawn, the one that does most for you",
+    "discard_line": "Discard it: it would help your opponent more than you",
+    "discard": "Discard it: of your clues, the one you miss least",
+    "swap": "Swap them: your clue for one that does more for you",
+    "buy": "Buy it: a hidden clue is worth more than 1 IM now",
+    "assign": "Put it there: the type where a Wildcard gains most",
+    "return_im": "Return the IM: every visible clue is worth more than 2 IM",
+    "reserve": "Reserve it",
+}
+"""Why the smart bot takes each kind of step, when it is the best of the legal ones."""
+
+
+def choice_reason(view: Mapping[str, Any], action: Action, worth: float) -> str:
+    words = CHOICE_WORDS.get(action["type"], "The best of the choices")
+    if action["type"] in ("decline", "done", "keep_aside", "end_action"):
+        return words + "."
+    return f"{words} (about {worth:+.1f} points by the bot's reckoning)."
+
+
+def choose_move(view, model: Model, legal: list[Action], rng: random.Random) -> Advice:
     opp = model.opp
     characters = {c["id"]: c for c in view["characters"]}
     last_day = view["day"] == view["days"]
@@ -72,35 +113,55 @@ def choose_move(view, model: Model, legal: list[Action], rng: random.Random) -> 
             theirs[character] = model.mirrored().skill_worth(character, rng)
         return theirs[character]
 
-    best, best_score = legal[0], None
+    best, best_score, best_parts = legal[0], None, (0.0, 0.0, 0.0)
     for action in legal:
         if action["type"] not in ("move", "place"):
             continue
         target = action["to"] if action["type"] == "move" else action["character"]
-        score = worth(target)
+        score = skill = worth(target)
+        spending = freeing = 0.0
         if not last_day and target not in INITIAL and characters[target]["markers"][opp]:
-            score += SPENDING * (their_worth(target) - worth(target))
+            spending = SPENDING * (their_worth(target) - worth(target))
+            score += spending
         if action["type"] == "move":
             source = action["from"]
             if not characters[source]["spent"]:
-                score += FREEING * worth(source)
+                freeing = FREEING * worth(source)
+                score += freeing
         score += rng.random() * 1e-3
         if best_score is None or score > best_score:
-            best, best_score = action, score
-    return best
+            best, best_score, best_parts = action, score, (skill, spending, freeing)
+    return Advice(best, move_reason(best, *best_parts))
 
 
-def choose_reserve(model: Model, legal: list[Action]) -> Action:
+def move_reason(action: Action, skill: float, spending: float, freeing: float) -> str:
+    """Why a marker goes where it goes: its skill's worth now, and what else the move does."""
+    target = action["to"] if action["type"] == "move" else action["character"]
+    verb = "Move a marker to" if action["type"] == "move" else "Place a marker on"
+    why = [f"its skill is worth about {skill:+.1f} points to you now"]
+    if spending > 0:
+        why.append("your marker beside your opponent's spends it for them tomorrow")
+    if freeing > 0:
+        why.append(f"it frees {character_name(action['from'])} for later")
+    return f"{verb} {character_name(target)}: " + "; ".join(why) + "."
+
+
+def choose_reserve(model: Model, legal: list[Action]) -> Advice:
     best, best_score = {"type": "end_action"}, RESERVE_THRESHOLD
     if model.left < 0.3:
-        return best
+        return Advice(best, "End your action: too little of the week is left for a reserved "
+                            "clue to be worth it.")
     for action in legal:
         if action["type"] == "reserve":
             card = model.line[action["slot"]]
             score = 0.6 * model.card_gain(card) + model.denial(card)
             if score > best_score:
                 best, best_score = action, score
-    return best
+    if best["type"] == "reserve":
+        card = model.line[best["slot"]]
+        return Advice(best, f"Reserve the {clue_name(card)}: worth keeping from your "
+                            "opponent and taking later.")
+    return Advice(best, "End your action: no clue in the line is worth reserving.")
 
 
 def appraise(view, model: Model, action: Action, rng: random.Random) -> float:
@@ -198,7 +259,7 @@ def lookahead_bot(view: Mapping[str, Any], legal: list[Action], rng: random.Rand
 BOTS: dict[str, Bot] = {
     "random": Bot(random_bot()),
     "lookahead": Bot(lookahead_bot),
-    "smart": Bot(smart_bot),
+    "smart": Bot.explained(smart_advice),
 }
 
 __all__ = ["BOTS", "lookahead_bot", "smart_bot", "WILDCARD"]

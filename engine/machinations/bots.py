@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.bots import Bot
+from engine.bots import Advice, Bot
 from engine.core import random_bot
 from engine.machinations.roles import (
     BRUTUS,
@@ -26,6 +26,9 @@ from engine.machinations.roles import (
     WATSON,
     team_of,
 )
+
+Reasoned = tuple[bool, str]
+"""A yes or no, and why in words (a vote)."""
 
 View = dict[str, Any]
 Action = dict[str, Any]
@@ -102,7 +105,7 @@ def _crews(legal: list[Action]) -> list[Action]:
     return [a for a in legal if a["type"] == "propose"]
 
 
-def _propose(view: View, legal: list[Action], sus: Suspicions, rng: random.Random) -> Action:
+def _propose(view: View, legal: list[Action], sus: Suspicions, rng: random.Random) -> Advice:
     """Robbers (and Irene) take the crew least likely to hold a Cop, Cops one they sit on."""
     me, p = sus.me, sus.p
     cop = team_of(sus.role) == COPS
@@ -119,10 +122,17 @@ def _propose(view: View, legal: list[Action], sus: Suspicions, rng: random.Rando
         cost += rng.random() * 0.05
         if best_cost is None or cost < best_cost:
             best, best_cost = action, cost
-    return dict(best if best is not None else rng.choice(legal))
+    chosen = dict(best if best is not None else rng.choice(legal))
+    crew = chosen["crew"]
+    names = ", ".join(f"{{{n}}}" for n in range(len(crew)))
+    if cop:
+        why = ("you sit on it, so you can foil it, and it is small enough to look harmless")
+    else:
+        why = "of the crews you may propose, the one you least suspect of holding a Cop"
+    return Advice(chosen, f"Propose {names}: {why}.", tuple(crew))
 
 
-def _approves(view: View, sus: Suspicions) -> bool:
+def _approves(view: View, sus: Suspicions) -> Reasoned:
     crew = view["proposal"]["crew"]
     me, n = sus.me, sus.n
     team = team_of(sus.role)
@@ -132,18 +142,27 @@ def _approves(view: View, sus: Suspicions) -> bool:
             # Jack reads who backs Lestrade's crews: Sherlock backs only crews he sits on or
             # Watson does, and never one with Brutus, who could cancel the foil.
             if sus.seat_of(BRUTUS) in crew:
-                return False
-            return me in crew or sus.seat_of(WATSON) in crew
-        return any(s in sus.known_cops for s in crew)
+                return False, "Brutus is on it, and his Take the Fall could cancel a Foil"
+            if me in crew:
+                return True, "you are on it, so you can foil it"
+            if sus.seat_of(WATSON) in crew:
+                return True, "Watson is on it and can foil it"
+            return False, ("no Cop you know is on it to foil it, and backing such crews "
+                           "would show Jack who you are")
+        if any(s in sus.known_cops for s in crew):
+            return True, "a Cop you know of (you, perhaps) is on it and can foil it"
+        return False, "no Cop you know of is on it to foil it; failed proposals help the Cops"
     if view["streak"] >= n - 1:
-        return True  # one more failure ends the game for the Cops
+        return True, "one more failed proposal ends the game, and the Cops would win"
     if any(s in sus.known_cops for s in crew if s != me):
-        return False
+        return False, "a player on it is a Cop you know of"
     risk = sum(sus.p[s] for s in crew if s != me)
-    return risk < (0.75 if me in crew else 0.5)
+    if risk < (0.75 if me in crew else 0.5):
+        return True, "you suspect nobody on it enough to fear a Foil"
+    return False, "it likely holds a Cop, who would foil it"
 
 
-def _irene_approves(view: View, sus: Suspicions) -> bool:
+def _irene_approves(view: View, sus: Suspicions) -> Reasoned:
     """Irene plays to her own card (MM-33, MM-34): she wins when the Robbers lead and neither
     leader is accused, or when Lestrade arrests Moriarty while Sherlock lives, and loses if
     Jack murders Sherlock. She knows Sherlock, and votes as he does, backing only the crews she
@@ -151,12 +170,16 @@ def _irene_approves(view: View, sus: Suspicions) -> bool:
     Measured with smart bots in every other seat (8 players, 400 games): she wins 47%, against
     41% voting like a Robber and 22% for a random Irene."""
     if view["streak"] >= sus.n - 1:
-        return True  # a failed streak of N is a loss for her too
+        return True, "one more failed proposal ends the game, and you would lose too"
     crew = view["proposal"]["crew"]
-    return sus.me in crew or sus.seat_of(SHERLOCK) in crew
+    if sus.me in crew or sus.seat_of(SHERLOCK) in crew:
+        return True, ("you or Sherlock are on it: voting as Sherlock does may draw Jack's "
+                      "knife to you instead of him")
+    return False, ("neither you nor Sherlock is on it: voting as Sherlock does may draw "
+                   "Jack's knife to you instead of him")
 
 
-def _card(view: View, legal: list[Action], sus: Suspicions) -> Action:
+def _card(view: View, legal: list[Action], sus: Suspicions) -> Advice:
     crew = view["proposal"]["crew"]
     me, role = sus.me, sus.role
     cards = {a["card"] for a in legal}
@@ -164,18 +187,28 @@ def _card(view: View, legal: list[Action], sus: Suspicions) -> Action:
         if "take_the_fall" in cards:
             expected_foils = sum(sus.p[s] for s in crew if s != me)
             if expected_foils >= 0.6 or len(view["heists"]) + 1 >= _last_heist(view):
-                return {"type": "play", "card": "take_the_fall"}
-        return {"type": "play", "card": "abet"}
+                return Advice({"type": "play", "card": "take_the_fall"},
+                              "Take the Fall: it cancels one Foil, and one is likely here "
+                              "(or the heists are nearly over).")
+        why = ("Irene needs the Robbers ahead" if role == IRENE
+               else "you are a Robber: with no Foil the heist scores for your team")
+        return Advice({"type": "play", "card": "abet"}, f"Abet: {why}.")
     others = [s for s in crew if s != me]
     if role == SHERLOCK:
         # Jack hunts Sherlock: foil only where the foil cannot be traced to him.
         lestrade = sus.seat_of(LESTRADE)
         if lestrade in others or len(others) < 2:
-            return {"type": "play", "card": "abet"}
-        return {"type": "play", "card": "foil"}
+            return Advice({"type": "play", "card": "abet"},
+                          "Abet: a Foil here could be traced to you, and Jack hunts Sherlock.")
+        return Advice({"type": "play", "card": "foil"},
+                      f"Foil: the heist goes to the Cops, and {len(others)} others share the "
+                      "suspicion.")
     if len(others) == 1 and not view["heists"]:
-        return {"type": "play", "card": "abet"}  # one point is not worth being exposed
-    return {"type": "play", "card": "foil"}
+        return Advice({"type": "play", "card": "abet"},
+                      "Abet: the first heist is worth one point, not worth showing you foiled "
+                      "it to the one other on the crew.")
+    return Advice({"type": "play", "card": "foil"},
+                  "Foil: the heist goes to the Cops, and nobody learns who played it.")
 
 
 def _last_heist(view: View) -> int:
@@ -220,6 +253,11 @@ def _best(score: list[float], me: int, sus: Suspicions, rule_out: set[int]) -> i
 
 def reasoner(view: View, legal: list[Action], rng: random.Random) -> Action:
     """A bot that plays its role from its own knowledge and the public record."""
+    return reasoned(view, legal, rng).action
+
+
+def reasoned(view: View, legal: list[Action], rng: random.Random) -> Advice:
+    """The reasoner's move, and why: its move is this advice's action (`Bot.explained`)."""
     if not legal:
         raise ValueError("no legal action to choose from")
     sus = Suspicions(view)
@@ -228,17 +266,27 @@ def reasoner(view: View, legal: list[Action], rng: random.Random) -> Action:
         return _propose(view, legal, sus, rng)
     if kind == "vote":
         approves = _irene_approves if sus.role == IRENE else _approves
-        return {"type": "vote", "approve": approves(view, sus)}
+        approve, why = approves(view, sus)
+        return Advice({"type": "vote", "approve": approve},
+                      f"{'Approve' if approve else 'Object'}: {why}.")
     if kind == "play":
         return _card(view, legal, sus)
     if sus.role == JACK and view["players"] >= 6:
         target = _sherlock_suspect(view, sus)
+        why = "Murder {0}: of the players you cannot rule out, the likeliest Sherlock: a Cop "\
+              "by the heists, who objects most."
     else:
         target = _moriarty_suspect(view, sus)
-    return {"type": "accuse", "target": target}
+        if sus.role == LESTRADE:
+            why = "Arrest {0}: of the players you cannot rule out, the likeliest Moriarty by "\
+                  "the heists and the votes."
+        else:
+            why = "Name {0}: only Lestrade's arrest and Jack's murder count; yours is never "\
+                  "shown, and this is whom the votes point at."
+    return Advice({"type": "accuse", "target": target}, why, (target,))
 
 
 BOTS: dict[str, Bot] = {
     "random": Bot(random_bot()),
-    "smart": Bot(reasoner),
+    "smart": Bot.explained(reasoned),
 }

@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
-from engine.bots import Bot
+from engine.bots import Advice, Bot
 from engine.core import random_bot
 from engine.timebomb.inference import MORIARTY, SHERLOCK, Claim, Posterior
 
@@ -156,12 +156,13 @@ def moriarty_claim(defusing: int, bomb: int, held: int, left: int,
     return (0 if hide else defusing, 0)
 
 
-def smart_act(
+def smart_advice(
     view: Mapping[str, Any], legal_actions: list[dict[str, Any]], rng: random.Random
-) -> dict[str, Any]:
+) -> Advice:
+    """The smart bot's cut, and why: its move is this advice's action (`Bot.explained`)."""
     cuts = [a for a in legal_actions if a["type"] == "cut"]
     if not cuts:
-        return legal_actions[0]
+        return Advice(legal_actions[0], "It is the only move there is.")
     posterior = Posterior(view, TABLE_MODEL)
     odds = posterior.cut_odds()
     moriarty = posterior.moriarty_odds()
@@ -207,7 +208,21 @@ def smart_act(
                           else MORIARTY_LOOKAHEAD * next_cut(seat))
         return value + rng.random() * 1e-9  # ties broken at random
 
-    return {"type": "cut", "target": max(targets, key=score)}
+    scores = {seat: score(seat) for seat in targets}
+    target = max(targets, key=scores.__getitem__)
+    return Advice({"type": "cut", "target": target},
+                  cut_reason(sherlock, *odds[target]), (target,))
+
+
+def cut_reason(sherlock: bool, defusing: float, bomb: float) -> str:
+    """Why a cut, in the odds the bot read from the claims and cuts so far: a wire of
+    {0}'s."""
+    odds = f"each of their wires is ◆ Defusing at {defusing:.0%} and the ✹ Bomb at {bomb:.0%}"
+    if sherlock:
+        return (f"Cut {{0}}: by the claims and cuts so far, {odds}: the best chance of a "
+                "Defusing wire for the risk.")
+    return (f"Cut {{0}}: by the claims and cuts so far, {odds}: the best chance of the Bomb, "
+            "or at least of keeping Defusing wires hidden.")
 
 
 # -- the novice -------------------------------------------------------------------------------
@@ -253,7 +268,7 @@ def novice_act(
 BOTS = {
     "random": Bot(random_bot(frozenset({"claim"}))),
     "novice": Bot(novice_act, novice_speak),
-    "smart": Bot(smart_act, smart_speak),
+    "smart": Bot.explained(smart_advice, smart_speak),
 }
 
 __all__ = ["BOTS", "MORIARTY", "SHERLOCK", "TABLE_MODEL", "TableModel", "attention",

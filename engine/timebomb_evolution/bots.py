@@ -30,7 +30,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from engine.bots import Bot
+from engine.bots import Advice, Bot
 from engine.core import random_bot
 from engine.timebomb.bots import attention
 from engine.timebomb.cards import BLUE, CARDS_PER_COLOUR, DEFUSING, PINK, YELLOW
@@ -253,24 +253,72 @@ def speak(view: Mapping[str, Any], legal_actions: list[dict[str, Any]], rng: ran
 
 
 def smart(view: Mapping[str, Any], legal_actions: list[dict[str, Any]], rng: random.Random):
+    return smart_advice(view, legal_actions, rng).action
+
+
+def smart_advice(view: Mapping[str, Any], legal_actions: list[dict[str, Any]],
+                 rng: random.Random) -> Advice:
+    """The smart bot's move, and why: its move is this advice's action (`Bot.explained`)."""
     moves = [a for a in legal_actions if a["type"] != "claim"]
     reading = Reading.of(view)
     kind = moves[0]["type"]
     if kind == "defuse":
         pick = max if reading.sherlock else min
         colour = pick((a["colour"] for a in moves), key=lambda c: (reading.danger(c), c))
-        return {"type": kind, "colour": colour}
+        return Advice({"type": kind, "colour": colour}, defuse_reason(reading, colour))
     if kind == "move_apart":
         def rearm_cost(c: str) -> float:
             return 100.0 if reading.revealed[c] >= view["thresholds"][c] else reading.danger(c)
 
         pick = min if reading.sherlock else max
-        return {"type": kind, "colour": pick((a["colour"] for a in moves), key=rearm_cost)}
+        colour = pick((a["colour"] for a in moves), key=rearm_cost)
+        return Advice({"type": kind, "colour": colour}, move_reason(reading, colour))
     if kind == "cut":
         scores = {a["target"]: reading.score_cut(a["target"]) for a in moves}
         best = max(scores.values())
-        return {"type": "cut", "target": rng.choice([t for t, s in scores.items() if s >= best - 1e-9])}
-    return moves[0]
+        target = rng.choice([t for t, s in scores.items() if s >= best - 1e-9])
+        return Advice({"type": "cut", "target": target}, cut_reason(reading, target), (target,))
+    return Advice(moves[0], "It is the only move there is." if len(moves) == 1 else "")
+
+
+def colour_words(reading: Reading, colour: str) -> str:
+    """`Red (2/4 out)`: a colour and how near it is to exploding."""
+    view = reading.view
+    return f"{colour.capitalize()} ({reading.revealed[colour]}/{view['thresholds'][colour]} out)"
+
+
+def defuse_reason(reading: Reading, colour: str) -> str:
+    if reading.sherlock:
+        return (f"Lay it on {colour_words(reading, colour)}: of the colours it may go on, the "
+                "nearest to exploding, which then cannot explode.")
+    return (f"Lay it on {colour_words(reading, colour)}: the colour least likely to explode, "
+            "so the dangerous ones stay armed.")
+
+
+def move_reason(reading: Reading, colour: str) -> str:
+    if reading.sherlock:
+        return (f"Move it off {colour_words(reading, colour)}: of the colours it may leave, "
+                "arming this one again is the least dangerous.")
+    return (f"Move it off {colour_words(reading, colour)}: arming this colour again is the "
+            "most dangerous for Sherlock's team.")
+
+
+def cut_reason(reading: Reading, target: int) -> str:
+    """Why a cut of {0}: the chance of a Defusing wire and of a card that explodes, by the
+    claims, the cuts and the cards counted so far."""
+    odds = reading.odds(target)
+    loss = sum(odds[k] for k in reading.losing_kinds())
+    chances = (f"each of their wires is ◆ Defusing at {odds[DEFUSING]:.0%} and a bomb that "
+               f"would explode at {loss:.0%}")
+    if not reading.sherlock:
+        return f"Cut {{0}}: {chances}: the best chance of an explosion, or of no Defusing wire."
+    if target in reading.liars:
+        said = " (their claim does not hold up)"
+    elif reading.trusted(target):
+        said = " (their claim holds up so far)"
+    else:
+        said = ""
+    return f"Cut {{0}}: {chances}{said}: the best chance of a Defusing wire for the risk."
 
 
 NOVICE_MISTAKES = 1 / 3
@@ -298,5 +346,5 @@ def novice(view: Mapping[str, Any], legal_actions: list[dict[str, Any]], rng: ra
 BOTS = {
     "random": Bot(_random),
     "novice": Bot(novice, novice_speak),
-    "smart": Bot(smart, speak),
+    "smart": Bot.explained(smart_advice, speak),
 }

@@ -24,6 +24,8 @@ from netplay.host import Host
 from netplay.limits import HostLimits
 from netplay.legal import pack_legal
 
+from support.secrets import hidden_from, scan, seed_patterns
+
 from .conftest import (
     TIMEOUT,
     HostProcess,
@@ -37,10 +39,6 @@ from .conftest import (
 GAME_IDS = sorted(engine.GAMES)
 SEED = 0x5EED_0F_5EC2E7  # distinctive: its bytes would stand out anywhere
 BAIT = "nope-not-an-action"
-
-
-def seed_patterns(seed: int) -> list[bytes]:
-    return [msgpack.packb(seed), str(seed).encode(), seed.to_bytes(8, "big"), hex(seed).encode()]
 
 
 def table_size(game_id: str) -> int:
@@ -117,30 +115,6 @@ def allowed_states(game: engine.Game, viewers) -> dict[int, set[bytes]]:
         replay.apply(seat, action)
         snapshot()
     return allowed
-
-
-def hidden_from(game: engine.Game, viewer: int) -> tuple[set[bytes], set[str]]:
-    """The packed events and event texts that `viewer` may never see (other seats' private
-    events whose wording differs from everything the viewer may see)."""
-    visible = [e for e in game.events if e.visible_to(viewer)]
-    visible_packed = {msgpack.packb(e.as_dict()) for e in visible}
-    visible_texts = {e.text for e in visible}
-    packed, texts = set(), set()
-    for event in game.events:
-        if event.visible_to(viewer):
-            continue
-        body = msgpack.packb(event.as_dict())
-        if body not in visible_packed:
-            packed.add(body)
-        if event.text not in visible_texts and len(event.text) > 8:
-            texts.add(event.text)
-    return packed, texts
-
-
-def scan(where: str, data: bytes, forbidden: dict[str, list[bytes]]) -> None:
-    for what, patterns in forbidden.items():
-        for pattern in patterns:
-            assert pattern not in data, f"{where} holds {what}"
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)

@@ -89,11 +89,11 @@ def test_each_typed_record_writes_the_map_the_store_always_kept():
     written = [
         (TableMade(id="ab12cd34", name="Baker Street", game="timebomb", players=4, options={},
                   bot_level="novice", bot_pace="fast", turn_timer=0, public_replays=True,
-                  private=False, start_when_full=True),
+                  private=False, start_when_full=True, hints=True),
             {"t": "table", "id": "ab12cd34", "name": "Baker Street", "game": "timebomb",
              "players": 4, "options": {}, "bot_level": "novice", "bot_pace": "fast",
              "turn_timer": 0, "public_replays": True, "private": False,
-             "start_when_full": True}),
+             "start_when_full": True, "hints": True}),
         (SeatSet(seat=0, kind="human", name="Ann", token_hash="f" * 64, bot=None,
                  covered=False, cover_by=None, person="ab" * 16),
             {"t": "seat", "seat": 0, "kind": "human", "name": "Ann", "token_hash": "f" * 64,
@@ -113,3 +113,5 @@ def test_each_typed_record_writes_the_map_the_store_always_kept():
     # A seat stored before persons were named reads as naming nobody.
     older = {k: v for k, v in written[1][1].items() if k != "person"}
     assert read_record(older).person is None
+    # A table stored before hints allows none.
+    assert not read_record({k: v for k, v in written[0][1].items() if k != "hints"}).hints

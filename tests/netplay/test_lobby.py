@@ -49,7 +49,7 @@ async def test_create_sit_add_bot_start_and_play_again(host):
                        "seats_taken": 2, "seats_free": 3, "people": 1, "bots": 1,
                        "phase": "waiting", "private": False,
                        "options": {"first_player": 0, "claims": True}, "bot_level": "smart",
-                       "bot_pace": "normal", "turn_timer": 0}]
+                       "bot_pace": "normal", "turn_timer": 0, "hints": False}]
     await watson.send(Sit(table=table_id, seat=0))
     assert "seat 0" in (await next_of(watson, Error)).message
     await watson.send(Sit(table=table_id, seat=2))

@@ -135,6 +135,7 @@ def test_every_client_message_parses_into_its_record():
         "chat": ({"text": "hi"}, protocol.Chat),
         "claim_done": ({}, protocol.ClaimDone),
         "play_again": ({}, protocol.PlayAgain),
+        "hint": ({}, protocol.AskHint),
         "ping": ({}, protocol.Ping),
         "replays": ({"tokens": ["t"]}, protocol.ListReplays),
         "replay": ({"game": "x-1", "eyes": "all", "step": 0}, protocol.ShowReplay),

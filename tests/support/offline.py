@@ -62,8 +62,15 @@ def lobby_changed(message: dict[str, Any]) -> LobbyChanged:
     return LobbyChanged(parse_host_message({"spectators": 0, "play_again": [], **message}))
 
 
-async def open_table(app, game: engine.Game | None, seat: int | None, lobby_message=None):
-    """Push an offline play screen and give it what the host would send to `seat`."""
+async def open_table(app, game: engine.Game | None, seat: int | None, lobby_message=None,
+                     coached: bool = False):
+    """Push an offline play screen and give it what the host would send to `seat`. The coach
+    of a first game speaks only when `coached`: a board's snapshot shows the game's own log."""
+    from engine.catalogue import CATALOGUE
+    from tui.coach import set_coach
+
+    for game_id in CATALOGUE:
+        set_coach(game_id, coached)
     screen = OfflinePlayScreen(
         app.backend, Ticket(Address("127.0.0.1", 47420), "t1", spectate=seat is None), "Ada"
     )

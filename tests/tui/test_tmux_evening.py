@@ -185,7 +185,7 @@ def host_table(t: Terminals) -> tuple[str, str]:
     t.wait("ann", "2 (3 for people)", "the bot counts offered")
     t.keys("ann", "Up", "Enter")
     t.wait("ann", re.compile(r"Bots\s+2 \(3 for people\)").search, "2 bots chosen")
-    t.keys("ann", "Tab", "Tab", "Tab", "Tab")  # the pace, the first cutter, claims, Host
+    t.keys("ann", "Tab", "Tab", "Tab", "Tab", "Tab")  # the pace, hints, first cutter, claims, Host
     t.keys("ann", "Enter")
     pattern = re.compile(r"join at\s+(127\.0\.0\.1:\d+), with the code (\d{4})-(\d{4})")
     screen = t.wait("ann", lambda s: pattern.search(" ".join(

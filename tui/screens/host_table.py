@@ -21,6 +21,8 @@ FIELD_HELP = {
     "host-players": "The seats at the table, people and bots together.",
     "host-bots": "Bots take this many seats at once; the rest wait for people to join.",
     "host-pace": "How long bots wait before each move; normal is about a person's pace.",
+    "host-hints": "Whether players may ask for a hint: the move the strongest bot would play "
+                  "from their seat, and why. The table is told each time someone asks.",
     "host-go": "Open the table and sit at it; start when everyone is there.",
 }
 """What each fixed field is for; each option brings its own help from the catalogue."""
@@ -98,6 +100,11 @@ class HostTableScreen(ModalScreen[TableRequest | None]):
                 yield Select([(words, pace) for pace, words in PACE_WORDS.items()],
                              value=self.last.bot_pace if self.last else DEFAULT_PACE,
                              allow_blank=False, compact=True, id="host-pace")
+            with Horizontal(classes="row"):
+                yield Label("Hints")
+                yield Select([("off", False), ("on: anyone may ask", True)],
+                             value=bool(self.last and self.last.hints), allow_blank=False,
+                             compact=True, id="host-hints")
             yield Vertical(id="host-options")
             yield Static("", id="host-help")
             with Horizontal(id="host-buttons"):
@@ -193,7 +200,8 @@ class HostTableScreen(ModalScreen[TableRequest | None]):
         )
         pace = self.query_one("#host-pace", Select).value
         return TableRequest(self.game_id, players, options, name, self.bots,
-                            pace if pace in PACE_WORDS else DEFAULT_PACE)
+                            pace if pace in PACE_WORDS else DEFAULT_PACE,
+                            self.query_one("#host-hints", Select).value is True)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -3,6 +3,8 @@ description whole: at 80 columns a long one wraps under itself instead of being 
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.table import Table
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -40,15 +42,18 @@ class KeysScreen(ModalScreen[None]):
                                   border: thick $accent; background: $surface; padding: 0 1; }
     KeysScreen #keys-table { height: auto; }
     KeysScreen #keys-note { height: auto; margin: 0 0 1 0; text-style: bold; }
+    KeysScreen #keys-after { height: auto; margin: 1 0 0 0; }
     """
 
     BINDINGS = [Binding("escape", "close", "Close"), Binding("question_mark", "close", "Close")]
 
-    def __init__(self, keys: list[tuple[str, str]], note: str = "") -> None:
-        """`note`: what else is worth knowing on this screen, above the keys."""
+    def __init__(self, keys: list[tuple[str, str]], note: str = "", after: Any = "") -> None:
+        """`note`: what else is worth knowing on this screen, above the keys; `after`, a
+        renderable under them (what a table's words mean)."""
         super().__init__()
         self.keys = keys
         self.note = note
+        self.after = after
 
     def compose(self) -> ComposeResult:
         box = VerticalScroll()
@@ -58,6 +63,8 @@ class KeysScreen(ModalScreen[None]):
             if self.note:
                 yield Static(self.note, id="keys-note", markup=False)
             yield Static(keys_table(self.keys), id="keys-table")
+            if self.after:
+                yield Static(self.after, id="keys-after", markup=False)
 
     def on_mount(self) -> None:
         self.query_one(VerticalScroll).focus()

@@ -399,6 +399,7 @@ class LobbyScreen(Screen):
                 bots=request.bots,
                 advertise=True,
                 bot_pace=request.bot_pace,
+                hints=request.hints,
             )
         except Exception as error:
             self.notify(f"Could not host the table: {error}", severity="error")

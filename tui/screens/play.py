@@ -23,13 +23,16 @@ from netplay import protocol as wire
 from netplay.client import Received
 from netplay.table import CHAT_TAIL
 from tui.backend import Backend
+from tui.coach import Coach, hint_lines, hint_news, hints_offered
 from tui.config import bell_on
+from tui.games.terms import glossary
 from tui.host_link import HostLink
 from tui.listing import Ticket
 from tui.messages import (ChatReceived, CodeRefused, Connected, ConnectionStatusChanged,
-                          ErrorReceived, LobbyChanged, StateChanged, TableClosed, heard)
+                          ErrorReceived, HintHeard, LobbyChanged, StateChanged, TableClosed,
+                          heard)
 from tui.models.chat_history import ChatHistory
-from tui.models.seats import SeatInfo, seat_infos
+from tui.models.seats import SeatInfo, names_of, seat_infos
 from tui.models.table_words import (NO_LOBBY, acting_host, away_from_game, away_help,
                                     claims_awaited, cover_news, spoken_key, went_away)
 from tui.screens.question import yes_no
@@ -70,8 +73,15 @@ class PlayScreen(Screen[str | None]):
         # It stands in the footer and `?` to say so.
         Binding("t", "chat", "Chat", key_display="type",
                 tooltip="Any letter you type goes to the chat (Enter sends it, Esc clears it)"),
+        Binding("ctrl+g", "hint", "Hint",
+                tooltip="Ask what the strongest bot would play from your seat, and why: the "
+                        "answer is in your log, and the table is told you asked"),
+        Binding("ctrl+l", "coach", "Coach", show=False,
+                tooltip="Turn the coach on or off for this game: in the log it says what "
+                        "each move did and what your choice means"),
         Binding("f1", "rules", "Rules", tooltip="The rules of this game"),
-        Binding("question_mark", "keys", "Keys", tooltip="This list"),
+        Binding("question_mark", "keys", "Keys",
+                tooltip="This list, and what the table's words and symbols mean"),
     ]
 
     def __init__(self, backend: Backend, ticket: Ticket, player_name: str) -> None:
@@ -97,6 +107,8 @@ class PlayScreen(Screen[str | None]):
         """The table's recent talk, for the end screen's chat."""
         self.end = GameEnd(self, lambda: self.chat.lines)
         self.keyboard = TableKeyboard(self)
+        self.coach = Coach()
+        """Says in the log what each move did, for a person's first games of each game."""
 
     def compose(self) -> ComposeResult:
         yield self.game_view
@@ -211,10 +223,13 @@ class PlayScreen(Screen[str | None]):
 
     async def on_lobby_changed(self, event: LobbyChanged) -> None:
         lobby, known = event.lobby, self.lobby is not NO_LOBBY
+        was_hints = self.lobby.hints_asked if self.lobby.phase == "playing" else []
         was_away, was_seats = self.away_seats(), self.seats
         self.lobby, self.seats = lobby, seat_infos(lobby.seats, lobby.players)
         if known:  # changes only: on arriving, the player list shows who is away
             self.tell_news(was_away, was_seats)
+            for text in hint_news(was_hints, lobby.hints_asked, names_of(self.seats)):
+                self.game_view.event_log.note(text)
         game = CATALOGUE.get(lobby.game)
         watching = f" · {lobby.spectators} watching" if lobby.spectators else ""
         self.game_view.status_bar.set_title((game.title if game else lobby.game) + watching)
@@ -257,10 +272,17 @@ class PlayScreen(Screen[str | None]):
         if len(self.seats) != players:
             self.seats = seat_infos(self.lobby.seats, players)
         board = await self.game_view.show(view, legal, self.seats)
+        self.coach_view(view, legal)
         self.game_view.show_status(self.turn_text(board))
         self.ring_on_your_turn(board.your_turn)
         self.end.shown(over=view.get("outcome") is not None)
         self.update_bindings()
+
+    def coach_view(self, view: dict[str, Any], legal: list[dict[str, Any]]) -> None:
+        """The coach's lines on what this view brings, in the log after its events."""
+        for line in self.coach.heard(view, [] if self.spectator else legal,
+                                     names_of(self.seats)):
+            self.game_view.event_log.add(line)
 
     def turn_text(self, board: GameBoard) -> str:
         """Whose turn, and when the game waits for a player who is away, who can help; at a
@@ -284,6 +306,15 @@ class PlayScreen(Screen[str | None]):
     def on_game_board_secrets_toggled(self, event: GameBoard.SecretsToggled) -> None:
         self.game_view.show_log(self.seats)
         self.update_bindings()
+
+    def on_hint_heard(self, event: HintHeard) -> None:
+        """The hint in this player's log, in the game's words: private, as their secrets are."""
+        view = self.view
+        if view is None:
+            return
+        for line in hint_lines(str(view.get("game")), event.action, event.reason, event.seats,
+                               view, names_of(self.seats)):
+            self.game_view.event_log.add(line)
 
     def on_chat_received(self, event: ChatReceived) -> None:
         line = (event.sender, event.text, event.channel)
@@ -320,7 +351,7 @@ class PlayScreen(Screen[str | None]):
         empty = any(s.kind == "empty" for s in self.seats)
         return (self.lobby.phase, self.status, self.holds_host_powers, self.may_cover,
                 self.spectator, over, empty,
-                bool(self.away_seats()), board)
+                bool(self.away_seats()), self.hint_offered, board)
 
     def update_bindings(self) -> None:
         """Refresh the footer only when what may be done changed: a redraw of the footer
@@ -364,7 +395,19 @@ class PlayScreen(Screen[str | None]):
             return self.may_cover and self.status == "connected" and bool(self.away_seats())
         if action == "chat":
             return self.status != "closed"
+        if action == "hint":
+            return self.hint_offered
+        if action == "coach":
+            return self.view is not None and not self.spectator
         return True
+
+    @property
+    def hint_offered(self) -> bool:
+        """The hint's key works now: the table offers hints, and the game waits on this
+        player's move (the host refuses a hint for any other moment)."""
+        return (hints_offered(self.lobby.hints, self.lobby.phase, self.seat, self.spectator)
+                and self.status == "connected" and self.board is not None
+                and self.board.your_turn)
 
     def away_seats(self) -> list[SeatInfo]:
         """The seats of players away from the running game that no bot covers yet."""
@@ -384,6 +427,16 @@ class PlayScreen(Screen[str | None]):
         away = self.away_seats()
         if away:
             self.send(wire.AddBot(self.table_id, away[0].seat))
+
+    def action_hint(self) -> None:
+        if self.hint_offered:
+            self.send(wire.AskHint())
+
+    def action_coach(self) -> None:
+        game = (self.view or {}).get("game")
+        said = self.coach.toggle(str(game) if game else None)
+        self.game_view.event_log.note(said)
+        self.notify(said, timeout=4, markup=False)
 
     def action_play_again(self) -> None:
         if self.seat is not None and self.seat in self.lobby.play_again:
@@ -448,7 +501,18 @@ class PlayScreen(Screen[str | None]):
         self.app.push_screen(RulesScreen(str(game)))
 
     def action_keys(self) -> None:
-        self.app.action_show_keys(self.joining_words)
+        self.app.action_show_keys(self.joining_words, self.terms_text())
+
+    def terms_text(self) -> Text:
+        """Under the keys: what each word and symbol of this game's table means
+        (tui/games/<game_id>/terms.py)."""
+        game = str((self.view or {}).get("game") or self.lobby.game or "")
+        terms = glossary(game) if game in CATALOGUE else []
+        text = Text("What the table shows" if terms else "", style="bold")
+        for shown, meaning in terms:
+            text.append("\n" + shown, style="bold")
+            text.append(f": {meaning}")
+        return text
 
     @property
     def seated_in_game(self) -> bool:

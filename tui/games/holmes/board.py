@@ -25,7 +25,9 @@ from engine.holmes.catalogue import (
     UNASSIGNED_PENALTY,
     UNCLAIMED_RESERVED_PENALTY,
 )
-from tui.games.holmes.model import AreaModel, HolmesModel, build_model, clue_word
+from tui.games.holmes.model import (AreaModel, HolmesModel, build_model, clue_word,
+                                    only_choice_why)
+from tui.games.terms import goal
 from tui.widgets.changed import retitle, update_changed
 from tui.widgets.choice_panel import Choice, ChoicePanel
 from tui.widgets.option_rows import show_options
@@ -33,11 +35,15 @@ from tui.widgets.game_board import GameBoard
 from tui.widgets.pick_list import PickList
 
 
-def area_text(area: AreaModel, hide_secrets: bool, compact: bool = False) -> Text:
-    """An area's clues; `compact` spends fewer rows on the hidden clues, for a short screen."""
+def area_text(area: AreaModel, hide_secrets: bool, compact: bool = False,
+              goal: str = "") -> Text:
+    """An area's clues; `compact` spends fewer rows on the hidden clues, for a short screen.
+    `goal`, on the viewer's own area: how they win."""
     text = Text()
     text.append(f"IM {area.im}", style="bold")
     text.append(f" · ~{area.estimate} points\n")
+    if goal:
+        text.append(goal + "\n", style="italic")
     if not area.types and not area.free_wildcards:
         text.append("no visible clues\n", style="italic")
     for clue, count, wild in area.types:
@@ -217,7 +223,9 @@ class HolmesBoard(GameBoard):
             retitle(box, escape(area.name) + (" (you)" if area.you else ""), subtitle=area.side)
             box.set_class(area.you, "-you")
             update_changed(box, area_text(area, self.secret_hidden and area.you,
-                                          compact=self.composed_short))
+                                          compact=self.composed_short,
+                                          goal=goal(self.view["game"], self.view)
+                                          if area.you else ""))
 
     def refresh_prompt(self, model: HolmesModel) -> None:
         prompt = self.query_one("#ho-prompt", Static)
@@ -252,14 +260,20 @@ class HolmesBoard(GameBoard):
         moves = [c for c in model.choices
                  if c.action.get("to", c.action.get("character")) == target
                  and c.action["type"] in ("move", "place")]
-        self.action_choose(moves or None)
+        self.action_choose(moves or None, target)
 
-    def action_choose(self, only: Sequence | None = None) -> None:
+    def action_choose(self, only: Sequence | None = None, picked: str = "") -> None:
+        """The dialog of the legal choices, or `only` those of the character `picked`; one
+        choice says why it is the only one."""
         model = self.model
         if model is None or not model.choices:
             return
         question = model.prompt[:1].upper() + model.prompt[1:] + "."
-        choices = [Choice(c.label, c.action) for c in (only or model.choices)]
+        offered = only or model.choices
+        if len(offered) == 1:
+            question += " " + only_choice_why(offered[0].action, self.view,
+                                              picked if only else "")
+        choices = [Choice(c.label, c.action) for c in offered]
         self.open_dialog(ChoicePanel("Your choice", choices, question=question, esc="Later"),
                          self.send, [choice.answer for choice in choices])
 

@@ -14,6 +14,8 @@ from engine.holmes.catalogue import (
     CLUE_NAMES,
     MAP,
     SIDE_NAMES,
+    UNASSIGNED_PENALTY,
+    UNCLAIMED_RESERVED_PENALTY,
     VALUE,
     VALUED,
     WILD_PREFIX,
@@ -189,17 +191,32 @@ def own_card_word(card: str) -> str:
     return "unplaced Wildcard" if card == WILDCARD else clue_word(card)
 
 
+TAKE_COSTS = {"watson": "pay 1 IM", "gregson": "pay 2 IM",
+              "von_kramm": "free; then your opponent may buy a hidden clue for 1 IM"}
+"""What one clue taken from the line costs at each character that takes (HO-7, HO-36); at
+Lestrade the first costs 3 IM for both (`take_cost`)."""
+
+
+def take_cost(pending: Mapping[str, Any]) -> str:
+    """What taking a line clue (or the reserved one) costs now, in words."""
+    character = pending.get("character") or ""
+    if character == "lestrade":
+        return "already paid" if pending.get("taken") else "pay 3 IM for this and one more"
+    return TAKE_COSTS.get(character, "")
+
+
 def describe_action(action: Mapping[str, Any], view: Mapping[str, Any]) -> str:
-    """A player's words for one legal action; a choice of a character says its skill, so a
-    player chooses knowing what it does."""
+    """A player's words for one legal action, with what it costs and does: a choice of a
+    character says its skill, so a player chooses knowing what it does."""
     kind = action["type"]
     pending = view.get("pending") or {}
     line = view["line"]
     skill = character_word(pending.get("character") or "")
     if kind == "pick_start":
-        return f"Pick {character_word(action['character'])} for Day 1"
+        return (f"Pick {character_word(action['character'])} for Day 1"
+                + skill_words(view, action["character"]))
     if kind == "choose_side":
-        return f"Play {SIDE_NAMES[action['side']]}"
+        return f"Play {SIDE_NAMES[action['side']]} (both sides play alike)"
     if kind == "place":
         return (f"Place a marker on {character_word(action['character'])}"
                 + skill_words(view, action["character"]))
@@ -207,47 +224,75 @@ def describe_action(action: Mapping[str, Any], view: Mapping[str, Any]) -> str:
         return (f"Move from {character_word(action['from'])} to {character_word(action['to'])}"
                 + skill_words(view, action["to"]))
     if kind == "lay_down":
-        return f"Lay down your marker on {character_word(action['character'])}"
+        return (f"Lay down your marker on {character_word(action['character'])}: it stays "
+                "there today (Moran)")
     if kind == "use":
         return f"Use {skill}'s skill" + skill_words(view, pending.get("character") or "")
     if kind == "take":
-        return f"Take the {clue_word(line[action['slot']])} (line slot {action['slot'] + 1})"
+        cost = take_cost(pending)
+        return (f"Take the {clue_word(line[action['slot']])} (line slot {action['slot'] + 1})"
+                + (f": {cost}" if cost else ""))
     if kind == "take_reserved":
-        return f"Take your reserved {clue_word(view['areas'][view['viewer']]['reserved'])}"
+        cost = take_cost(pending)
+        return (f"Take your reserved {clue_word(view['areas'][view['viewer']]['reserved'])}"
+                + (f": {cost}" if cost else ""))
     if kind == "steal":
-        return f"Steal a {clue_word(action['card'])} (pay {view['day']} IM)"
+        return (f"Steal a {clue_word(action['card'])} into your hidden clues: pay "
+                f"{view['day']} IM")
     if kind == "draw":
         k = action["count"]
-        return f"Draw {k} card{'s' * (k > 1)} for {k} IM"
+        return (f"Draw {k} card{'s' * (k > 1)} for {k} IM: keep one hidden"
+                + (", discard the rest" if k > 1 else ""))
     if kind == "keep":
         drawn = pending.get("drawn") or []
         card = drawn[action["index"]] if action["index"] < len(drawn) else None
-        return f"Keep the {clue_word(card)}"
+        rest = len(drawn) - 1
+        return (f"Keep the {clue_word(card)} hidden"
+                + (f"; {rest} discarded face down" if rest > 0 else ""))
     if kind == "discard_line":
-        return f"Discard the line's {clue_word(line[action['slot']])}"
+        return f"Discard the line's {clue_word(line[action['slot']])}: free, nobody gets it"
     if kind == "discard":
         card = action["card"]
         if pending.get("kind") == "skill" and card in VALUE:
             gain = max(0, VALUE[card] - view["day"])
-            return f"Discard your {clue_word(card)} for {gain} IM"
-        return f"Discard your {own_card_word(card)}"
+            return (f"Discard your {clue_word(card)} for {gain} IM (its value {VALUE[card]} - "
+                    f"Day {view['day']})")
+        return f"Discard your {own_card_word(card)} (Moriarty: instead of 2 IM)"
     if kind == "swap":
         return (f"Give your {own_card_word(action['give'])} for the line's "
-                f"{clue_word(line[action['slot']])}")
+                f"{clue_word(line[action['slot']])}: free")
     if kind == "decline":
-        return "Do not buy" if pending.get("kind") == "buy" else f"Decline {skill}'s skill"
+        if pending.get("kind") == "buy":
+            return "Do not buy: keep your IM"
+        return f"Decline {skill}'s skill: pay nothing, gain nothing"
     if kind == "done":
-        return "Stop here"
+        return "Stop here: pay no more"
     if kind == "buy":
         return "Pay 1 IM for a hidden clue"
     if kind == "assign":
-        return f"Put a Wildcard on {clue_word(action['clue'])}"
+        clue = clue_word(action["clue"])
+        return f"Put a Wildcard on {clue}: it counts as one more {clue}"
     if kind == "keep_aside":
-        return "Keep the Wildcard aside"
+        return f"Keep the Wildcard aside: -{UNASSIGNED_PENALTY} at the end if never placed"
     if kind == "reserve":
-        return f"Reserve the line's {clue_word(line[action['slot']])}"
+        return (f"Reserve the line's {clue_word(line[action['slot']])}: yours to take later at "
+                f"the usual cost; -{UNCLAIMED_RESERVED_PENALTY} if never taken")
     if kind == "end_action":
         return "End your action"
     if kind == "return_im":
-        return "Return 2 IM"
+        return "Return 2 IM (Moriarty: instead of a visible clue)"
     return kind
+
+
+def only_choice_why(action: Mapping[str, Any], view: Mapping[str, Any], picked: str = "") -> str:
+    """Why a dialog offers one choice: the character the player picked, or the rules."""
+    if picked:
+        return (f"The move to {character_word(picked)}, the character you picked; Ctrl+K "
+                "offers every choice.")
+    kind = action["type"]
+    if kind in ("place", "move"):
+        return ("Your only move: every other character holds your marker already or is "
+                "spent.")
+    if kind in ("take", "take_reserved", "discard_line", "keep"):
+        return "The only clue the skill can take now."
+    return "The rules leave you this one choice now."

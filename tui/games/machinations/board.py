@@ -31,9 +31,21 @@ from tui.games.machinations.model import (
 )
 from tui.games.machinations.dialogs import (accuse_panel, card_panel, named_proposal,
                                             propose_panel, vote_panel)
+from tui.games.terms import goal
 from tui.widgets.changed import retitle, update_changed
 from tui.widgets.game_board import GameBoard
 from tui.widgets.player_list import PlayerEntry, PlayerList, fit_cells, name_cell
+
+
+def accusation_verb(role: str | None, players: int) -> str:
+    """What the accuser's choice is: Lestrade arrests, Jack murders (at 6 or more), and
+    anyone else asked only names someone, so that nobody can tell Lestrade (MM-37)."""
+    if role == "lestrade":
+        return "Arrest"
+    if role == "jack" and players >= 6:
+        return "Murder"
+    return "Name"
+
 
 class CrewList(PlayerList):
     """The players, where Enter adds the highlighted one to your crew (or takes them off), or
@@ -108,11 +120,16 @@ class MachinationsBoard(GameBoard):
             )
 
     def secret_text(self) -> Text:
+        """Your role and how it wins; what you learned at the start, ◇ in its players' rows,
+        is said here too where the line has room."""
         model = self.model
         text = Text("Role: ")
         text.append(role_with_team(model.role) if model.role else "?", style="bold")
-        if any(row.known for row in model.players):
-            text.append(" · what you learned: ◇ below")
+        learned = " · ◇ what you learned"
+        room = self.query_one("#mm-secret").content_size.width or 44
+        if any(row.known for row in model.players) and text.cell_len + len(learned) <= room:
+            text.append(learned)
+        text.append("\n" + goal(self.view["game"], self.view), style="italic")
         return text
 
     def refresh_players(self) -> None:
@@ -120,10 +137,10 @@ class MachinationsBoard(GameBoard):
         if model is None:
             return
         wide = self.size.width - 2 >= WIDE
-        name_width, sizes_width = (18, 12) if wide else (13, 8)
+        name_width, sizes_width = (18, 12) if wide else (13, 9)
         update_changed(
             self.query_one("#mm-players-head", Static),
-            f"  {'Player':<{name_width}} {'crew sizes' if wide else 'sizes':<{sizes_width}} "
+            f"  {'Player':<{name_width}} {'on crews of' if wide else 'crews of':<{sizes_width}} "
             f"{'now':<7} role")
         box = self.query_one("#mm-players-box")
         if model.crews:
@@ -250,14 +267,16 @@ class MachinationsBoard(GameBoard):
                 self.refresh_record()
                 self.footer_changed()
         elif seat in model.targets:
-            verb = "Murder" if model.role == "jack" else "Arrest"
+            verb = accusation_verb(model.role, len(model.players))
             name = model.players[seat].name
             self.open_dialog(accuse_panel(seat, name, verb), self.send,
                              [a for a in self.legal_of("accuse") if a.get("target") == seat])
 
     def action_vote(self) -> None:
         if self.model and self.model.can_vote:
-            self.open_dialog(vote_panel(self.model.proposal), self.send, self.legal_of("vote"))
+            self.open_dialog(vote_panel(self.model.proposal, self.model.streak,
+                                        len(self.model.players)),
+                             self.send, self.legal_of("vote"))
 
     def action_play(self) -> None:
         if self.model and self.model.cards:

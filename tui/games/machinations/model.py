@@ -44,7 +44,8 @@ class PlayerRow:
 
     @property
     def sizes_text(self) -> str:
-        return ",".join(map(str, self.sizes)) or "-"
+        """The crew sizes this player has been on, under the column "crews of"."""
+        return ",".join(map(str, self.sizes)) or "none"
 
 
 @dataclass(frozen=True)

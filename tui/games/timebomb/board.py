@@ -27,6 +27,7 @@ from tui.games.timebomb.model import (
     wire_symbol,
     wire_word,
 )
+from tui.games.terms import goal
 from tui.widgets.changed import retitle, update_changed
 from tui.widgets.choice_panel import Choice, ChoicePanel
 from tui.widgets.game_board import GameBoard
@@ -129,6 +130,7 @@ class TimeBombBoard(GameBoard):
         text.append(f"{team_label(model.role)}'s team", style=TEAM_STYLES.get(model.role or "", ""))
         text.append("\nWires: ")
         text.append_text(self.wires_text(model.hand or {}))
+        text.append("\n" + goal(self.view["game"], self.view), style="italic")
         return text
 
     def wires_text(self, hand: dict[str, int]) -> Text:
@@ -281,8 +283,14 @@ class TimeBombBoard(GameBoard):
         self.open_dialog(
             ChoicePanel(f"✂ Cut one of {row.name}'s {row.face_down} face-down wires",
                         [Choice("▮", cut) for _ in range(row.face_down)],
+                        question=self.cut_question(model),
                         hint="a digit or ↑↓, Enter: cut · Esc: cancel"),
             self.send, [cut])
+
+    def cut_question(self, model: TimeBombModel) -> str:
+        """Hook: what the wire cut may turn out to be, and what each would do (TB-8)."""
+        return (f"◆: {model.defusing_found + 1} of {model.defusing_total} found · ✹: "
+                "Moriarty's team wins at once · ○: nothing. They take the ✂ next.")
 
     def show(self, view, legal, seats) -> None:
         super().show(view, legal, seats)

@@ -58,38 +58,48 @@ def truthful_claim(hand: Mapping[str, int]) -> dict[str, Any]:
     return {"type": "claim", "defusing": hand.get("defusing", 0), "bomb": hand.get("bomb", 0)}
 
 
+CutEffect = Callable[[Sequence[Mapping[str, Any]], int, Mapping[int, str]], str]
+"""What the cut at an index of the events did beyond its wire, read from the events after it,
+in words (a variant's colours have powers); empty when nothing."""
+
+
 def claim_history(
     events: Sequence[Mapping[str, Any]],
     names: Mapping[int, str],
     up_to_round: int,
     claim_words: Callable[[Mapping[str, Any] | None], str],
     wire_mark: Callable[[str], str],
+    cut_effect: CutEffect | None = None,
 ) -> tuple[str, ...]:
     """Each claim of the rounds before `up_to_round`, newest round first, with the wires cut
     from that player in that round beside it: `R1 Ada claimed 1◆ no ✹ · cut ○○◆` (a player
-    cut without a claim has a line too, so a past round reads whole). Built
-    from the public log, where every claim and every cut is an event: the view itself keeps
-    only the claims of the round being played."""
+    cut without a claim has a line too, so a past round reads whole). With `cut_effect`, each
+    wire says what its cut did, and the wires are listed one by one: `cut B (moved ◆1 off
+    Red), ◆ (laid on Red)`. Built from the public log, where every claim and every cut is an
+    event: the view itself keeps only the claims of the round being played."""
     claims: dict[int, dict[int, Mapping[str, Any]]] = {}
-    cut: dict[int, dict[int, str]] = {}
+    cut: dict[int, dict[int, list[str]]] = {}
     round_ = 1
-    for event in events:
+    for index, event in enumerate(events):
         kind = event.get("type")
         if kind == "deal":
             round_ = int(event.get("round", round_))
         elif kind == "claim" and event.get("seats"):
             claims.setdefault(round_, {})[event["seats"][0]] = event
         elif kind == "cut" and len(event.get("seats", ())) == 2:
+            mark = wire_mark(str(event.get("wire")))
+            effect = cut_effect(events, index, names) if cut_effect else ""
             marks = cut.setdefault(int(event.get("round", round_)), {})
-            target = event["seats"][1]
-            marks[target] = marks.get(target, "") + wire_mark(str(event.get("wire")))
+            marks.setdefault(event["seats"][1], []).append(
+                f"{mark} ({effect})" if effect else mark)
     lines = []
     for r in range(up_to_round - 1, 0, -1):
         said, marks = claims.get(r, {}), cut.get(r, {})
         for seat in sorted(said.keys() | marks.keys()):
             name = names.get(seat, f"Seat {seat + 1}")
             words = f"claimed {claim_words(said[seat])}" if seat in said else "made no claim"
-            lines.append(f"R{r} {name} {words} · cut {marks.get(seat) or 'none'}")
+            wires = (", " if cut_effect else "").join(marks.get(seat, ())) or "none"
+            lines.append(f"R{r} {name} {words} · cut {wires}")
     return tuple(lines)
 
 
@@ -172,9 +182,10 @@ def build_model(
     claim_words: Callable[[Mapping[str, Any] | None], str] = claim_text,
     wire_mark: Callable[[str], str] = wire_symbol,
     truthful: Callable[[Mapping[str, int]], dict[str, Any]] = truthful_claim,
+    cut_effect: CutEffect | None = None,
 ) -> TimeBombModel:
     """The model of a view; a variant passes its own words for a claim, its own mark for a
-    revealed wire and its own truthful claim."""
+    revealed wire, its own truthful claim and what its cuts do."""
     players = int(view["players"])
     targets = {a["target"] for a in legal if a.get("type") == "cut"}
     revealed: dict[int, str] = {}
@@ -229,7 +240,7 @@ def build_model(
         truth=truth if truth in offered else None,
         claimed=seat is not None and 0 <= seat < players and claims[seat] is not None,
         history=claim_history(view.get("events", ()), names, round_ + 1 if over else round_,
-                              claim_words, wire_mark),
+                              claim_words, wire_mark, cut_effect),
         set_aside=view.get("set_aside"),
     )
 

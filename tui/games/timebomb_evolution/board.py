@@ -26,6 +26,7 @@ from tui.games.timebomb_evolution.model import (
     TimeBombEvolutionModel,
     build_model,
     colour_name,
+    cut_outcomes,
     describe_claim,
     describe_decision,
     ending_rule,
@@ -264,6 +265,9 @@ class TimeBombEvolutionBoard(TimeBombBoard):
 
     def claim_words(self, claim: dict) -> str:
         return describe_claim(claim)
+
+    def cut_question(self, model: TimeBombEvolutionModel) -> str:
+        return cut_outcomes(model)
 
     # -- the end ----------------------------------------------------------------------------
 

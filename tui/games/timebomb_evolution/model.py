@@ -90,6 +90,39 @@ def describe_claim(action: Mapping[str, Any]) -> str:
     return claim_words(action.get("defusing", 0), colour=action.get("colour"))
 
 
+VARIANTE_CUTS = {
+    "blue": "moves a ◆ apart",
+    "red": "draws a Number card: the next target",
+    "pink": "a Pink next explodes",
+    "orange": "shortens round 4",
+}
+"""What a colour's cut does in the Variante when it does not explode (EV-17 to EV-21); Yellow
+and Green do nothing more than count."""
+
+
+def cut_outcomes(model: "TimeBombEvolutionModel") -> str:
+    """What the wire about to be cut may be, and what each would do now: the Defusing wire,
+    every colour that would explode, and in the Variante each power; the rest only count."""
+    defusing = f"◆: {model.defusing_found + 1} of {model.defusing_total} found"
+    if model.variante:
+        defusing += ", laid on a colour by you"
+    parts = [defusing]
+    quiet = []
+    for row in model.colours:
+        name = colour_name(row.colour)
+        pink_pair = model.variante and row.colour == "pink" and model.last_reveal == "pink"
+        if row.wire is None and row.revealed + 1 >= row.threshold or pink_pair:
+            parts.append(f"{name} ⚠ explodes")
+        elif model.variante and row.colour in VARIANTE_CUTS and not (
+                row.colour == "blue" and not any(r.wire for r in model.colours)):
+            parts.append(f"{name} {VARIANTE_CUTS[row.colour]}")
+        else:
+            quiet.append(name)
+    if quiet:
+        parts.append(f"{', '.join(quiet)}: nothing yet")
+    return " · ".join(parts) + ". They take the ✂ next."
+
+
 def describe_decision(action: Mapping[str, Any], model: "TimeBombEvolutionModel") -> str:
     """The words of one choice the player may make."""
     kind = action["type"]
@@ -99,8 +132,30 @@ def describe_decision(action: Mapping[str, Any], model: "TimeBombEvolutionModel"
     count = f" ({row.revealed}/{row.threshold} out)" if row else ""
     colour = colour_name(str(action.get("colour")))
     if kind == "defuse":
-        return f"Lay the Defusing wire on {colour}{count}"
+        return f"Lay the Defusing wire on {colour}{count}: {colour} cannot explode then"
     return f"Move the wire off {colour}{count}: {colour} is armed again"
+
+
+def cut_effect(events: Sequence[Mapping[str, Any]], index: int, names: Mapping[int, str]) -> str:
+    """What the cut at `index` did beyond its wire, from the events it led to before the next
+    cut or deal: where its Defusing wire went, the wire a Blue moved apart, whom a Red's
+    Number card named, or the explosion (EV-13 to EV-21)."""
+    did = []
+    for event in events[index + 1:]:
+        kind = event.get("type")
+        if kind in ("cut", "deal"):
+            break
+        if kind == "defuse":
+            did.append(f"laid on {colour_name(event['colour'])}")
+        elif kind == "set_apart":
+            did.append("set apart")
+        elif kind == "move_apart":
+            did.append(f"moved ◆{event['wire']} off {colour_name(event['colour'])}")
+        elif kind == "draw_number":
+            did.append(f"Number {event['number']}: {names.get(event['designated'], '?')} next")
+        elif kind == "game_over" and event.get("reason") in ("bomb", "pink"):
+            did.append("exploded")
+    return ", ".join(did)
 
 
 @dataclass(frozen=True)
@@ -153,7 +208,8 @@ def build_model(
     seats: Sequence[SeatInfo],
 ) -> TimeBombEvolutionModel:
     base = build_timebomb_model(view, legal, seat, seats, claim_words=claim_text,
-                                wire_mark=wire_letter, truthful=truthful_claim)
+                                wire_mark=wire_letter, truthful=truthful_claim,
+                                cut_effect=cut_effect)
     claims = view.get("claims") or [None] * len(base.players)
     players = tuple(
         replace(row, short_claim=claim_text(claims[row.seat], short=True))
