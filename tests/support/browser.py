@@ -2,9 +2,9 @@
 the browser benchmark's means of starting a server, opening guests' pages and reading what
 xterm.js drew.
 
-The page draws on a canvas, so its text is not in the DOM. The page's script is served to the
-test's browser with one line added that hands its xterm.js terminal to the window; the screen
-is then that terminal's buffer, row by row: what the guest sees.
+The page draws on a canvas, so its text is not in the DOM. The page hands its xterm.js terminal
+to the window (`window.gaslightTerminal`, which its own script follows): the screen is that
+terminal's buffer, row by row, what the guest sees.
 """
 
 from __future__ import annotations
@@ -25,8 +25,6 @@ TIMEOUT = 30.0
 """Seconds a test waits for the page to show something before it fails."""
 SETTLED = 0.15
 """Seconds a screen holds still once the app has answered a key."""
-TERMINAL_OPENED = "this.terminal.open(e),"
-"""Where textual-serve's script opens its terminal; the terminal is handed over after it."""
 SCREEN = """() => { const t = window.gaslightTerminal; const rows = [];
   for (let i = 0; i < t.rows; i++) rows.push(t.buffer.active.getLine(i).translateToString(true));
   return rows.join("\\n"); }"""
@@ -80,15 +78,6 @@ def start_serve(data_dir: Path, *arguments: str) -> Served:
     return Served(process, address + "/", output)
 
 
-async def expose_terminal(route) -> None:
-    """Serve textual-serve's script with its terminal handed to `window.gaslightTerminal`."""
-    response = await route.fetch()
-    script = await response.text()
-    assert TERMINAL_OPENED in script, "textual-serve's script changed: update TERMINAL_OPENED"
-    await route.fulfill(response=response, body=script.replace(
-        TERMINAL_OPENED, TERMINAL_OPENED + "window.gaslightTerminal=this.terminal,"))
-
-
 async def launch(playwright):
     """Debian's Chromium, headless; never a browser Playwright downloads."""
     return await playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
@@ -104,7 +93,6 @@ class Guest:
     @classmethod
     async def open(cls, context, url: str) -> "Guest":
         page = await context.new_page()
-        await page.route("**/static/js/textual.js", expose_terminal)
         await page.goto(url, wait_until="domcontentloaded")
         guest = cls(page)
         await page.wait_for_function("() => window.gaslightTerminal", timeout=TIMEOUT * 1000)
