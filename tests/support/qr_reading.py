@@ -6,6 +6,7 @@ decoded here with zlib alone (8 bits a channel, not interlaced: what Chromium wr
 
 from __future__ import annotations
 
+import re
 import struct
 import zlib
 
@@ -25,8 +26,31 @@ def decoded(pixels: bytes, width: int, height: int) -> list[str]:
     return [code.text for code in zxingcpp.read_barcodes(image, formats=zxingcpp.QRCode)]
 
 
+QUIET_ROW = re.compile("█{21,}")
+"""The light quiet zone over a code: a run of full blocks as wide as the smallest symbol."""
+
+
+def code_on(screen: str) -> list[str]:
+    """The rows of characters of the first QR code drawn on a screen of text, from its quiet
+    zone's top row down; none when there is none."""
+    lines = screen.splitlines()
+    for y, line in enumerate(lines):
+        if top := QUIET_ROW.search(line):
+            start, end = top.span()
+            rows = []
+            for below in lines[y:]:
+                part = below[start:end]
+                if len(part) < end - start or set(part) - set("█▀▄ "):
+                    break
+                rows.append(part)
+            return rows
+    return []
+
+
 def read_text(rows: list[str]) -> list[str]:
     """The texts of the QR codes drawn in these rows of characters."""
+    if not rows:
+        return []
     columns = max(len(row) for row in rows) + 2 * MARGIN
     modules = 2 * len(rows) + 2 * MARGIN
     image = bytearray([DARK]) * (columns * SCALE * modules * SCALE)

@@ -352,3 +352,34 @@ def test_a_touch_page_is_told_to_its_app():
 
     assert touch_from("coarse") and not touch_from("fine") and not touch_from(None)
     assert not touch_from("coarse; x")
+
+
+@pytest.mark.parametrize("size", [(120, 40), (46, 50)], ids=["beside the seats", "under them"])
+async def test_the_hosts_waiting_room_shows_the_pages_code_and_a_guests_does_not(monkeypatch,
+                                                                                 size):
+    """In a guest's app (or while its person serves a page), the waiting room of the table it
+    hosts shows the page's QR code, which a decoder reads as the page's address; the waiting
+    room of someone else's table shows none."""
+    from support.offline import lobby, offline_app, open_table
+    from support.qr_reading import code_on, read_text
+    from support.screen_text import screen_text
+
+    from tui.serve.page_address import PAGE_ADDRESS_ENV
+    from tui.serve.qr import qr_rows
+
+    page = "https://192.168.1.20:8443/"
+    monkeypatch.setenv(PAGE_ADDRESS_ENV, page)
+    for seat, shown in ((0, True), (1, False)):
+        application = offline_app()
+        async with application.run_test(size=size) as pilot:
+            await open_table(application, None, seat, lobby(phase="waiting"))
+            for _ in range(6):
+                await pilot.pause()
+            # A phone's room is longer than its screen: it scrolls to the code.
+            application.screen.query_one("#play-main").scroll_end(animate=False)
+            for _ in range(3):
+                await pilot.pause()
+            screen = screen_text(application)
+            code = code_on(screen)
+            assert read_text(code) == ([page] if shown else []), screen
+            assert len(code) == (len(qr_rows(page)) if shown else 0), screen

@@ -1,5 +1,6 @@
 """Every key the screen below answers to now, with what it does, each key once and each
-description whole: at 80 columns a long one wraps under itself instead of being cut."""
+description whole: at 80 columns a long one wraps under itself instead of being cut. Above
+them, when a browser can reach Gaslight here, the QR code of its page, for a guest's phone."""
 
 from __future__ import annotations
 
@@ -9,6 +10,9 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
+
+from tui.widgets.qr_code import QrCode
+from tui.widgets.waiting_room import SCAN
 
 GENERAL_KEYS = [
     ("a number", "At a table: names a seat, or in a dialog a choice (in a list of counts, "
@@ -40,15 +44,19 @@ class KeysScreen(ModalScreen[None]):
                                   border: thick $accent; background: $surface; padding: 0 1; }
     KeysScreen #keys-table { height: auto; }
     KeysScreen #keys-note { height: auto; margin: 0 0 1 0; text-style: bold; }
+    KeysScreen QrCode { margin: 0 0 1 0; }
     """
 
     BINDINGS = [Binding("escape", "close", "Close"), Binding("question_mark", "close", "Close")]
 
-    def __init__(self, keys: list[tuple[str, str]], note: str = "") -> None:
-        """`note`: what else is worth knowing on this screen, above the keys."""
+    def __init__(self, keys: list[tuple[str, str]], note: str = "",
+                 page: str | None = None) -> None:
+        """`note`: what else is worth knowing on this screen, above the keys; `page`: the
+        address of Gaslight's page for browsers, shown as a QR code."""
         super().__init__()
         self.keys = keys
         self.note = note
+        self.page = page
 
     def compose(self) -> ComposeResult:
         box = VerticalScroll()
@@ -57,6 +65,9 @@ class KeysScreen(ModalScreen[None]):
         with box:
             if self.note:
                 yield Static(self.note, id="keys-note", markup=False)
+            if self.page:
+                yield Static(SCAN)
+                yield QrCode(self.page)
             yield Static(keys_table(self.keys), id="keys-table")
 
     def on_mount(self) -> None:
