@@ -20,7 +20,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rich.cells import cell_len
+
 CHROMIUM = Path("/usr/bin/chromium")
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
+         "device_scale_factor": 3}
+"""A phone upright, as Playwright emulates one: its size in CSS pixels, a finger's pointer."""
+PHONE_ON_ITS_SIDE = {**PHONE, "viewport": {"width": 844, "height": 390}}
 TIMEOUT = 30.0
 """Seconds a test waits for the page to show something before it fails."""
 SETTLED = 0.15
@@ -125,6 +131,50 @@ class Guest:
         screen is then not the one the keys were pressed on."""
         before = await self.screen()
         await self.press(*keys)
+        return await self.settled(before, timeout)
+
+    async def type(self, text: str) -> None:
+        await self.page.keyboard.type(text)
+
+    # -- a phone: taps and its keyboard's text ---------------------------------------------------
+
+    async def size(self) -> tuple[int, int]:
+        return tuple(await self.page.evaluate(
+            "() => [window.gaslightTerminal.cols, window.gaslightTerminal.rows]"))
+
+    async def tap_cell(self, column: int, row: int) -> None:
+        """A finger on the middle of a cell of the terminal."""
+        box = await self.page.locator(".xterm-screen").bounding_box()
+        columns, rows = await self.size()
+        width, height = box["width"] / columns, box["height"] / rows
+        await self.page.touchscreen.tap(box["x"] + (column + 0.5) * width,
+                                        box["y"] + (row + 0.5) * height)
+
+    async def where(self, text: str, *, last: bool = False) -> tuple[int, int] | None:
+        """The cell in the middle of `text` on the screen (its first showing, or its last)."""
+        lines = (await self.screen()).splitlines()
+        order = range(len(lines) - 1, -1, -1) if last else range(len(lines))
+        for row in order:
+            if (at := lines[row].find(text)) >= 0:
+                return cell_len(lines[row][:at]) + cell_len(text) // 2, row
+        return None
+
+    async def tap(self, text: str, *, last: bool = False, timeout: float = TIMEOUT) -> str:
+        """Tap `text` once it shows (a button's words, a row's); the screen after the app's
+        answer, as `act` waits for it."""
+        await self.wait_for(text, timeout=timeout)
+        column, row = await self.where(text, last=last)
+        before = await self.screen()
+        await self.tap_cell(column, row)
+        return await self.settled(before)
+
+    async def insert(self, text: str) -> None:
+        """Text from a phone's keyboard: inserted at once, no key pressed."""
+        await self.page.keyboard.insert_text(text)
+
+    async def settled(self, before: str, timeout: float = 3.0) -> str:
+        """The screen once it changed from `before` and then held still for SETTLED seconds
+        (or as it is after `timeout`)."""
         screen = before
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(timeout):
@@ -137,9 +187,6 @@ class Guest:
                     if screen == last:
                         break
         return screen
-
-    async def type(self, text: str) -> None:
-        await self.page.keyboard.type(text)
 
     async def give_name(self, name: str) -> None:
         await self.wait_for("What name should the other players see?")
