@@ -65,7 +65,7 @@ async def test_the_code_gaslight_serve_prints_opens_the_page_on_a_phone(served, 
     guest = await phone(browser, address)
     await named(guest, "Ann")
     columns, rows = await guest.size()
-    assert columns == 46 and rows >= 40
+    assert 46 <= columns < 60 and rows >= 40  # the narrow layouts, at a readable size
     font = await guest.page.evaluate("() => document.getElementById('terminal').dataset.fontSize")
     assert int(font) >= 13
     screen = await guest.screen()
