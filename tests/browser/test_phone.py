@@ -73,6 +73,7 @@ async def test_the_code_gaslight_serve_prints_opens_the_page_on_a_phone(served, 
     assert "Play vs bots" in screen and "^g" not in screen  # a button, named in words
     screen = await guest.tap("Keys")
     assert "Keys you can use here now" in screen
+    await guest.act("End")  # the code is under the keys
     code = await guest.page.screenshot(scale="css")
     assert read_png(code) == [address]
     screen = await guest.tap("Close", last=True)

@@ -180,3 +180,17 @@ async def test_under_a_narrow_board_the_log_and_the_chat_take_turns_and_count_wh
         assert line.region.height and view.board.region.height
         assert "Cyril: who has the bomb?" in screen_text(application)
         assert str(view.query_one("#tab-chat", PaneTab).content) == "Chat"
+
+
+async def test_a_dialog_answered_at_once_on_a_narrow_screen_leaves_the_app_running():
+    """The bar of buttons of a screen gone before its first refresh does not fit itself to a
+    screen it no longer has: a guest's phone that tapped Play at once lost its app so."""
+    application = create_app(offline_backend(), player_name="Ada")
+    async with application.run_test(size=(46, 50)) as pilot:
+        for _ in range(5):
+            await application.push_screen(QuickPlayScreen())
+            application.pop_screen()
+        for _ in range(4):
+            await pilot.pause()
+        assert application.is_running and application.return_code is None
+        assert "Tables on your network" in screen_text(application)

@@ -1,6 +1,7 @@
 """Every key the screen below answers to now, with what it does, each key once and each
-description whole: at 80 columns a long one wraps under itself instead of being cut. Above
-them, when a browser can reach Gaslight here, the QR code of its page, for a guest's phone."""
+description whole: at 80 columns a long one wraps under itself instead of being cut. Under
+them, when a browser can reach Gaslight here, the QR code of its page, for a guest's phone
+(under, so that on a screen of 24 rows the keys come first)."""
 
 from __future__ import annotations
 
@@ -42,9 +43,8 @@ class KeysScreen(ModalScreen[None]):
     KeysScreen { align: center middle; }
     KeysScreen > VerticalScroll { width: 72; max-width: 100%; height: auto; max-height: 100%;
                                   border: thick $accent; background: $surface; padding: 0 1; }
-    KeysScreen #keys-table { height: auto; }
+    KeysScreen #keys-table { height: auto; margin: 0 0 1 0; }
     KeysScreen #keys-note { height: auto; margin: 0 0 1 0; text-style: bold; }
-    KeysScreen QrCode { margin: 0 0 1 0; }
     """
 
     BINDINGS = [Binding("escape", "close", "Close"), Binding("question_mark", "close", "Close")]
@@ -65,10 +65,10 @@ class KeysScreen(ModalScreen[None]):
         with box:
             if self.note:
                 yield Static(self.note, id="keys-note", markup=False)
+            yield Static(keys_table(self.keys), id="keys-table")
             if self.page:
                 yield Static(SCAN)
                 yield QrCode(self.page)
-            yield Static(keys_table(self.keys), id="keys-table")
 
     def on_mount(self) -> None:
         self.query_one(VerticalScroll).focus()

@@ -78,10 +78,12 @@ class ActionBar(Widget):
     """
 
     def on_mount(self) -> None:
-        self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
+        # Kept: at unmount the bar may already be out of its screen's tree.
+        self.watched = self.screen
+        self.watched.bindings_updated_signal.subscribe(self, self.bindings_changed)
 
     def on_unmount(self) -> None:
-        self.screen.bindings_updated_signal.unsubscribe(self)
+        self.watched.bindings_updated_signal.unsubscribe(self)
 
     def bindings_changed(self, screen: Screen) -> None:
         if self.is_attached and screen is self.screen:
@@ -91,6 +93,8 @@ class ActionBar(Widget):
         self.fit_columns()
 
     def fit_columns(self) -> None:
+        if not self.is_attached:  # its screen went (a dialog answered) before this refresh
+            return
         labels = [cell_len(button.words) for button in self.query(ActionButton)]
         tall = self.screen.has_class("-tall")
         self.styles.grid_size_columns = columns_for(self.size.width, labels, tall)
