@@ -165,10 +165,29 @@ class Guest:
         """Tap `text` once it shows (a button's words, a row's); the screen after the app's
         answer, as `act` waits for it."""
         await self.wait_for(text, timeout=timeout)
-        column, row = await self.where(text, last=last)
+        # As a person's eye does: the finger goes where the words have stayed for a moment
+        # (a dialog just opened may still be finding its height).
+        place, held = await self.where(text, last=last), None
+        for _ in range(20):
+            await asyncio.sleep(SETTLED)
+            place, held = await self.where(text, last=last), place
+            if place is not None and place == held:
+                break
+        column, row = place
         before = await self.screen()
         await self.tap_cell(column, row)
         return await self.settled(before)
+
+    async def tap_for(self, text: str, shows: str, *, last: bool = False) -> str:
+        """Tap `text` until the screen shows `shows`, three times at most, as a person taps a
+        button again that a screen's change took from under their finger (the bar of buttons
+        is made afresh when the keys change)."""
+        for _ in range(2):
+            await self.tap(text, last=last)
+            with contextlib.suppress(AssertionError):
+                return await self.wait_for(shows, timeout=5)
+        await self.tap(text, last=last)
+        return await self.wait_for(shows)
 
     async def insert(self, text: str) -> None:
         """Text from a phone's keyboard: inserted at once, no key pressed."""
