@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import signal
 from dataclasses import replace
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from textual import events
 from textual.app import App, SystemCommand
@@ -18,30 +18,57 @@ from tui.backend import Backend
 from tui.collector import settle_collector
 from tui.config import load_name
 from tui.screens.table_keyboard import TableKeyboard
+from tui.serve.page_app import touch_from_environment
+
+if TYPE_CHECKING:
+    from tui.screens.play import PlayScreen
 
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
-"""The smallest terminal every screen is laid out for: below it, some buttons are out of view."""
+"""The smallest terminal the screens' own layouts are made for: below it, some buttons are out
+of view. Narrower screens (a phone upright) get the narrow layouts (`-narrow`, app.tcss)."""
+NARROW_MIN_WIDTH, NARROW_MIN_HEIGHT = 40, 36
+"""The smallest screen the narrow layouts are made for: below it nothing fits."""
+TALL = 36
+"""From this many rows on, a screen has room for buttons a thumb's size (`-tall`)."""
 
 
 BROWSER_KEYS = {"ctrl+n": "f2", "ctrl+w": "f3", "ctrl+t": "f4", "ctrl+q": "ctrl+c"}
 """Keys Chromium keeps for itself (a new window, closing the tab...), so that a page under
 `gaslight serve` never gets them, and the key each binding of theirs also answers to."""
 
+PAGE_TOLD_EVERY = 0.25
+"""Seconds between two looks at what closing a guest's page would end (its title)."""
+
 TOO_SMALL_SHOWN = 8.0
 """Seconds the too-small notice stays: long enough to read, not so long that it hides a row
 of the game for good."""
 
 
+def fits(width: int, height: int) -> bool:
+    """Whether a layout shows every screen whole at this size: the terminal's, or the narrow
+    one's."""
+    if width >= MIN_WIDTH:
+        return height >= MIN_HEIGHT
+    return width >= NARROW_MIN_WIDTH and height >= NARROW_MIN_HEIGHT
+
+
 def too_small_text(width: int, height: int) -> str:
     return (f"This terminal is {width}x{height}: Gaslight needs at least "
-            f"{MIN_WIDTH}x{MIN_HEIGHT} to show every button. Enlarge the window.")
+            f"{MIN_WIDTH}x{MIN_HEIGHT}, or {NARROW_MIN_WIDTH}x{NARROW_MIN_HEIGHT} when narrow, "
+            "to show every button. Enlarge the window.")
 
 
 class GaslightApp(App):
     CSS_PATH = "app.tcss"
     TITLE = "Gaslight"
     ENABLE_COMMAND_PALETTE = True
+    # Each screen gets `-narrow` below 80 columns (a phone upright: app.tcss lays it out
+    # anew), and `-tall` from TALL rows on.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (MIN_WIDTH, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (TALL, "-tall")]
+    # The screen under another (a dialog's) is `-suspended`: its bar of buttons hides.
+    SUSPENDED_SCREEN_CLASS = "-suspended"
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True,
                 tooltip="Quit Gaslight (at a running game it asks first)"),
@@ -62,7 +89,12 @@ class GaslightApp(App):
         self.player_name = player_name
         self.initial = initial
         self.said_too_small = False
-        """The terminal is below MIN_WIDTH x MIN_HEIGHT, and the notice said so."""
+        """No layout fits the terminal, and the notice said so."""
+        self.set_class(touch_from_environment(), "-touch")
+        """A page on a touch screen (`tui.serve.page_app`): every screen gets its bar of
+        buttons."""
+        self.page_title = ""
+        """The title last told to the page: what closing it would end."""
 
     def get_key_display(self, binding: Binding) -> str:
         # In a browser the footer and `?` show the key the page gets, not one the browser keeps.
@@ -90,10 +122,10 @@ class GaslightApp(App):
         self.say_if_too_small(*event.size)
 
     def say_if_too_small(self, width: int, height: int) -> None:
-        """Below 80x24 a screen cannot show all its buttons: say so once, for long enough to
-        read, and again only if the terminal grows large enough and then shrinks. A lasting
-        notice came back on every new screen and covered a player's row there."""
-        small = width < MIN_WIDTH or height < MIN_HEIGHT
+        """When no layout fits, a screen cannot show all its buttons: say so once, for long
+        enough to read, and again only if the terminal grows large enough and then shrinks.
+        A lasting notice came back on every new screen and covered a player's row there."""
+        small = not fits(width, height)
         if small and not self.said_too_small:
             self.notify(too_small_text(width, height), title="Terminal too small",
                         severity="warning", timeout=TOO_SMALL_SHOWN, markup=False)
@@ -113,7 +145,33 @@ class GaslightApp(App):
             self.ask_name()
 
     def on_ready(self) -> None:
+        # Here, not on mount: `gaslight replay`'s app mounts in its own way.
         settle_collector()
+        self.screen_change_signal.subscribe(self, self.give_action_bar)
+        for screen in self.screen_stack:
+            self.give_action_bar(screen)
+        if self.is_web:
+            self.set_interval(PAGE_TOLD_EVERY, self.tell_page)
+
+    def give_action_bar(self, screen: Screen) -> None:
+        """Every screen has a bar of buttons, shown on a touch screen or a narrow one."""
+        from tui.widgets.action_bar import ActionBar
+
+        if not screen.query(ActionBar):
+            screen.mount(ActionBar())
+
+    def tell_page(self) -> None:
+        """Tell a guest's page, through the terminal's title, what closing it would end: it
+        asks first then (tui/serve/page_app.py)."""
+        from tui.serve.page_app import title_for, title_sequence
+
+        table, hosting = self.would_end()
+        title = title_for(table.game_words if table is not None else
+                          ", ".join(hosting) if hosting else "")
+        if title != self.page_title and self._driver is not None:
+            self.page_title = title
+            # Textual has no call for a terminal's title: its driver writes the sequence.
+            self._driver.write(title_sequence(title))
 
     def ask_name(self) -> None:
         from tui.screens.name import NameScreen
@@ -138,11 +196,8 @@ class GaslightApp(App):
         """Ask the one leaving question (`screens/leaving.py`) when anything would end, or
         `always`; False when nothing was asked."""
         from tui.screens.leaving import CLOSE, KEEP, LOBBY, QUIT, leaving_question
-        from tui.screens.play import PlayScreen
 
-        table = next((s for s in reversed(self.screen_stack) if isinstance(s, PlayScreen)
-                      and s.seated_in_game), None)
-        hosting = self.backend.hosted_words()
+        table, hosting = self.would_end()
         if table is None and not hosting and not always:
             return False
 
@@ -159,6 +214,15 @@ class GaslightApp(App):
                                           may_keep=self.backend.may_keep_in_background),
                          chosen)
         return True
+
+    def would_end(self) -> tuple[PlayScreen | None, list[str]]:
+        """What leaving the app now would end: the running game this player sits at, and the
+        words naming the tables it hosts for others and who is at each."""
+        from tui.screens.play import PlayScreen
+
+        table = next((s for s in reversed(self.screen_stack) if isinstance(s, PlayScreen)
+                      and s.seated_in_game), None)
+        return table, self.backend.hosted_words()
 
     async def quit_hosting(self, choice: str) -> None:
         """Keep this app's hosted tables running in the background, or close them, then
@@ -184,8 +248,10 @@ class GaslightApp(App):
     def action_show_keys(self, note: str = "", after: Any = "") -> None:
         """The keys of the screen now; `note` says what else is worth knowing there (how
         others join the table this app hosts), and `after`, under the keys, what its words
-        mean (a table's terms)."""
+        mean (a table's terms). In a browser's page, and while this app hosts a table for
+        others, the QR code of Gaslight's page for browsers too, if there is one."""
         from tui.screens.keys import KeysScreen
+        from tui.serve.page_address import page_address
 
         seen: dict[str, str] = {}
         for key, active in self.active_bindings.items():
@@ -195,7 +261,9 @@ class GaslightApp(App):
             if active.enabled and listed and binding.description:
                 key = binding.key_display or self.get_key_display(binding)
                 seen[key] = binding.tooltip or binding.description
-        self.push_screen(KeysScreen(list(seen.items()), note, after))
+        browsers = self.is_web or bool(self.backend.hosting_for_others())
+        self.push_screen(KeysScreen(list(seen.items()), note, after,
+                                    page_address() if browsers else None))
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         from tui.screens.lobby import LobbyScreen

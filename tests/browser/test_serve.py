@@ -77,6 +77,11 @@ async def guest_context(browser, viewport=LAPTOP):
     return await browser.new_context(ignore_https_errors=True, viewport=viewport)
 
 
+def guest_cookie(cookies: list[dict]) -> dict:
+    (cookie,) = [cookie for cookie in cookies if cookie["name"] == "gaslight_guest"]
+    return cookie
+
+
 def alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -105,10 +110,13 @@ async def test_two_pages_are_two_guests_each_with_their_name(serve, browser, tmp
     host = served.url.replace("https://", "wss://")
     assert asked and all(url.startswith((served.url, host)) for url in asked), asked
 
-    (cookie,) = await ann_browser.cookies()
-    assert (cookie["name"], cookie["httpOnly"], cookie["secure"]) == ("gaslight_guest", True,
-                                                                      True)
-    assert cookie["value"] != (await bob_browser.cookies())[0]["value"]
+    cookies = {cookie["name"]: cookie for cookie in await ann_browser.cookies()}
+    cookie = cookies["gaslight_guest"]
+    assert (cookie["httpOnly"], cookie["secure"]) == (True, True)
+    assert cookie["value"] != guest_cookie(await bob_browser.cookies())["value"]
+    # The page's own cookie says only what its pointer is: a laptop's is a mouse's.
+    assert set(cookies) == {"gaslight_guest", "gaslight_pointer"}
+    assert cookies["gaslight_pointer"]["value"] == "fine"
     guests = sorted((tmp_path / "serve-0" / "guests").iterdir())
     assert len(guests) == 2 and all(g.stat().st_mode & 0o077 == 0 for g in guests)
     # A crash's traceback shows its locals: each app's stderr stays with its guest.
@@ -281,7 +289,7 @@ async def test_plain_http_only_with_the_flag_and_its_warning(serve, browser):
     context = await guest_context(browser)
     guest = await Guest.open(context, plain.url)
     await guest.wait_for("What name should the other players see?")
-    (cookie,) = await context.cookies()
+    cookie = guest_cookie(await context.cookies())
     assert cookie["httpOnly"] and not cookie["secure"]
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from hostile.serve_attack import (REAPED, SHORT, a_new_guest_gets_an_app, alive, gone, serve,
                                   sessions_become, start)  # noqa: F401
-from support.browser import CHROMIUM, TERMINAL_OPENED, Guest, launch
+from support.browser import CHROMIUM, Guest, launch
 
 if not CHROMIUM.exists():
     pytest.skip(f"no Chromium at {CHROMIUM} (.ci/run installs Debian's chromium)",
@@ -30,7 +30,6 @@ from aiohttp import web  # noqa: E402
 from playwright.async_api import async_playwright  # noqa: E402
 
 from netplay.transport import HostKey  # noqa: E402
-from tui.serve.server import TEXTUAL_SERVE  # noqa: E402
 
 pytestmark = pytest.mark.xdist_group("browser")
 
@@ -75,7 +74,7 @@ async def test_a_link_from_another_site_keeps_the_guest_who_they_are(serve, brow
     context = await guest_context(browser)
     ann = await Guest.open(context, attacked.url)
     await ann.give_name("Ann")
-    (cookie,) = await context.cookies()
+    (cookie,) = [c for c in await context.cookies() if c["name"] == "gaslight_guest"]
     assert cookie["sameSite"] == "Lax"
     first_app = attacked.apps()
 
@@ -97,7 +96,8 @@ async def test_a_link_from_another_site_keeps_the_guest_who_they_are(serve, brow
         await Guest(ann.page).wait_for("Playing as Ann")
     finally:
         await runner.cleanup()
-    assert [c["value"] for c in await context.cookies()] == [cookie["value"]]
+    assert [c["value"] for c in await context.cookies()
+            if c["name"] == "gaslight_guest"] == [cookie["value"]]
     await gone(first_app, SHORT["exit_grace"] + REAPED, "the pages Ann left")
     await sessions_become(attacked, 1)
     assert len(attacked.apps()) == 1
@@ -157,9 +157,9 @@ def background_hosts(data_dir: Path) -> list[int]:
 
 async def test_a_table_a_guest_hosts_is_never_kept_running_in_the_background(serve, browser,
                                                                            tmp_path):
-    """Ann hosts a table from her page and quits, answering "keep it running": nothing goes
-    on in the background (no host process, no pid file), the table is closed, and her app
-    ends. A new guest gets an app."""
+    """Ann hosts a table from her page and quits: she is not offered to keep it running,
+    nothing goes on in the background (no host process, no pid file), the table is closed,
+    and her app ends. A new guest gets an app."""
     attacked = serve()
     ann = await Guest.open(await guest_context(browser), attacked.url)
     await ann.give_name("Ann")
@@ -220,25 +220,6 @@ def host_in(namespace: str, interface: str, data_dir: Path) -> tuple[subprocess.
     raise AssertionError("the host did not start")
 
 
-async def open_in_namespace(context, url: str) -> Guest:
-    """`Guest.open` for a browser in a namespace: Playwright's own process, which fetches the
-    script that `Guest.open` changes, cannot reach the namespace, so the script is read from
-    textual-serve's files and changed the same way."""
-    script = (TEXTUAL_SERVE / "static" / "js" / "textual.js").read_text()
-    assert TERMINAL_OPENED in script
-
-    async def exposed(route) -> None:
-        await route.fulfill(content_type="text/javascript", body=script.replace(
-            TERMINAL_OPENED, TERMINAL_OPENED + "window.gaslightTerminal=this.terminal,"))
-
-    page = await context.new_page()
-    await page.route("**/static/js/textual.js", exposed)
-    await page.goto(url, wait_until="domcontentloaded")
-    await page.wait_for_function("() => window.gaslightTerminal")
-    await page.focus(".xterm-helper-textarea")
-    return Guest(page)
-
-
 @pytest.mark.netns
 async def test_from_a_page_a_host_is_found_on_the_lan_and_never_on_the_servers_loopback(
         tmp_path):
@@ -259,7 +240,7 @@ async def test_from_a_page_a_host_is_found_on_the_lan_and_never_on_the_servers_l
             async with async_playwright() as playwright:
                 chromium = await playwright.chromium.launch(
                     executable_path=str(wrapper), headless=True, args=["--no-sandbox"])
-                ann = await open_in_namespace(await guest_context(chromium), attacked.url)
+                ann = await Guest.open(await guest_context(chromium), attacked.url)
                 await ann.give_name("Ann")
                 (app,) = attacked.apps()
                 for typed in (f"127.0.0.1:{private_port}", "127.0.0.1:1"):
@@ -277,7 +258,7 @@ async def test_from_a_page_a_host_is_found_on_the_lan_and_never_on_the_servers_l
                 await ann.page.close()
                 await gone([app], SHORT["exit_grace"] + REAPED, "Ann's app")
                 await sessions_become(attacked, 0)
-                newcomer = await open_in_namespace(await guest_context(chromium), attacked.url)
+                newcomer = await Guest.open(await guest_context(chromium), attacked.url)
                 await newcomer.wait_for(NAME_ASKED)
                 await chromium.close()
         finally:

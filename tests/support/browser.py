@@ -2,9 +2,9 @@
 the browser benchmark's means of starting a server, opening guests' pages and reading what
 xterm.js drew.
 
-The page draws on a canvas, so its text is not in the DOM. The page's script is served to the
-test's browser with one line added that hands its xterm.js terminal to the window; the screen
-is then that terminal's buffer, row by row: what the guest sees.
+The page draws on a canvas, so its text is not in the DOM. The page hands its xterm.js terminal
+to the window (`window.gaslightTerminal`, which its own script follows): the screen is that
+terminal's buffer, row by row, what the guest sees.
 """
 
 from __future__ import annotations
@@ -20,13 +20,19 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rich.cells import cell_len
+
 CHROMIUM = Path("/usr/bin/chromium")
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
+         "device_scale_factor": 1}
+"""A phone upright, as Playwright emulates one: its size in CSS pixels, a finger's pointer.
+At 1 pixel a CSS pixel: headless Chromium's screenshots of xterm's canvases at a phone's 3 show
+only their top-left third, although the page lays out the same (the terminal 383 px wide)."""
+PHONE_ON_ITS_SIDE = {**PHONE, "viewport": {"width": 844, "height": 390}}
 TIMEOUT = 30.0
 """Seconds a test waits for the page to show something before it fails."""
 SETTLED = 0.15
 """Seconds a screen holds still once the app has answered a key."""
-TERMINAL_OPENED = "this.terminal.open(e),"
-"""Where textual-serve's script opens its terminal; the terminal is handed over after it."""
 SCREEN = """() => { const t = window.gaslightTerminal; const rows = [];
   for (let i = 0; i < t.rows; i++) rows.push(t.buffer.active.getLine(i).translateToString(true));
   return rows.join("\\n"); }"""
@@ -80,15 +86,6 @@ def start_serve(data_dir: Path, *arguments: str) -> Served:
     return Served(process, address + "/", output)
 
 
-async def expose_terminal(route) -> None:
-    """Serve textual-serve's script with its terminal handed to `window.gaslightTerminal`."""
-    response = await route.fetch()
-    script = await response.text()
-    assert TERMINAL_OPENED in script, "textual-serve's script changed: update TERMINAL_OPENED"
-    await route.fulfill(response=response, body=script.replace(
-        TERMINAL_OPENED, TERMINAL_OPENED + "window.gaslightTerminal=this.terminal,"))
-
-
 async def launch(playwright):
     """Debian's Chromium, headless; never a browser Playwright downloads."""
     return await playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True,
@@ -104,7 +101,6 @@ class Guest:
     @classmethod
     async def open(cls, context, url: str) -> "Guest":
         page = await context.new_page()
-        await page.route("**/static/js/textual.js", expose_terminal)
         await page.goto(url, wait_until="domcontentloaded")
         guest = cls(page)
         await page.wait_for_function("() => window.gaslightTerminal", timeout=TIMEOUT * 1000)
@@ -137,6 +133,69 @@ class Guest:
         screen is then not the one the keys were pressed on."""
         before = await self.screen()
         await self.press(*keys)
+        return await self.settled(before, timeout)
+
+    async def type(self, text: str) -> None:
+        await self.page.keyboard.type(text)
+
+    # -- a phone: taps and its keyboard's text ---------------------------------------------------
+
+    async def size(self) -> tuple[int, int]:
+        return tuple(await self.page.evaluate(
+            "() => [window.gaslightTerminal.cols, window.gaslightTerminal.rows]"))
+
+    async def tap_cell(self, column: int, row: int) -> None:
+        """A finger on the middle of a cell of the terminal."""
+        box = await self.page.locator(".xterm-screen").bounding_box()
+        columns, rows = await self.size()
+        width, height = box["width"] / columns, box["height"] / rows
+        await self.page.touchscreen.tap(box["x"] + (column + 0.5) * width,
+                                        box["y"] + (row + 0.5) * height)
+
+    async def where(self, text: str, *, last: bool = False) -> tuple[int, int] | None:
+        """The cell in the middle of `text` on the screen (its first showing, or its last)."""
+        lines = (await self.screen()).splitlines()
+        order = range(len(lines) - 1, -1, -1) if last else range(len(lines))
+        for row in order:
+            if (at := lines[row].find(text)) >= 0:
+                return cell_len(lines[row][:at]) + cell_len(text) // 2, row
+        return None
+
+    async def tap(self, text: str, *, last: bool = False, timeout: float = TIMEOUT) -> str:
+        """Tap `text` once it shows (a button's words, a row's); the screen after the app's
+        answer, as `act` waits for it."""
+        await self.wait_for(text, timeout=timeout)
+        # As a person's eye does: the finger goes where the words have stayed for a moment
+        # (a dialog just opened may still be finding its height).
+        place, held = await self.where(text, last=last), None
+        for _ in range(20):
+            await asyncio.sleep(SETTLED)
+            place, held = await self.where(text, last=last), place
+            if place is not None and place == held:
+                break
+        column, row = place
+        before = await self.screen()
+        await self.tap_cell(column, row)
+        return await self.settled(before)
+
+    async def tap_for(self, text: str, shows: str, *, last: bool = False) -> str:
+        """Tap `text` until the screen shows `shows`, three times at most, as a person taps a
+        button again that a screen's change took from under their finger (the bar of buttons
+        is made afresh when the keys change)."""
+        for _ in range(2):
+            await self.tap(text, last=last)
+            with contextlib.suppress(AssertionError):
+                return await self.wait_for(shows, timeout=5)
+        await self.tap(text, last=last)
+        return await self.wait_for(shows)
+
+    async def insert(self, text: str) -> None:
+        """Text from a phone's keyboard: inserted at once, no key pressed."""
+        await self.page.keyboard.insert_text(text)
+
+    async def settled(self, before: str, timeout: float = 3.0) -> str:
+        """The screen once it changed from `before` and then held still for SETTLED seconds
+        (or as it is after `timeout`)."""
         screen = before
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(timeout):
@@ -149,9 +208,6 @@ class Guest:
                     if screen == last:
                         break
         return screen
-
-    async def type(self, text: str) -> None:
-        await self.page.keyboard.type(text)
 
     async def give_name(self, name: str) -> None:
         await self.wait_for("What name should the other players see?")

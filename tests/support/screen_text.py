@@ -20,15 +20,42 @@ def screen_text(app) -> str:
 
 
 def footer_misses(app) -> list[str]:
-    """The shown keys of the screen that its footer line does not show whole ("^g Play vs
-    bots"); a binding of several keys (Ctrl+W or F3, for browsers) counts as shown when one of
-    its keys is."""
-    footer = screen_text(app).rstrip("\n").splitlines()[-1]
+    """The shown keys of the screen that its footer line (on a narrow or touch screen, its bar
+    of buttons) does not show whole ("^g Play vs bots"); a binding of several keys (Ctrl+W or
+    F3, for browsers) counts as shown when one of its keys is. A touch screen's buttons name
+    no key."""
+    footer = bar_text(app) or screen_text(app).rstrip("\n").splitlines()[-1]
+    if app.has_class("-touch"):
+        return [description for (_, description) in keys_of_screen(app)
+                if description not in footer.splitlines()]
+    return [f"{keys[0]} {description}" for (_, description), keys in keys_of_screen(app).items()
+            if not any(f"{key} {description}" in footer for key in keys)]
+
+
+def keys_of_screen(app) -> dict[tuple[str, str], list[str]]:
+    """The keys shown in a footer, by action and words."""
     keys_of: dict[tuple[str, str], list[str]] = {}
     for active in app.screen.active_bindings.values():
         if active.binding.show and active.enabled:
             keys_of.setdefault((active.binding.action, active.binding.description),
                                []).append(app.get_key_display(active.binding))
     assert keys_of, "the screen shows no key"
-    return [f"{keys[0]} {description}" for (_, description), keys in keys_of.items()
-            if not any(f"{key} {description}" in footer for key in keys)]
+    return keys_of
+
+
+def bar_text(app) -> str:
+    """The words of each button of the screen's bar of buttons, as the screen shows them (a
+    tall button's may take two lines), one button a line; empty when the bar is not shown."""
+    from tui.widgets.action_bar import ActionBar, ActionButton
+
+    bars = [bar for bar in app.screen.query(ActionBar) if bar.region.height]
+    if not bars:
+        return ""
+    lines = screen_text(app).splitlines()
+    buttons = []
+    for button in bars[0].query(ActionButton):
+        region = button.region
+        shown = " ".join(lines[y][region.x:region.right].strip()
+                         for y in range(region.y, region.bottom))
+        buttons.append(" ".join(shown.split()))
+    return "\n".join(buttons)

@@ -255,3 +255,131 @@ def test_a_kind_of_warning_is_printed_once_a_while_with_a_count():
 def test_a_page_reaching_loopback_is_on_loopbacks_network():
     assert network_of("127.0.0.1") == ipaddress.ip_network("127.0.0.0/8")
     assert network_of("203.0.113.9") == ipaddress.ip_network("203.0.113.9/32")  # no interface
+
+
+# -- a phone's way in: the QR code, the page, what the page and its app tell each other --------
+
+@pytest.mark.parametrize("address", ["https://192.168.1.20:8443/", "https://10.200.100.250:65535/",
+                                     "http://[fd00:1234:5678::abcd]:8443/"])
+def test_the_qr_code_reads_back_as_the_address(address):
+    from support.qr_reading import read_text
+
+    from tui.serve.qr import qr_for_terminal, qr_rows
+
+    rows = qr_rows(address)
+    assert read_text(rows) == [address]
+    # Every module about square in a terminal's cell, twice as high as it is wide.
+    assert len({len(row) for row in rows}) == 1 and len(rows[0]) <= 2 * len(rows) + 1
+    coloured = qr_for_terminal(address, colours=True).splitlines()
+    assert [line.removeprefix("\x1b[97;40m").removesuffix("\x1b[0m") for line in coloured] == rows
+
+
+def test_the_address_guests_reach_comes_first_and_never_loopback_unless_asked():
+    from tui.serve.page_address import guest_page_url, guests_first, page_url
+
+    assert guests_first(["172.17.0.1", "192.168.1.20"], routed="192.168.1.20") == [
+        "192.168.1.20", "172.17.0.1"]
+    assert guests_first(["172.17.0.1", "192.168.1.20"], routed="10.0.0.9") == [
+        "172.17.0.1", "192.168.1.20"]
+    served = page_url("https", "192.168.1.20", 8443)
+    assert served == "https://192.168.1.20:8443/"
+    # A guest's app shows the address its page reached, but never this computer's loopback.
+    assert guest_page_url("https", "10.8.0.1", 8443, served) == "https://10.8.0.1:8443/"
+    assert guest_page_url("https", "127.0.0.1", 8443, served) == served
+    assert guest_page_url("https", None, 8443, served) == served
+    assert page_url("https", "fd00::1", 8443) == "https://[fd00::1]:8443/"
+
+
+def test_an_app_finds_the_page_its_user_serves_while_the_server_runs(tmp_path, monkeypatch):
+    from tui.serve.page_address import (PAGE_ADDRESS_ENV, SERVE_DIR, forget_serving,
+                                        page_address, serving_url, write_serving)
+
+    monkeypatch.delenv(PAGE_ADDRESS_ENV, raising=False)
+    monkeypatch.setenv("GASLIGHT_DATA_DIR", str(tmp_path))
+    root = tmp_path / SERVE_DIR
+    root.mkdir()
+    assert page_address() is None
+    record = write_serving(root, "https://192.168.1.20:8443/")
+    assert record.stat().st_mode & 0o077 == 0
+    assert page_address() == "https://192.168.1.20:8443/"
+    forget_serving(root)
+    assert page_address() is None
+    # A record left by a server that died is no server.
+    record.write_text("2147483646 https://192.168.1.20:8443/\n")
+    assert serving_url(root) is None
+    # A guest's app is told its page's address by its server.
+    monkeypatch.setenv(PAGE_ADDRESS_ENV, "https://10.8.0.1:8443/")
+    assert page_address() == "https://10.8.0.1:8443/"
+
+
+def test_the_page_title_names_what_closing_it_would_end_and_carries_no_control():
+    from tui.serve.page_app import ENDS_PREFIX, TITLE, title_for, title_sequence
+
+    assert title_for("") == TITLE
+    assert title_for("Time Bomb at Baker Street") == ENDS_PREFIX + "Time Bomb at Baker Street"
+    sneaky = title_for("Baker\x07Street\x1b]0;pwned")
+    assert "\x07" not in sneaky and "\x1b" not in sneaky
+    assert title_sequence(sneaky) == f"\x1b]2;{sneaky}\x07"
+
+
+async def test_the_page_declares_a_viewport_follows_its_title_and_fetches_nothing_elsewhere(
+        tmp_path):
+    """The page (ours, not textual-serve's template) tells a phone to lay it out at its own
+    width, sets the pointer cookie, asks before closing at a game, and loads only this
+    server's files; its script hands its terminal to the page."""
+    import re
+
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from tui.serve.page_app import ENDS_PREFIX, POINTER_COOKIE
+
+    server = GaslightServer(tmp_path / "serve", https=False)
+    async with TestClient(TestServer(server.make_app())) as client:
+        page = await (await client.get("/")).text()
+        assert '<meta name="viewport" content="width=device-width, initial-scale=1"' in page
+        assert POINTER_COOKIE in page and "beforeunload" in page
+        assert f"const ENDS = {json.dumps(ENDS_PREFIX)};" in page
+        base = str(client.make_url("/"))
+        outside = [url for url in re.findall(r'(?:src|href)="([^"]+)"', page)
+                   if not url.startswith(base)]
+        assert outside == [] and "googleapis" not in page
+        script = await (await client.get("/page.js")).text()
+        assert "window.gaslightTerminal=this.terminal," in script
+
+
+def test_a_touch_page_is_told_to_its_app():
+    from tui.serve.page_app import touch_from
+
+    assert touch_from("coarse") and not touch_from("fine") and not touch_from(None)
+    assert not touch_from("coarse; x")
+
+
+@pytest.mark.parametrize("size", [(120, 40), (46, 50)], ids=["beside the seats", "under them"])
+async def test_the_hosts_waiting_room_shows_the_pages_code_and_a_guests_does_not(monkeypatch,
+                                                                                 size):
+    """In a guest's app (or while its person serves a page), the waiting room of the table it
+    hosts shows the page's QR code, which a decoder reads as the page's address; the waiting
+    room of someone else's table shows none."""
+    from support.offline import lobby, offline_app, open_table
+    from support.qr_reading import code_on, read_text
+    from support.screen_text import screen_text
+
+    from tui.serve.page_address import PAGE_ADDRESS_ENV
+    from tui.serve.qr import qr_rows
+
+    page = "https://192.168.1.20:8443/"
+    monkeypatch.setenv(PAGE_ADDRESS_ENV, page)
+    for seat, shown in ((0, True), (1, False)):
+        application = offline_app()
+        async with application.run_test(size=size) as pilot:
+            await open_table(application, None, seat, lobby(phase="waiting"))
+            for _ in range(6):
+                await pilot.pause()
+            # A phone's room is longer than its screen: it scrolls to the code.
+            application.screen.query_one("#play-main").scroll_end(animate=False)
+            for _ in range(3):
+                await pilot.pause()
+            screen = screen_text(application)
+            code = code_on(screen)
+            assert read_text(code) == ([page] if shown else []), screen
+            assert len(code) == (len(qr_rows(page)) if shown else 0), screen

@@ -1,5 +1,5 @@
-"""Every screen whole at 80x24 at the largest table of each game (issue 46): the table from a
-seat and as a spectator, the end (every player, the winners, the evening's line, who asked
+"""Every screen whole at 80x24, and on a phone upright (46x50, the narrow layouts of issue
+43), at the largest table of each game (issue 46): the table from a seat and as a spectator, the end (every player, the winners, the evening's line, who asked
 for another game), the header of the table this app hosts, each dialog, and a replay's header
 and footer. A test fails when a row is missing or a line is cut mid-word: what gives way says
 so in a word that fits ("+2 more"), or leaves whole parts out. The games and their largest
@@ -31,6 +31,8 @@ PLACEHOLDERS = ("type to chat…",)
 """Words that end in "…" of their own, not because they were cut."""
 
 GAMES = list(CATALOGUE)
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((46, 50), id="phone")]
+"""A terminal's least, and an upright phone's page (its font fitted to 46 columns)."""
 
 
 def names_at(game_id: str) -> list[str]:
@@ -55,10 +57,11 @@ async def settle(pilot, rounds: int = 6) -> None:
 
 @pytest.mark.parametrize("game_id", GAMES)
 @pytest.mark.parametrize("eyes", ["seat", "spectator"])
-async def test_the_table_shows_every_player_and_whole_lines(game_id, eyes):
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_table_shows_every_player_and_whole_lines(size, game_id, eyes):
     game, seat = mid_game(game_id)
     application = offline_app()
-    async with application.run_test(size=(80, 24)) as pilot:
+    async with application.run_test(size=size) as pilot:
         await open_table(application, game, seat if eyes == "seat" else None,
                          full_lobby(game_id))
         await settle(pilot)
@@ -69,11 +72,12 @@ async def test_the_table_shows_every_player_and_whole_lines(game_id, eyes):
 
 
 @pytest.mark.parametrize("game_id", GAMES)
-async def test_the_end_shows_every_player_the_winners_the_evening_and_who_asked(game_id):
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_end_shows_every_player_the_winners_the_evening_and_who_asked(size, game_id):
     game = ended(game_id)
     lobby = full_lobby(game_id, play_again=[1])
     application = offline_app()
-    async with application.run_test(size=(80, 24)) as pilot:
+    async with application.run_test(size=size) as pilot:
         await open_table(application, game, 0, lobby)
         while not isinstance(application.screen, EndScreen):
             await pilot.pause()
@@ -89,12 +93,13 @@ async def test_the_end_shows_every_player_the_winners_the_evening_and_who_asked(
 
 
 @pytest.mark.parametrize("game_id", GAMES)
-async def test_the_hosts_header_keeps_whole_words(game_id):
+@pytest.mark.parametrize("size", SIZES)
+async def test_the_hosts_header_keeps_whole_words(size, game_id):
     """The status bar of the table this app hosts: whose turn, the code, the connection, and
     of the game's state the parts that fit, whole."""
     game, seat = mid_game(game_id)
     application = offline_app()
-    async with application.run_test(size=(80, 24)) as pilot:
+    async with application.run_test(size=size) as pilot:
         screen = OfflinePlayScreen(application.backend, Ticket(
             Address("127.0.0.1", 47420), "t1", code="1234-5678"), "Ada")
         await application.push_screen(screen)
@@ -130,12 +135,13 @@ DIALOGS = {
 
 
 @pytest.mark.parametrize("name", list(DIALOGS))
-async def test_every_dialog_is_whole_or_says_what_it_has_no_room_for(name):
+@pytest.mark.parametrize("size", SIZES)
+async def test_every_dialog_is_whole_or_says_what_it_has_no_room_for(size, name):
     game_id, where, keys = DIALOGS[name]
     game = played(game_id, where)
     assert where(game), name
     application = offline_app()
-    async with application.run_test(size=(80, 24)) as pilot:
+    async with application.run_test(size=size) as pilot:
         screen = await open_table(application, game, 0, full_lobby(game_id))
         await settle(pilot)
         if open_dialog(application) is not None:  # a claim offered at the deal
@@ -159,7 +165,8 @@ async def test_every_dialog_is_whole_or_says_what_it_has_no_room_for(name):
 
 
 @pytest.mark.parametrize("game_id", GAMES)
-async def test_a_replays_header_and_footer_are_whole(game_id, tmp_path, monkeypatch):
+@pytest.mark.parametrize("size", SIZES)
+async def test_a_replays_header_and_footer_are_whole(size, game_id, tmp_path, monkeypatch):
     monkeypatch.setenv("GASLIGHT_CONFIG_DIR", str(tmp_path / "config"))
     players = largest(game_id)
     game, played = bots_play(game_id, players, 4)
@@ -171,7 +178,7 @@ async def test_a_replays_header_and_footer_are_whole(game_id, tmp_path, monkeypa
         seats=[Player(NAMES[s], "human" if s == 0 else "bot") for s in range(players)], chat=[])
     application = replay_app(Backend(interfaces=["127.0.0.1"], data_dir=tmp_path / "data",
                                      discover=False), record)
-    async with application.run_test(size=(80, 24)) as pilot:
+    async with application.run_test(size=size) as pilot:
         while not (isinstance(application.screen, ReplayScreen)
                    and application.screen.drawn is not None):
             await pilot.pause()

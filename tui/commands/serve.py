@@ -68,11 +68,12 @@ def run(args: argparse.Namespace) -> int:
     import sys
     from pathlib import Path
 
-    from netplay.announcer import advertised_addresses
     from netplay.store import data_dir
     from tui.launch import interfaces_from
     from tui.serve.console import loop_exception_handler, set_up_console
     from tui.serve.limits import ServeLimits
+    from tui.serve.page_address import SERVE_DIR
+    from tui.serve.qr import qr_for_terminal
     from tui.serve.server import GaslightServer, certificate_fingerprint
 
     try:
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     interfaces = interfaces_from(args.interface)
     # One interface: listen there only. Several: listen everywhere, discover on those.
     bind = interfaces[0] if interfaces and len(interfaces) == 1 else "0.0.0.0"
-    root = Path(args.data_dir) if args.data_dir else data_dir() / "serve"
+    root = Path(args.data_dir) if args.data_dir else data_dir() / SERVE_DIR
 
     async def serve() -> int:
         loop = asyncio.get_running_loop()
@@ -105,13 +106,16 @@ def run(args: argparse.Namespace) -> int:
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             loop.add_signal_handler(sig, stop_serving)
         try:
-            port = await server.start()
+            await server.start()
         except OSError as error:
             print(f"gaslight serve: cannot listen on {bind}:{args.port}: {error.strerror}",
                   file=sys.stderr)
             return 2
-        for address in advertised_addresses(bind, interfaces):
-            print(f"Gaslight for browsers at {server.scheme}://{address}:{port}", flush=True)
+        for url in server.urls:
+            print(f"Gaslight for browsers at {url.rstrip('/')}", flush=True)
+        # A phone's camera opens the first: the address of the LAN's interface.
+        print(f"a phone's camera opens it from this code:\n"
+              f"{qr_for_terminal(server.urls[0], colours=sys.stdout.isatty())}", flush=True)
         if server.key is not None:
             print(f"the certificate's SHA-256 fingerprint: {certificate_fingerprint(server.key)}",
                   flush=True)

@@ -5,6 +5,11 @@ The screens compose one `GameView` each and decide the rest: where the views com
 host's `state` messages, or a replay's steps), what the keys do, and which pages stand in the
 board's place before a game shows (a live table's waiting room, its closed notice). `show`
 hands the board a view and brings the log in line with it; the screen words the status line.
+
+On a narrow screen (a phone upright, `-narrow` in app.tcss) the log and the chat go under the
+board, one at a time, chosen by tabs (`PaneTabs`); the chat's line stays in sight under
+either. The board and its dialog are never hidden: a choice the keyboard may take is always on
+screen (tui/README.md, "The table's keyboard").
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from typing import Any, Sequence
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.geometry import Size
 from textual.widget import Widget
 from textual.widgets import ContentSwitcher
 
@@ -21,6 +27,7 @@ from tui.models.seats import SeatInfo, names_of
 from tui.widgets.chat_panel import ChatPanel
 from tui.widgets.event_log import EventLog
 from tui.widgets.game_board import GameBoard
+from tui.widgets.pane_tabs import PaneTabs
 from tui.widgets.status_bar import StatusBar
 
 BOARD = "game"
@@ -47,8 +54,30 @@ class GameView(Vertical):
                 # A board's dialog opens here, under the board, beside the chat.
                 yield Vertical(id="dialog-dock")
             with Vertical(id="play-side"):
+                yield PaneTabs()
                 yield EventLog(id="log")
                 yield ChatPanel(spectator=self.spectator, id="chat")
+
+    def on_mount(self) -> None:
+        self.show_pane(self.query_one(PaneTabs).shown)
+        # A line added to the pane not shown is counted on its tab.
+        self.watch(self.event_log, "virtual_size", self.log_grew, init=False)
+        self.watch(self.query_one("#chat-log"), "virtual_size", self.chat_grew, init=False)
+
+    def log_grew(self, old: Size, new: Size) -> None:
+        self.query_one(PaneTabs).added("log", new.height - old.height)
+
+    def chat_grew(self, old: Size, new: Size) -> None:
+        self.query_one(PaneTabs).added("chat", new.height - old.height)
+
+    def on_pane_tabs_chosen(self, event: PaneTabs.Chosen) -> None:
+        event.stop()
+        self.show_pane(event.pane)
+
+    def show_pane(self, pane: str) -> None:
+        """On a narrow screen, the log or the chat under the board."""
+        self.query_one(PaneTabs).show(pane)
+        self.set_class(pane == "chat", "-chat")
 
     @property
     def view(self) -> dict[str, Any] | None:

@@ -1,5 +1,7 @@
 """Every key the screen below answers to now, with what it does, each key once and each
-description whole: at 80 columns a long one wraps under itself instead of being cut."""
+description whole: at 80 columns a long one wraps under itself instead of being cut. Under
+them, when a browser can reach Gaslight here, the QR code of its page, for a guest's phone
+(under, so that on a screen of 24 rows the keys come first)."""
 
 from __future__ import annotations
 
@@ -11,6 +13,9 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
+
+from tui.widgets.qr_code import QrCode
+from tui.widgets.waiting_room import SCAN
 
 GENERAL_KEYS = [
     ("a number", "At a table: names a seat, or in a dialog a choice (in a list of counts, "
@@ -40,20 +45,23 @@ class KeysScreen(ModalScreen[None]):
     KeysScreen { align: center middle; }
     KeysScreen > VerticalScroll { width: 72; max-width: 100%; height: auto; max-height: 100%;
                                   border: thick $accent; background: $surface; padding: 0 1; }
-    KeysScreen #keys-table { height: auto; }
+    KeysScreen #keys-table { height: auto; margin: 0 0 1 0; }
     KeysScreen #keys-note { height: auto; margin: 0 0 1 0; text-style: bold; }
-    KeysScreen #keys-after { height: auto; margin: 1 0 0 0; }
+    KeysScreen #keys-after { height: auto; margin: 0 0 1 0; }
     """
 
     BINDINGS = [Binding("escape", "close", "Close"), Binding("question_mark", "close", "Close")]
 
-    def __init__(self, keys: list[tuple[str, str]], note: str = "", after: Any = "") -> None:
+    def __init__(self, keys: list[tuple[str, str]], note: str = "", after: Any = "",
+                 page: str | None = None) -> None:
         """`note`: what else is worth knowing on this screen, above the keys; `after`, a
-        renderable under them (what a table's words mean)."""
+        renderable under them (what a table's words mean); `page`: the address of Gaslight's
+        page for browsers, shown as a QR code under all of it."""
         super().__init__()
         self.keys = keys
         self.note = note
         self.after = after
+        self.page = page
 
     def compose(self) -> ComposeResult:
         box = VerticalScroll()
@@ -65,6 +73,9 @@ class KeysScreen(ModalScreen[None]):
             yield Static(keys_table(self.keys), id="keys-table")
             if self.after:
                 yield Static(self.after, id="keys-after", markup=False)
+            if self.page:
+                yield Static(SCAN)
+                yield QrCode(self.page)
 
     def on_mount(self) -> None:
         self.query_one(VerticalScroll).focus()

@@ -1,7 +1,14 @@
 """Browser play: `gaslight serve` puts the app in a guest's browser, over HTTPS.
 
-Each page runs an app process of its own (`tui.serve.session`), textual-serve's page and
-script draw it. What a LAN needs around that is here:
+Each page runs an app process of its own (`tui.serve.session`); our page
+(`templates/page.html`) and textual-serve's script draw it. What a LAN needs around that is
+here:
+
+- **A phone is a guest like any other.** The page declares a viewport and fits its font to
+  the screen (an upright phone gets the app's narrow layouts), tells the app when its pointer
+  is a finger, and asks before a closed tab ends a game (`tui.serve.page_app`). The address
+  guests reach is printed as a QR code, and each guest's app is told it, to show others
+  (`tui.serve.page_address`).
 
 - **TLS.** A self-signed certificate, made and kept owner-only like a host's key (`HostKey`),
   and the page told its own https:// address, so that its websocket is wss:// (a browser
@@ -63,6 +70,10 @@ from tui.launch import INTERFACES_ENV
 from tui.serve.limits import ServeLimits
 from tui.serve.listener import Listener
 from tui.serve.page import read_page
+from tui.serve.page_app import (ENDS_PREFIX, NARROW_COLUMNS, POINTER_COOKIE, TOUCH_ENV,
+                                touch_from)
+from tui.serve.page_address import (PAGE_ADDRESS_ENV, forget_serving, guest_page_url,
+                                    guests_first, page_url, write_serving)
 from tui.serve.session import GuestSession, wait_all
 
 log = logging.getLogger("gaslight.serve")
@@ -109,21 +120,24 @@ def certificate_fingerprint(key: HostKey) -> str:
     return ":".join(digest[i:i + 2] for i in range(0, len(digest), 2)).upper()
 
 
-OUTSIDE_STYLESHEET: Final = re.compile(r"<link[^>]*fonts\.googleapis\.com[^>]*>")
-"""textual-serve's page fetches its font from Google: it would tell Google of every guest, and
-wait on a LAN with no way out. The page falls back to the browser's own monospace font."""
-FIT_FONT: Final = """<script>
-// Before textual.js reads the font size on load: the largest (up to 16 px) that fits the
-// 80x24 cells every screen is laid out for, so a phone on its side gets the whole screen.
-// A cell of the page's monospace font is about 0.6 em wide and 1.2 em high.
-(() => {
-  const terminal = document.getElementById("terminal");
-  if (new URLSearchParams(location.search).has("fontsize")) return;
-  const fits = Math.floor(Math.min(innerWidth / (80 * 0.6), innerHeight / (24 * 1.2)));
-  terminal.dataset.fontSize = Math.max(8, Math.min(16, fits));
-})();
-</script>
-"""
+PAGE: Final = Path(__file__).parent / "templates"
+"""The page: textual-serve's, with a viewport for phones, the font fitted to the screen, its
+pointer told to the app, and a closed tab at a game asking first (`page.html`). It fetches
+nothing from another host: textual-serve's fetched its font from Google, which would tell
+Google of every guest, and wait on a LAN with no way out."""
+TERMINAL_OPENED: Final = "this.terminal.open(e),"
+"""Where textual-serve's script opens its xterm.js terminal: the terminal is handed to the
+page's own script there (`window.gaslightTerminal`), which follows its title."""
+
+
+def page_script() -> bytes:
+    """textual-serve's script, its terminal handed to the page."""
+    script = (TEXTUAL_SERVE / "static" / "js" / "textual.js").read_text()
+    if TERMINAL_OPENED not in script:
+        raise RuntimeError("textual-serve's script changed: update TERMINAL_OPENED")
+    return script.replace(TERMINAL_OPENED,
+                          TERMINAL_OPENED + "window.gaslightTerminal=this.terminal,").encode()
+
 
 FULL_PAGE: Final = """<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>Gaslight is full</title></head>
@@ -198,6 +212,10 @@ class GaslightServer:
         self.stopping = False
         self.listener: Listener | None = None
         self._runner: web.AppRunner | None = None
+        self.urls: list[str] = []
+        """The page's addresses, once listening: the one guests most likely reach first."""
+        self.script = b""
+        """The page's script, made with the web server."""
 
     @property
     def scheme(self) -> str:
@@ -215,13 +233,16 @@ class GaslightServer:
         return private_dir(self.root / GUESTS_DIR / guest)
 
     def guest_environment(self, home: Path, reached: str | None) -> dict[str, str]:
-        """The guest's own config and data directories, the server's interfaces, and the
-        networks the guest may reach: the one of `reached`, the address their page came to,
-        and those the owner added."""
+        """The guest's own config and data directories, the server's interfaces, the
+        networks the guest may reach (the one of `reached`, the address their page came to,
+        and those the owner added), and the page's address to show other guests."""
         networks = [*([network_of(reached)] if reached else []), *self.guests_reach]
         environment = {CONFIG_DIR_ENV: str(private_dir(home / "config")),
                        DATA_DIR_ENV: str(private_dir(home / "data")),
                        GUEST_NETWORKS_ENV: ",".join(str(n) for n in networks)}
+        if self.urls:
+            environment[PAGE_ADDRESS_ENV] = guest_page_url(self.scheme, reached, self.port,
+                                                           self.urls[0])
         if self.interfaces:
             environment[INTERFACES_ENV] = ",".join(self.interfaces)
         return environment
@@ -230,13 +251,18 @@ class GaslightServer:
 
     def make_app(self) -> web.Application:
         app = web.Application(middlewares=[self.first_request])
-        aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(TEXTUAL_SERVE / "templates"))
+        aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(PAGE), autoescape=True)
+        self.script = page_script()
         app.add_routes([
             web.get("/", self.handle_index, name="index"),
             web.get("/ws", self.handle_websocket, name="websocket"),
+            web.get("/page.js", self.handle_script, name="script"),
             web.static("/static", TEXTUAL_SERVE / "static", name="static"),
         ])
         return app
+
+    async def handle_script(self, request: web.Request) -> web.Response:
+        return web.Response(body=self.script, content_type="application/javascript")
 
     @web.middleware
     async def first_request(self, request: web.Request,
@@ -264,14 +290,14 @@ class GaslightServer:
         router = request.app.router
         context = {
             "font_size": to_int(request.query.get("fontsize", "16"), 16),
-            "app_websocket_url": f"{'wss' if self.https else 'ws'}://{request.host}"
-                                 f"{router['websocket'].url_for()}",
-            "config": {"static": {"url": f"{base}{router['static'].url_for(filename='/')}"}},
-            "application": {"name": "Gaslight"},
+            "websocket_url": f"{'wss' if self.https else 'ws'}://{request.host}"
+                             f"{router['websocket'].url_for()}",
+            "static_url": f"{base}{router['static'].url_for(filename='/')}",
+            "script_url": f"{base}{router['script'].url_for()}",
+            "pointer_cookie": POINTER_COOKIE, "secure": self.https,
+            "title_prefix": ENDS_PREFIX, "narrow_columns": NARROW_COLUMNS,
         }
-        response = aiohttp_jinja2.render_template("app_index.html", request, context)
-        page = OUTSIDE_STYLESHEET.sub("", response.text or "")
-        response.text = page.replace("</body>", FIT_FONT + "</body>")
+        response = aiohttp_jinja2.render_template("page.html", request, context)
         guest = guest_id(request)
         if guest is not None:
             self.visited(guest)
@@ -308,9 +334,11 @@ class GaslightServer:
             raise web.HTTPTooManyRequests(text="Gaslight is open on this device already")
         home = self.guest_home(guest)
         sockname = request.transport.get_extra_info("sockname") if request.transport else None
+        environment = self.guest_environment(home, sockname[0] if sockname else None)
+        if touch_from(request.cookies.get(POINTER_COOKIE)):
+            environment[TOUCH_ENV] = "1"
         session = GuestSession(
-            [sys.executable, "-m", "tui"], guest, home,
-            self.guest_environment(home, sockname[0] if sockname else None), self.limits,
+            [sys.executable, "-m", "tui"], guest, home, environment, self.limits,
             remote=request.remote, on_end=self._ended)
         self.sessions.add(session)
         log.info("a page opened from %s: %d sessions", request.remote, len(self.sessions))
@@ -380,6 +408,12 @@ class GaslightServer:
         self.listener = Listener(self._runner.server, self.limits,
                                  self.key.server_context() if self.key else None)
         self.port = self.listener.start(self.bind, self.port)
+        from netplay.announcer import advertised_addresses
+
+        self.urls = [page_url(self.scheme, address, self.port)
+                     for address in guests_first(advertised_addresses(self.bind,
+                                                                      self.interfaces))]
+        write_serving(self.root, self.urls[0])
         return self.port
 
     def kill_every_app(self) -> None:
@@ -391,6 +425,7 @@ class GaslightServer:
         """Stop listening and end every guest's app: each has `exit_grace` seconds to quit,
         telling the tables it hosts that they closed, and is killed then."""
         self.stopping = True
+        forget_serving(self.root)
         if self.listener is not None:
             await self.listener.close()
         for session in list(self.sessions):
