@@ -208,6 +208,10 @@ async def test_a_held_seat_is_let_go_at_its_host_and_here(app_factory, backend_f
         assert len(sitting.seats.all()) == 1
         app = app_factory("Ann")
         async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+            # The lobby first offers the held seat back; not now.
+            await waiter.until(pilot, lambda: question(app), "take it back?")
+            await pilot.press("escape")
+            await waiter.until(pilot, lambda: not question(app), "not now")
             await pilot.press("ctrl+o", *f"127.0.0.1:{port}", "enter")
             tables = app.lobby.query_one(TableList)
             await waiter.until(pilot, lambda: tables.selected and tables.selected.held, "★")
