@@ -378,7 +378,9 @@ async def test_a_phone_on_its_side_gets_the_whole_screen_and_f_keys(serve, brows
 
 async def test_a_flood_of_reloads_leaves_one_app(serve, browser):
     """A page reloaded again and again, faster than its app starts: each reload's app waits
-    for the last one of that guest to end, so apps never pile up, and one is left."""
+    for the last one of that guest to end, so apps never pile up beyond the device's three
+    pages, the last reload is never told the device has too many open (it waits a moment for
+    the ones it left), and one app is left."""
     served = serve()
     context = await guest_context(browser)
     guest = await Guest.open(context, served.url)
@@ -392,4 +394,4 @@ async def test_a_flood_of_reloads_leaves_one_app(serve, browser):
     await guest.wait_for("What name should the other players see?")
     await until(lambda: len(served.app_processes()) == 1, "one app left",
                 timeout=APP_SECONDS, every=LOOK_EVERY)
-    assert most <= 2
+    assert most <= 3  # --per-device's default

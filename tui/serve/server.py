@@ -94,6 +94,10 @@ KILL_WAIT: Final = 2.0
 """Seconds, past the grace, for the apps killed at a stop to be reaped."""
 CLEANUP_WAIT: Final = 2.0
 """Seconds the web server has to close its connections at a stop."""
+ROOM_WAIT: Final = 3.0
+ROOM_LOOK_EVERY: Final = 0.1
+"""Seconds a device at its pages' limit waits for one it left to close, and how often it looks:
+a reloaded tab's old page is seen closed within a moment."""
 
 
 def to_int(text: str, default: int) -> int:
@@ -229,6 +233,17 @@ class GaslightServer:
         """The pages open from `remote` whose apps still run (a reloaded tab's is going)."""
         return sum(1 for s in self.sessions if s.remote == remote and not s.closing)
 
+    async def room_for(self, remote: str | None) -> bool:
+        """Whether `remote` may open one more page, once the pages it just left have gone: a
+        tab reloaded fast asks for its new page before the server has seen the old one close,
+        and was told the device had too many open."""
+        deadline = time.monotonic() + ROOM_WAIT
+        while self.open_from(remote) >= self.per_device:
+            if time.monotonic() >= deadline or self.stopping:
+                return False
+            await asyncio.sleep(ROOM_LOOK_EVERY)
+        return True
+
     def guest_home(self, guest: str) -> Path:
         return private_dir(self.root / GUESTS_DIR / guest)
 
@@ -281,7 +296,7 @@ class GaslightServer:
         if self.full:
             return web.Response(status=503, content_type="text/html",
                                 text=FULL_PAGE.format(sessions=len(self.sessions)))
-        if self.open_from(request.remote) >= self.per_device:
+        if not await self.room_for(request.remote):
             return web.Response(status=429, content_type="text/html",
                                 text=TOO_MANY_PAGE.format(sessions=self.per_device))
         # The page's own address, as the guest typed it: the websocket must go back there,
@@ -330,7 +345,7 @@ class GaslightServer:
             raise web.HTTPForbidden(text="open the page first: it gives this browser its name")
         if self.full or self.stopping:
             raise web.HTTPServiceUnavailable(text="Gaslight is full")
-        if self.open_from(request.remote) >= self.per_device:
+        if not await self.room_for(request.remote):
             raise web.HTTPTooManyRequests(text="Gaslight is open on this device already")
         home = self.guest_home(guest)
         sockname = request.transport.get_extra_info("sockname") if request.transport else None
