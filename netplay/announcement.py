@@ -16,7 +16,7 @@ from netplay.transport import identity
 
 MAX_INSTANCE_BYTES: Final = 63
 """DNS label limit for a service instance name."""
-TXT_KEYS: Final = ("v", "host", "fp", "id", "name", "game", "players", "taken", "free", "people",
+TXT_KEYS: Final = ("v", "host", "fp", "id", "name", "by", "game", "players", "taken", "free", "people",
                    "bots", "phase", "opts", "seq")
 """Everything the TXT record may hold. A test checks the record has exactly these keys."""
 MAX_TXT_VALUE: Final = 200
@@ -33,6 +33,7 @@ def txt_record(summary: dict, fingerprint: str, seq: int = 0) -> dict[str, str]:
         "fp": fingerprint,
         "id": summary["id"],
         "name": summary["name"],
+        "by": summary.get("by", ""),
         "game": summary["game"],
         "players": str(summary["players"]),
         "taken": str(summary["seats_taken"]),
@@ -43,7 +44,8 @@ def txt_record(summary: dict, fingerprint: str, seq: int = 0) -> dict[str, str]:
         "opts": changed_options(summary["game"], summary.get("options", {})),
         "seq": str(seq),
     }
-    return {key: value for key, value in record.items() if value or key not in ("people", "bots")}
+    return {key: value for key, value in record.items()
+            if value or key not in ("people", "bots", "by")}
 
 
 def changed_options(game: str, options: dict) -> str:
@@ -105,6 +107,8 @@ class DiscoveredTable:
     """Who is seated, when the host counts them (an older host does not)."""
     options: dict[str, Any] = field(default_factory=dict)
     """The table's options that differ from its game's defaults (`opts`)."""
+    by: str = ""
+    """The name of the person who hosts it, as the record claims it (empty when none)."""
 
     @property
     def address(self) -> str:

@@ -108,6 +108,7 @@ def parse_service(info: AsyncServiceInfo) -> DiscoveredTable | None:
             people=int(props["people"]) if props.get("people") else None,
             bots=int(props["bots"]) if props.get("bots") else None,
             options=read_options(props.get("opts", "")),
+            by=props.get("by", "")[:MAX_NAME],
         )
     except (KeyError, ValueError):
         return None

@@ -203,7 +203,9 @@ class Table:
         covers counts as its person's."""
         taken = self.seats_taken()
         bots = sum(1 for s in self.seats if s.kind == BOT)
-        return {"id": self.id, "name": self.name, "game": self.game_id, "players": self.players,
+        host = self.seats[self.host_seat].name if self.host_seat is not None else ""
+        return {"id": self.id, "name": self.name, "by": host, "game": self.game_id,
+                "players": self.players,
                 "seats_taken": taken, "seats_free": self.players - taken,
                 "people": taken - bots, "bots": bots, "phase": self.phase,
                 "private": self.private, "options": dict(self.options),

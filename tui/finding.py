@@ -73,6 +73,7 @@ class TableFinding:
                         people=t.people,
                         bots=t.bots,
                         options=changed_options_text(t.game, t.options),
+                        by=t.by,
                     )
                     for t in browser.tables.values()
                 ]

@@ -100,6 +100,8 @@ class TableListing:
     options: str = ""
     """The table's options that differ from its game's defaults, in words ("Variante: yes"),
     so a joiner sees them before sitting."""
+    by: str = ""
+    """The name of the person who hosts the table, as its host says (empty when none)."""
     key_changed: bool = False
     """A held seat's row whose host, at the address it was last seen, shows another key than
     the one the seat was taken from: nothing is sent there, and the row says so."""
@@ -121,6 +123,7 @@ class TableListing:
             people=optional_count(entry.get("people")),
             bots=optional_count(entry.get("bots")),
             private=entry.get("private") is True,
+            by=str(entry.get("by") or ""),
             options=" · ".join(
                 filter(None, (changed_options_text(str(entry.get("game", "")),
                                                    entry.get("options")),

@@ -128,3 +128,21 @@ async def test_another_game_never_hands_the_first_turn_to_someone_away(host):
     assert [(c.seat, c.start, c.by) for c in second.covers] == [(2, 0, "host")]
     for conn in (ann, bob):
         await conn.close()
+
+
+async def test_a_tables_listing_and_announcement_name_who_hosts_it(host):
+    """The person whose table it is is named where the table is listed, so the code prompt can
+    say whose table asks (issue 42); before anyone sits, nobody is."""
+    from netplay.announcement import txt_record
+    from tui.address import Address
+    from tui.listing import TableListing
+
+    table_id = host.create_table("timebomb", 4, name="Baker Street", bots=2)
+    assert host.tables[table_id].summary()["by"] == ""
+    ann = await connect(host, "Ann", table=table_id)
+    await lobby_where(ann, lambda lobby: lobby.host_seat == 0)
+    summary = host.tables[table_id].summary()
+    assert summary["by"] == "Ann"
+    assert txt_record(summary, "ab" * 32)["by"] == "Ann"
+    listing = TableListing.from_message(Address("127.0.0.1", 1), summary, "lan")
+    assert (listing.name, listing.by) == ("Baker Street", "Ann")

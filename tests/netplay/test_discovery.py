@@ -148,14 +148,15 @@ async def test_a_forged_record_claiming_a_paired_host_leads_nowhere(tmp_path):
 
 
 def test_txt_record_holds_only_public_facts():
-    summary = {"id": "ab12cd34", "name": "Baker Street", "game": "timebomb", "players": 5,
-               "seats_taken": 2, "seats_free": 3, "people": 1, "bots": 1, "phase": "playing",
-               "options": {"first_player": "random", "claims": False}}
+    summary = {"id": "ab12cd34", "name": "Baker Street", "by": "Ann", "game": "timebomb",
+               "players": 5, "seats_taken": 2, "seats_free": 3, "people": 1, "bots": 1,
+               "phase": "playing", "options": {"first_player": "random", "claims": False}}
     record = txt_record(summary, "0123456789abcdef" * 4)
     assert tuple(record) == TXT_KEYS
     assert record == {"v": str(PROTOCOL_VERSION), "host": "0123456789abcdef",
                       "fp": "0123456789abcdef" * 4, "id": "ab12cd34",
-                      "name": "Baker Street", "game": "timebomb", "players": "5", "taken": "2",
+                      "name": "Baker Street", "by": "Ann", "game": "timebomb", "players": "5",
+                      "taken": "2",
                       "free": "3", "people": "1", "bots": "1", "phase": "playing",
                       "opts": "claims=false", "seq": "0"}
 

@@ -45,7 +45,8 @@ async def test_create_sit_add_bot_start_and_play_again(host):
     await watson.send(ListTables())
     await next_of(watson, TableList)  # the one sent on welcome
     listed = (await next_of(watson, TableList)).tables
-    assert listed == [{"id": table_id, "name": "Baker St", "game": "timebomb", "players": 5,
+    assert listed == [{"id": table_id, "name": "Baker St", "by": "Holmes", "game": "timebomb",
+                       "players": 5,
                        "seats_taken": 2, "seats_free": 3, "people": 1, "bots": 1,
                        "phase": "waiting", "private": False,
                        "options": {"first_player": 0, "claims": True}, "bot_level": "smart",

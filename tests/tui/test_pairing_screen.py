@@ -111,6 +111,7 @@ async def test_the_code_prompt_names_the_table_it_is_for(app_factory):
 
     app = app_factory()
     async with app.run_test(size=(80, 24)) as pilot:
-        await app.push_screen(PairingScreen("127.0.0.1:34819", table="Ann's table"))
+        await app.push_screen(PairingScreen("127.0.0.1:34819", table="Baker Street", by="Ann"))
         await pilot.pause()
-        assert "Table code for 127.0.0.1:34819 (Ann's table)" in screen_text(app)
+        text = " ".join(screen_text(app).replace("█", " ").replace("│", " ").split())
+        assert "Table code for 127.0.0.1:34819 (Baker Street, hosted by Ann)" in text

@@ -262,11 +262,13 @@ class LobbyScreen(Screen):
             self.go(self.backend.ticket(listing, spectate))
             return
         self.ask_code(listing.address, listing.private,
-                      lambda: self.go(self.backend.ticket(listing, spectate)), listing.name)
+                      lambda: self.go(self.backend.ticket(listing, spectate)), listing.name,
+                      listing.by)
 
-    def ask_code(self, address: Address, private: bool, then, table: str = "") -> None:
+    def ask_code(self, address: Address, private: bool, then, table: str = "",
+                 by: str = "") -> None:
         """Ask the table code of the host at `address` (a new host, or a private table) for
-        the table named `table`, then go on."""
+        the table named `table` that `by` hosts, then go on."""
         from tui.screens.pairing import PairingScreen
 
         def given(code: str | None) -> None:
@@ -274,7 +276,7 @@ class LobbyScreen(Screen):
                 self.backend.remember_code(address, code)
                 then()
 
-        self.app.push_screen(PairingScreen(str(address), private, table), given)
+        self.app.push_screen(PairingScreen(str(address), private, table, by), given)
 
     def go(self, ticket: Ticket) -> None:
         from tui.screens.play import ASK_CODE_AGAIN, PlayScreen

@@ -23,13 +23,16 @@ class PairingScreen(ModalScreen[str | None]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, where: str, private: bool = False, table: str = "") -> None:
-        """`where` is the host's address; `table` the name of the table being joined, when
-        known, so the person sees which table (and, by its name, whose) asks for the code."""
+    def __init__(self, where: str, private: bool = False, table: str = "",
+                 by: str = "") -> None:
+        """`where` is the host's address; `table` the name of the table being joined and `by`
+        who hosts it, when known, so the person sees which table, and whose, asks for the
+        code."""
         super().__init__()
         self.where = where
         self.private = private
         self.table = table
+        self.by = by
 
     def compose(self) -> ComposeResult:
         why = ("This table is private: its host asks the table code at every join."
@@ -38,7 +41,8 @@ class PairingScreen(ModalScreen[str | None]):
                "in the waiting room, or in the output of gaslight host). It proves the host is "
                "the one you mean; after that this computer knows it.")
         with Vertical():
-            table = f" ([b]{escape(self.table)}[/b])" if self.table else ""
+            hosted = f", hosted by [b]{escape(self.by)}[/b]" if self.by else ""
+            table = f" ([b]{escape(self.table)}[/b]{hosted})" if self.table else ""
             yield Static(f"Table code for [b]{escape(self.where)}[/b]{table}\n{why}")
             yield Input(placeholder="1234-5678", id="code-input")
             yield Static("", id="code-error")
