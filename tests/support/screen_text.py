@@ -19,6 +19,15 @@ def screen_text(app) -> str:
     return console.export_text()
 
 
+def region_text(app, widget) -> str:
+    """The words `widget` shows on the screen, its lines joined: a choice wrapped over two rows
+    of a narrow dialog reads as one sentence, without the borders of the panels beside it."""
+    lines = screen_text(app).splitlines()
+    region = widget.region
+    return " ".join(" ".join(lines[y][region.x:region.right].split())
+                    for y in range(region.y, region.bottom)).strip()
+
+
 def footer_misses(app) -> list[str]:
     """The shown keys of the screen that its footer line (on a narrow or touch screen, its bar
     of buttons) does not show whole ("^g Play vs bots"); a binding of several keys (Ctrl+W or

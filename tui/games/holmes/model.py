@@ -14,6 +14,7 @@ from engine.holmes.catalogue import (
     CLUE_NAMES,
     MAP,
     SIDE_NAMES,
+    SKILLS,
     UNASSIGNED_PENALTY,
     UNCLAIMED_RESERVED_PENALTY,
     VALUE,
@@ -179,11 +180,13 @@ def build_model(view: Mapping[str, Any], legal: Sequence[Mapping[str, Any]], sea
 
 
 def skill_words(view: Mapping[str, Any], character: str) -> str:
-    """` · Rest: Gain 3 IM.`: a character's skill, as the view names it."""
+    """` · Rest: Gain 3 IM.`: a character's skill, as the view names it (a character not on
+    the table yet, offered for Day 1 at the alternative start, as the box does)."""
     for row in view.get("characters", ()):
         if row["id"] == character:
             return f" · {row['skill']}: {row['text']}"
-    return ""
+    skill, text = SKILLS.get(character, ("", ""))
+    return f" · {skill}: {text}" if skill else ""
 
 
 def own_card_word(card: str) -> str:
@@ -216,7 +219,7 @@ def describe_action(action: Mapping[str, Any], view: Mapping[str, Any]) -> str:
         return (f"Pick {character_word(action['character'])} for Day 1"
                 + skill_words(view, action["character"]))
     if kind == "choose_side":
-        return f"Play {SIDE_NAMES[action['side']]} (both sides play alike)"
+        return f"Play {SIDE_NAMES[action['side']]}: both sides play alike"
     if kind == "place":
         return (f"Place a marker on {character_word(action['character'])}"
                 + skill_words(view, action["character"]))
@@ -247,16 +250,17 @@ def describe_action(action: Mapping[str, Any], view: Mapping[str, Any]) -> str:
         drawn = pending.get("drawn") or []
         card = drawn[action["index"]] if action["index"] < len(drawn) else None
         rest = len(drawn) - 1
-        return (f"Keep the {clue_word(card)} hidden"
-                + (f"; {rest} discarded face down" if rest > 0 else ""))
+        return (f"Keep the {clue_word(card)} hidden: "
+                + (f"{'the other' if rest == 1 else f'the {rest} others'} discarded face down"
+                   if rest > 0 else "it joins your hidden clues"))
     if kind == "discard_line":
         return f"Discard the line's {clue_word(line[action['slot']])}: free, nobody gets it"
     if kind == "discard":
         card = action["card"]
         if pending.get("kind") == "skill" and card in VALUE:
             gain = max(0, VALUE[card] - view["day"])
-            return (f"Discard your {clue_word(card)} for {gain} IM (its value {VALUE[card]} - "
-                    f"Day {view['day']})")
+            return (f"Discard your {clue_word(card)}: gain {gain} IM (its value {VALUE[card]} "
+                    f"- Day {view['day']})")
         return f"Discard your {own_card_word(card)} (Moriarty: instead of 2 IM)"
     if kind == "swap":
         return (f"Give your {own_card_word(action['give'])} for the line's "
@@ -268,7 +272,7 @@ def describe_action(action: Mapping[str, Any], view: Mapping[str, Any]) -> str:
     if kind == "done":
         return "Stop here: pay no more"
     if kind == "buy":
-        return "Pay 1 IM for a hidden clue"
+        return "Pay 1 IM: draw 1 hidden clue"
     if kind == "assign":
         clue = clue_word(action["clue"])
         return f"Put a Wildcard on {clue}: it counts as one more {clue}"
@@ -278,7 +282,7 @@ def describe_action(action: Mapping[str, Any], view: Mapping[str, Any]) -> str:
         return (f"Reserve the line's {clue_word(line[action['slot']])}: yours to take later at "
                 f"the usual cost; -{UNCLAIMED_RESERVED_PENALTY} if never taken")
     if kind == "end_action":
-        return "End your action"
+        return "End your action: reserve no clue"
     if kind == "return_im":
         return "Return 2 IM (Moriarty: instead of a visible clue)"
     return kind

@@ -89,5 +89,6 @@ def accuse_panel(target: int, target_name: str, verb: str) -> ChoicePanel:
         f"{verb} {target_name}?",
         [Choice(f"{verb} {target_name}: {ACCUSATIONS[verb]}", {"type": "accuse", "target": target}),
          Choice("Back", None)],
-        question="Your choice stays secret until every accuser has chosen.", esc="Back",
+        question=f"You picked {target_name}; your choice stays secret until every accuser "
+                 "has chosen.", esc="Back",
     )

@@ -35,6 +35,9 @@ from tui.widgets.player_list import PlayerEntry, PlayerList, name_cell
 
 TEAM_STYLES = {"sherlock": "bold dodger_blue1", "moriarty": "bold red1"}
 
+CLAIM_DOES = "Free: shown to everyone; nobody checks it."
+"""What a claim costs and does (RULES.md, "Talk and claims"): the claim dialog's question."""
+
 
 class TargetList(PlayerList):
     """The players, where Enter means cutting a wire of the highlighted one."""
@@ -332,8 +335,11 @@ class TimeBombBoard(GameBoard):
             title = f"Round {model.round} dealt: claim? (bluffing is fine)"
         hand = model.hand
 
+        # The offer at a deal is low, to leave the table in sight; Ctrl+K's full dialog says
+        # what a claim does.
         panel = ChoicePanel(
             title, choices, esc="No claim", compact=offer,
+            question="" if offer else CLAIM_DOES,
             initial=model.claims.index(truth) if truth in model.claims else 0,
             hint="Enter: claim · a count or ↑↓ · Esc: none",
         )
