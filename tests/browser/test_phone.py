@@ -10,10 +10,12 @@ the bots play fast.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import secrets
 
 import pytest
+from rich.cells import cell_len
 from support.browser import CHROMIUM, PHONE, PHONE_ON_ITS_SIDE, Guest, launch, start_serve
 
 if not CHROMIUM.exists():
@@ -167,3 +169,117 @@ async def test_a_phone_on_its_side_shows_the_table_and_its_buttons(served, brows
     await guest.tap("Bot 2  ")
     await guest.tap("1 ▮")
     await guest.wait_for("Ann ✂ Bot 2")
+
+
+# -- each game from a phone, against bots at their fastest pace ----------------------------------
+
+
+async def against_bots(guest: Guest, listed: str, *settings: tuple[str, str]) -> None:
+    """The quick-play game `listed` (its line in the list) against the fastest bots, its
+    `settings` (a row's label, the choice) changed by taps. A tap on a game's line plays it at
+    once as it was last set up, so its settings are reached the way a phone can: that game
+    once, left at once, and the form again, which opens on the game last played."""
+    await guest.tap_for("Play vs bots", "Bot pace")
+    await guest.tap(listed)
+    # A game of claims offers the first one as it starts, taking the bar's Lobby until it goes:
+    # a button that went from under the finger is looked for again.
+    while "Leave the game?" not in (
+            screen := await guest.wait_for("Lobby  ", "No claim", "Leave the game?")):
+        with contextlib.suppress(TypeError, AssertionError):
+            await guest.tap("No claim" if "No claim" in screen else "Lobby  ", timeout=1)
+    await guest.tap("Back to the lobby")
+    # The game left goes on: once its row is listed, the bar has the lobby's buttons for it.
+    await guest.wait_for(" playing ")
+    await asyncio.sleep(1)
+    await guest.tap_for("Play vs bots", "Bot pace")
+    for label, choice in (*settings, ("Bot pace", "Fast")):
+        await choose(guest, label, choice)
+    await guest.tap("Play  ")
+
+
+async def choose(guest: Guest, label: str, choice: str) -> None:
+    """A Select of the quick-play form: a tap on its value opens its list, a tap on `choice`
+    (its nearest showing below the row, where the list opens, or else above, where it opens
+    near the bottom of the screen) closes it."""
+    lines, at = [], None
+    for attempt in range(60):
+        if attempt % 15 == 0:  # a tap that found the form still moving is tapped again
+            lines = (await still(guest)).splitlines()
+            row = next(i for i, line in enumerate(lines) if f" {label}  " in line)
+            after = lines[row].find(label) + len(label)
+            value = after + len(lines[row][after:]) - len(lines[row][after:].lstrip())
+            before = lines
+            await guest.tap_cell(value + 1, row)
+        await asyncio.sleep(0.1)
+        lines = (await guest.screen()).splitlines()
+        nearest = [*range(row + 1, len(lines)), *range(row - 1, -1, -1)]
+        # The list's line, not a row of the form that was there before the tap.
+        at = next((i for i in nearest if choice in lines[i] and lines[i] != before[i]), None)
+        if at is not None:
+            break
+    assert at is not None, f"{label}'s list never showed {choice!r}:\n" + "\n".join(lines)
+    await guest.tap_cell(cell_len(lines[at][:lines[at].find(choice)]) + len(choice) // 2, at)
+    for _ in range(50):
+        if any(label in line and choice in line for line in (await guest.screen()).splitlines()):
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"{label} never showed {choice!r}:\n" + await guest.screen())
+
+
+async def still(guest: Guest) -> str:
+    """The screen once it has held still for a moment (the lobby behind a form moves it as
+    its tables come and go)."""
+    screen, last = await guest.screen(), None
+    while screen != last:
+        await asyncio.sleep(0.3)
+        screen, last = await guest.screen(), screen
+    return screen
+
+
+async def tap_first_choice(guest: Guest, title: str) -> str:
+    """Tap the first choice of the dialog titled `title` (its line numbered 1): the screen."""
+    lines = (await guest.wait_for(title)).splitlines()
+    top = next(i for i, line in enumerate(lines) if title in line)
+    row = next(i for i in range(top + 1, len(lines)) if lines[i].startswith("│ 1 "))
+    before = await guest.screen()
+    await guest.tap_cell(len(lines[row].rstrip("│ ")) // 2 + 2, row)
+    return await guest.settled(before)
+
+
+async def test_a_machinations_round_on_an_upright_phone_with_its_secret_vote_tapped(served, browser):
+    """A bot proposes a crew, the phone's vote is two taps (the bar's Vote, then Approve), and
+    the vote's outcome follows on the board, the phone's own vote said to it alone."""
+    guest = await phone(browser, served.url)
+    await named(guest, "Ann")
+    await against_bots(guest, "3. Moriarty", ("First proposer", "seat 2"))
+    await guest.wait_for("Bot 2 proposes with")
+    await guest.tap_for("Vote  ", "1 Approve:")  # the dialog's line, not the coach's words
+    await guest.tap("1 Approve:")
+    # The votes are shown once all are in: Ann's among the yeses.
+    screen = await guest.wait_for(" · passed · yes ", " · failed · yes ")
+    assert "yes Ann" in screen
+
+
+async def test_a_holmes_day_is_played_by_taps(served, browser):
+    """Holmes against the bot, its first day: each turn the bar's Choose, then a tap on the
+    dialog's first choice, until Day 2 begins."""
+    guest = await phone(browser, served.url)
+    await named(guest, "Ann")
+    await against_bots(guest, "4. Holmes")
+    while "Day 2/" not in (screen := await guest.wait_for("Choose  ", "Day 2/", timeout=60)):
+        await guest.tap_for("Choose  ", "Your choice")
+        await tap_first_choice(guest, "Your choice")
+    assert "Ann" in screen
+
+
+async def test_a_reloaded_phone_page_takes_its_seat_back(served, browser):
+    """page.reload() mid-game: the new page's app is back at the same seat, the same role."""
+    guest = await phone(browser, served.url)
+    await named(guest, "Ann")
+    screen = await bots_table(guest)
+    role = next(line for line in screen.splitlines() if "Role:" in line)
+    await guest.page.reload(wait_until="domcontentloaded")
+    await guest.page.wait_for_function("() => window.gaslightTerminal")
+    await guest.tap("Rejoin")  # the new page's lobby offers the seat back
+    screen = await guest.wait_for("Role:")
+    assert role in screen and "Ann (you)" in screen
