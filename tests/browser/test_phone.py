@@ -10,7 +10,6 @@ the bots play fast.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import re
 import secrets
 
@@ -176,22 +175,11 @@ async def test_a_phone_on_its_side_shows_the_table_and_its_buttons(served, brows
 
 async def against_bots(guest: Guest, listed: str, *settings: tuple[str, str]) -> None:
     """The quick-play game `listed` (its line in the list) against the fastest bots, its
-    `settings` (a row's label, the choice) changed by taps. A tap on a game's line plays it at
-    once as it was last set up, so its settings are reached the way a phone can: that game
-    once, left at once, and the form again, which opens on the game last played."""
+    `settings` (a row's label, the choice) changed by taps: a tap on a game's line picks it
+    and shows its settings; the Play button plays."""
     await guest.tap_for("Play vs bots", "Bot pace")
     await guest.tap(listed)
-    # A game of claims offers the first one as it starts, taking the bar's Lobby until it goes:
-    # a button that went from under the finger is looked for again.
-    while "Leave the game?" not in (
-            screen := await guest.wait_for("Lobby  ", "No claim", "Leave the game?")):
-        with contextlib.suppress(TypeError, AssertionError):
-            await guest.tap("No claim" if "No claim" in screen else "Lobby  ", timeout=1)
-    await guest.tap("Back to the lobby")
-    # The game left goes on: once its row is listed, the bar has the lobby's buttons for it.
-    await guest.wait_for(" playing ")
-    await asyncio.sleep(1)
-    await guest.tap_for("Play vs bots", "Bot pace")
+    await still(guest)
     for label, choice in (*settings, ("Bot pace", "Fast")):
         await choose(guest, label, choice)
     await guest.tap("Play  ")

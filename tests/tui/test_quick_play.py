@@ -230,3 +230,27 @@ async def test_an_open_list_stands_out_from_the_labels_beside_it(app_factory, wa
         assert overlay.display and overlay.has_focus
         assert overlay.styles.border_top[0] != "" and overlay.styles.border_left[0] != ""
         assert overlay.styles.background != picker.query_one("#qp-settings").styles.background
+
+
+async def test_a_tap_on_a_game_picks_it_and_shows_its_settings_without_playing(app_factory,
+                                                                              waiter):
+    """A finger (or a mouse) on a game's line picks it, as a digit does: its settings are
+    shown and nothing starts until Play; a phone reaches Machinations' settings so."""
+    from textual.widgets import Button
+
+    from tui.screens.quick_play import GameList
+
+    app = app_factory()
+    async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+        await pilot.press("ctrl+g")
+        picker = await waiter.until(
+            pilot, lambda: isinstance(app.screen, QuickPlayScreen) and app.screen, "the picker")
+        games = picker.query_one(GameList)
+        await pilot.click(GameList, offset=(4, 2))  # the third line: Moriarty's Machinations
+        await waiter.until(pilot, lambda: picker.game_id == "machinations", "picked")
+        assert app.screen is picker and not app.backend.hosts
+        assert "First proposer" in screen_text(app)
+        assert games.highlighted == 2
+        await pilot.click(Button, offset=(2, 0))  # Play
+        table = await waiter.until(pilot, lambda: play_screen(app), "the table")
+        assert table.ticket is not None and hosted_table(app)[1].game_id == "machinations"

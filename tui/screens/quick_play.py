@@ -6,6 +6,7 @@ set up. Tab reaches the settings below it, which are that game's own, remembered
 
 from __future__ import annotations
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -14,6 +15,19 @@ from textual.widgets import Button, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from tui.quick_play import DEFAULT_PACE, PACE_WORDS, QuickPlay, fit, remembered
+
+
+class GameList(OptionList):
+    """The games: a tap or a click picks one, as ↑↓ and a digit do, and shows its settings;
+    Enter or the Play button plays it. A tap that played at once left a phone no way to its
+    settings."""
+
+    async def _on_click(self, event: events.Click) -> None:
+        event.prevent_default()  # OptionList's own click selects
+        clicked = event.style.meta.get("option")
+        if clicked is not None and not self.get_option_at_index(clicked).disabled:
+            self.highlighted = clicked
+            self.focus()
 
 
 class QuickPlayScreen(ModalScreen[QuickPlay | None]):
@@ -64,7 +78,7 @@ class QuickPlayScreen(ModalScreen[QuickPlay | None]):
         with Vertical():
             yield Static("[b]Play against bots[/b] on this computer: ↑↓ or a digit picks a game,"
                          " Enter plays, Tab reaches the settings.")
-            yield OptionList(
+            yield GameList(
                 *(Option(f"{n}. {info.title}  [dim]{self.player_range(info)}[/dim]", id=gid)
                   for n, (gid, info) in enumerate(self.games.items(), 1)),
                 id="qp-games",
