@@ -101,7 +101,8 @@ async def first_line_under(guest: Guest, title: str) -> tuple[str, int]:
     for _ in range(40):
         lines = (await guest.screen()).splitlines()
         at = next(i for i, line in enumerate(lines) if title in line) + 1
-        line = (lines[at].strip("│ ").removesuffix("← true").strip(), at)
+        words = re.sub("[▁▂▃▄▅▆▇█]", "", lines[at])  # the list's scroll bar, when it has one
+        line = (words.strip("│ ").removesuffix("← true").strip(), at)
         if line == seen:
             return line
         seen = line
