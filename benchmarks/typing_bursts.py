@@ -41,7 +41,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
 
-from support.chat_table import ARRIVAL, ChatTable, sit_in_the_page  # noqa: E402
+from support.chat_table import ARRIVAL, ChatTable, say_in_the_page, sit_in_the_page  # noqa: E402
 from support.sentences import sentences  # noqa: E402
 
 NAME = "Tess"
@@ -132,13 +132,7 @@ async def in_the_browser(table: ChatTable, lines: list[str]) -> int:
                                                 ignore_https_errors=True)
             guest = await Guest.open(context, served.url)
             await sit_in_the_page(guest, table, NAME)
-            for n, line in enumerate(lines, 1):
-                if n % 2:
-                    await guest.page.keyboard.type(line, delay=0)
-                else:
-                    await guest.page.keyboard.insert_text(line)
-                await guest.press("Enter")
-                await table.until_heard(n)
+            await say_in_the_page(guest, table, lines)
             await browser.close()
         return misses(lines, table.heard)
     finally:

@@ -12,7 +12,7 @@ if not CHROMIUM.exists():
                 allow_module_level=True)
 
 from playwright.async_api import async_playwright  # noqa: E402
-from support.chat_table import ChatTable, sit_in_the_page  # noqa: E402
+from support.chat_table import ChatTable, say_in_the_page, sit_in_the_page  # noqa: E402
 from support.sentences import sentences  # noqa: E402
 
 pytestmark = pytest.mark.xdist_group("browser")
@@ -38,13 +38,7 @@ async def test_typed_and_inserted_lines_arrive_whole_at_a_table(tmp_path):
                                                 ignore_https_errors=True)
             guest = await Guest.open(context, served.url)
             await sit_in_the_page(guest, table, "Ann")
-            for n, line in enumerate(LINES, 1):
-                if n % 2:
-                    await guest.page.keyboard.type(line, delay=0)
-                else:
-                    await guest.page.keyboard.insert_text(line)
-                await guest.press("Enter")
-                await table.until_heard(n)
+            await say_in_the_page(guest, table, LINES)
             assert table.heard == LINES
             # The game went on under the keys, and they chose nothing for Ann: no claim (the
             # offer at each deal was open), no cut.

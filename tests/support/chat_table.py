@@ -89,3 +89,16 @@ async def sit_in_the_page(guest, table: ChatTable, name: str, rows: int = 40) ->
     await guest.type(table.code)
     await guest.press("Enter")
     await guest.wait_for("Role", timeout=60)
+
+
+async def say_in_the_page(guest, table: ChatTable, lines) -> None:
+    """Each line said at `table` from the page, half typed with no delay between keys and half
+    inserted at once as a phone keyboard or an input method does, each with its Enter, the
+    next once the table heard it."""
+    for n, line in enumerate(lines, 1):
+        if n % 2:
+            await guest.page.keyboard.type(line, delay=0)
+        else:
+            await guest.page.keyboard.insert_text(line)
+        await guest.press("Enter")
+        await table.until_heard(n)
