@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
 
 import pytest
 from support.full_tables import full_lobby
@@ -51,9 +52,11 @@ def turned(info) -> dict:
 
 
 def positions(game_id: str):
-    """The first deal, and each position where seat 0 acts and may take an action of a type
+    """The first deal, and each position where seat 0 acts and may take an action of a kind
     not met before, in seeded games of random legal moves, at the fewest players and the
-    most, with the options as they come and turned."""
+    most, with the options as they come and turned. A kind is the action's type, the seat's
+    role (an accusation is an arrest, a murder or a naming by the accuser's role), and
+    whether the rules leave that type a single move (its dialog must then say why)."""
     info, seen = CATALOGUE[game_id], set()
     for options in ({}, turned(info)):
         for players in sorted({info.min_players, info.max_players}):
@@ -63,12 +66,18 @@ def positions(game_id: str):
                 if not seen:
                     yield game  # the deal, once
                 while game.outcome is None:
-                    kinds = {action["type"] for action in game.legal_actions(0)}
-                    if 0 in game.to_act() and kinds - seen:
-                        seen |= kinds
-                        yield game
+                    if 0 in game.to_act():
+                        kinds = action_kinds(game.legal_actions(0), game.view(0).get("role"))
+                        if kinds - seen:
+                            seen |= kinds
+                            yield game
                     seat = min(game.to_act())
                     game.apply(seat, rng.choice(game.legal_actions(seat)))
+
+
+def action_kinds(legal: list[dict], role: object) -> set[tuple]:
+    counts = Counter(action["type"] for action in legal)
+    return {(kind, role, count == 1) for kind, count in counts.items()}
 
 
 async def offered_dialogs(game_id: str) -> list[ChoicePanel]:
@@ -103,7 +112,25 @@ async def offered_dialogs(game_id: str) -> list[ChoicePanel]:
                 rows.take()
                 keep(screen)
             board.close_dialog("")
+            await take_every_row(board, lambda: keep(screen))
     return list(found.values())
+
+
+async def take_every_row(board, keep) -> None:
+    """Take the board's rows one after another, as a player picking a crew or the one to
+    accuse would, reading each dialog a row opens; then the keys again, which a full pick
+    may have made possible (Propose the crew)."""
+    rows = board.choices
+    if rows is None or rows.taken is None:
+        return
+    for index in range(rows.option_count):
+        rows.taken(index)
+        keep()
+        board.close_dialog("")
+    for action in dialog_actions(board):
+        await board.run_action(action)
+        keep()
+        board.close_dialog("")
 
 
 def words(panel: ChoicePanel) -> tuple[str, ...]:

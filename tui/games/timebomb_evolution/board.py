@@ -30,6 +30,7 @@ from tui.games.timebomb_evolution.model import (
     describe_claim,
     describe_decision,
     ending_rule,
+    only_decision_why,
 )
 from tui.games.timebomb.board import TimeBombBoard
 from tui.widgets.choice_panel import Choice, ChoicePanel
@@ -259,8 +260,9 @@ class TimeBombEvolutionBoard(TimeBombBoard):
             self.send(action)
 
         choices = [Choice(describe_decision(c, model), c) for c in model.decisions]
-        question = QUESTIONS[model.decisions[0]["type"]]
-        self.open_dialog(ChoicePanel(question, choices, esc="Later", decision=True), chosen,
+        title = QUESTIONS[model.decisions[0]["type"]]
+        self.open_dialog(ChoicePanel(title, choices, question=only_decision_why(model.decisions),
+                                     esc="Later", decision=True), chosen,
                          list(model.decisions))
 
     def claim_words(self, claim: dict) -> str:

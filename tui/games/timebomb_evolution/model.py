@@ -61,6 +61,17 @@ QUESTIONS = {
     "draw_number": "You revealed a Red bomb: draw a Number card. It names whose wire is cut next.",
 }
 """What each decision asks its player, over the choices the engine offers."""
+ONLY_ONE = {
+    "defuse": "It is the only colour that can take it now (EV-16).",
+    "move_apart": "It is the only Defusing wire lying on a colour (EV-17).",
+    "draw_number": "Only the card decides (EV-19).",
+}
+"""Why a decision offers a single choice: the rules leave only that one."""
+
+
+def only_decision_why(decisions: Sequence[Mapping[str, Any]]) -> str:
+    """Why the pending decision offers a single choice, when it does."""
+    return ONLY_ONE[decisions[0]["type"]] if len(decisions) == 1 else ""
 
 
 def wire_letter(kind: str) -> str:
