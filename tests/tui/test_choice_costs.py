@@ -29,7 +29,7 @@ from tui.messages import StateChanged
 from tui.widgets.choice_panel import ChoicePanel
 
 GAMES = list(CATALOGUE)
-SEEDS = (3, 4)
+SEEDS = range(3, 30)
 SAYS_WHAT_IT_DOES = re.compile(r"(: | · )\S")
 """A name, then what it does."""
 WHY_ONLY_ONE = re.compile(r"\b(you picked|only)\b", re.IGNORECASE)

@@ -58,7 +58,7 @@ DECISIONS = ("defuse", "move_apart", "draw_number")
 QUESTIONS = {
     "defuse": "Your Defusing wire defuses a colour. Which one?",
     "move_apart": "The Blue bomb moves a Defusing wire apart. Which one?",
-    "draw_number": "You revealed a Red bomb: draw a Number card. It names whose wire is cut next.",
+    "draw_number": "Your Red bomb: draw a Number card",
 }
 """What each decision asks its player, over the choices the engine offers."""
 ONLY_ONE = {
@@ -138,7 +138,8 @@ def describe_decision(action: Mapping[str, Any], model: "TimeBombEvolutionModel"
     """The words of one choice the player may make."""
     kind = action["type"]
     if kind == "draw_number":
-        return f"Draw a Number card (0 to {model.number_cards - 1})"
+        return (f"Draw a Number card (0 to {model.number_cards - 1}): it names whose wire is "
+                "cut next")
     row = next((c for c in model.colours if c.colour == action.get("colour")), None)
     count = f" ({row.revealed}/{row.threshold} out)" if row else ""
     colour = colour_name(str(action.get("colour")))
