@@ -111,15 +111,16 @@ async def offered_dialogs(game_id: str) -> list[ChoicePanel]:
             if rows is not None:
                 rows.take()
                 keep(screen)
+                if board.dialog is None:  # a row picked, not a move: pick on (a crew)
+                    await take_every_row(board, lambda: keep(screen))
             board.close_dialog("")
-            await take_every_row(board, lambda: keep(screen))
     return list(found.values())
 
 
 async def take_every_row(board, keep) -> None:
-    """Take the board's rows one after another, as a player picking a crew or the one to
-    accuse would, reading each dialog a row opens; then the keys again, which a full pick
-    may have made possible (Propose the crew)."""
+    """Take the board's rows one after another, as a player picking a crew would, reading
+    any dialog a row opens; then the keys again, which a full pick may have made possible
+    (Propose the crew)."""
     rows = board.choices
     if rows is None or rows.taken is None:
         return
