@@ -303,3 +303,66 @@ async def test_the_lobby_stays_out_of_a_game_and_asks_before_joining_a_table_not
         await pilot.press("enter")
         await waiter.until(pilot, lambda: opened, "joined")
         assert opened == ["Carfax"]
+
+
+def drawn_rows(monkeypatch) -> list[str]:
+    """The tables whose rows DataTable draws from now on (by key), each time it draws one."""
+    from textual.widgets import DataTable
+
+    drawn: list[str] = []
+    draw = DataTable._render_line_in_row
+
+    def recorded(table_list, row_key, *args, **kwargs):
+        drawn.append(row_key.value)
+        return draw(table_list, row_key, *args, **kwargs)
+
+    monkeypatch.setattr(DataTable, "_render_line_in_row", recorded)
+    return drawn
+
+
+async def test_a_row_that_changed_is_drawn_again_alone(app_factory, waiter, monkeypatch):
+    """Issue 42: every change drew every row on screen again (40-50 ms a list under churn).
+    A table's row changes in place: its cells alone are replaced, it alone is drawn again,
+    and the cursor stays where it was."""
+    app = app_factory()
+    async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+        tables = await show(app, pilot, waiter, table("Adler"), table("Baker"), table("Carfax"))
+        await pilot.press("down")
+        screen_text(app)
+        cells = {t.key: tables.get_row(t.key) for t in (table("Adler"), table("Baker"))}
+        drawn = drawn_rows(monkeypatch)
+        await show(app, pilot, waiter, table("Adler"), table("Baker"), table("Carfax", free=1))
+        carfax = next(line for line in screen_text(app).splitlines() if "Carfax" in line)
+        assert "1/5" in carfax
+        assert set(drawn) == {table("Carfax").key}
+        for key, row in cells.items():  # the same cells, never added again
+            assert all(new is old for new, old in zip(tables.get_row(key), row, strict=True))
+        assert tables.selected.name == "Baker"
+
+
+async def test_rows_come_and_go_in_their_place_and_a_click_takes_the_row_under_it(
+        app_factory, waiter, monkeypatch):
+    """A table that comes takes its place in the order, the rows above it are not drawn
+    again, and the cursor stays on its table; rows that only moved keep their lines, and a
+    click (or a tap) on one still chooses that row's table, not the one at its old place."""
+    after = ("Carfax", "Dover", "Eton", "Fleet")
+    app = app_factory()
+    async with app.run_test(size=(80, 24), message_hook=waiter.hook) as pilot:
+        tables = await show(app, pilot, waiter, *map(table, ("Adler", *after)))
+        await pilot.press("down")
+        screen_text(app)
+        drawn = drawn_rows(monkeypatch)
+        await show(app, pilot, waiter, *map(table, ("Adler", "Baker", *after)))
+        assert "Baker" in screen_text(app)
+        assert [t.name for t in tables.ordered] == ["Adler", "Baker", *after]
+        assert tables.selected.name == "Carfax"
+        assert table("Adler").key not in drawn
+        # Two rows above go: the others move up two places, their stripes unchanged.
+        drawn.clear()
+        await show(app, pilot, waiter, *map(table, after))
+        assert "Adler" not in screen_text(app)
+        assert drawn == []
+        assert tables.selected.name == "Carfax"
+        header, border = 1, 1
+        await pilot.click(TableList, offset=(4, border + header + 1))
+        assert tables.selected.name == "Dover"  # drawn at Fleet's place now

@@ -1,20 +1,25 @@
 """The lobby's list of tables: name, game, who is seated, seats free, phase and where it is.
 
-A row is a table, known by its key, whatever its place: rows come, go and change in place, and
-the cursor stays on the table it is on. The address is never cut (a player types it to join
-from elsewhere): when the list is narrow, the table's name gives way first, then the game's
-title. Names are text, never markup: whatever a host calls its table is shown as typed.
+A row is a table, known by its key, whatever its place: rows come, go and change in place, the
+cursor stays on the table it is on, and only the rows that changed are drawn again. The address
+is never cut (a player types it to join from elsewhere): when the list is narrow, the table's
+name gives way first, then the game's title. Names are text, never markup: whatever a host
+calls its table is shown as typed.
 """
 
 from __future__ import annotations
 
 from typing import Any, Iterable, NamedTuple
 
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
+from textual.cache import LRUCache
 from textual.coordinate import Coordinate
 from textual.events import Resize
 from textual.widgets import DataTable
+from textual.widgets.data_table import RowKey
 
 from tui.listing import TableListing
 
@@ -27,6 +32,9 @@ CELL_PADDING = 2
 SCROLLBAR = 1
 """The vertical scrollbar's width, kept free even before the list scrolls, so that a list
 growing past the screen never pushes the address out."""
+ROWS_KEPT_DRAWN = 400
+"""Drawn lines kept for rows that did not change: each table's row at a few places, with and
+without the cursor, for a few dozen tables."""
 HEADERS = ("Table", "Game", "Seated", "Free", "Phase", "Address")
 GAME_COLUMN = HEADERS.index("Game")
 
@@ -141,6 +149,9 @@ class TableList(DataTable):
     ]
 
     def __init__(self, **kwargs: Any) -> None:
+        self.drawn_rows: LRUCache[tuple, tuple] = LRUCache(ROWS_KEPT_DRAWN)
+        """Each row's drawn line, by what it shows and where (see `_render_line_in_row`);
+        made first, as DataTable's own setup may clear its caches."""
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
         self.listings: dict[str, TableListing] = {}
         self.shown: dict[str, tuple[str, ...]] = {}
@@ -233,6 +244,42 @@ class TableList(DataTable):
             self.shown[listing.key] = row
         if keep in self.listings:
             self.move_cursor(row=self.get_row_index(keep))
+
+    def _render_line_in_row(
+        self, row_key: RowKey, line_no: int, base_style: Style, cursor_location: Coordinate,
+        hover_location: Coordinate,
+    ) -> tuple[list[list[Segment]], list[list[Segment]]]:
+        """A row's line, drawn again only when the row itself changed.
+
+        DataTable keys every drawn line on one count of changes to the whole table, so any
+        change (a row added, removed or changed in place) drew every row on screen again,
+        40-50 ms a list under churn. A row's line depends on its texts, the columns' widths,
+        its stripe, and whether the cursor or the mouse is on it: those are the key here. A
+        row that only moved (a row above it came or went) keeps its line, with the row number
+        its cells carry for the mouse (a click or a tap chooses a row by it) made its own."""
+        index = self._row_locations.get(row_key) if row_key in self._row_locations else -1
+        hovered = self._show_hover_cursor and hover_location.row == index
+        key = (row_key, self.shown.get(row_key.value), tuple(self.widths), self.size.width,
+               index % 2, line_no, base_style, cursor_location.row == index, hovered,
+               self.cursor_type, self.show_cursor, self._pseudo_class_state)
+        drawn = self.drawn_rows.get(key)
+        if drawn is None:
+            drawn = index, super()._render_line_in_row(
+                row_key, line_no, base_style, cursor_location, hover_location)
+        elif drawn[0] != index:
+            here = Style.from_meta({"row": index})
+            drawn = index, tuple(
+                [list(Segment.apply_style(cell, post_style=here)) for cell in cells]
+                for cells in drawn[1]
+            )
+        self.drawn_rows.set(key, drawn)
+        return drawn[1]
+
+    def _clear_caches(self) -> None:
+        # Whatever makes DataTable forget its drawn lines (a new style, the cursor shown or
+        # hidden, the list cleared) is not in the keys above.
+        super()._clear_caches()
+        self.drawn_rows.clear()
 
     def key_at(self, row: int) -> str | None:
         if not 0 <= row < self.row_count:
