@@ -235,6 +235,13 @@ class TableBrowser:
             self._announced.pop(name, None)
             self._drop(name)
             return
+        if state_change is ServiceStateChange.Updated and name not in self._announced:
+            # A service is announced by its PTR record (Added) alone. zeroconf also says
+            # Updated when a SRV or TXT record of a name it has no PTR for arrives: an answer
+            # its host queued before the table closed (answers go out 20-500 ms late,
+            # gathered) and sent after the goodbye. Taken for an announcement, it listed the
+            # closed table again, from the cache, for as long as its host ran.
+            return
         self._generations += 1
         self._announced[name] = self._generations
         self._start_resolving(name)

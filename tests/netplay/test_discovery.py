@@ -348,3 +348,46 @@ async def test_a_host_killed_without_a_goodbye_leaves_every_browser(tmp_path):
         if host.returncode is None:
             host.kill()
             await host.wait()
+
+
+async def test_a_tables_records_heard_after_its_goodbye_do_not_list_it_again(tmp_path):
+    """Issue 42's ghosts: a host's answer queued before its table closed can arrive after the
+    table's goodbye, with the table's SRV and TXT records but no PTR. The browser took it for
+    an announcement and listed the closed table again, while its host ran. The late answer is
+    handed to the browser's zeroconf here as if it had come from the network."""
+    from zeroconf import DNSIncoming, DNSOutgoing, DNSPointer, DNSService
+    from zeroconf.const import _FLAGS_AA, _FLAGS_QR_RESPONSE
+
+    table_id = secrets.token_hex(4)
+    fingerprint = secrets.token_hex(32)
+    summary = {"id": table_id, "name": "Closed", "game": "holmes", "players": 2,
+               "seats_taken": 1, "seats_free": 1, "phase": "waiting"}
+    advertiser = Advertiser(LOOPBACK)
+    await advertiser.start()
+    listener = await asyncio.start_server(lambda r, w: w.close(), "127.0.0.1", 0)
+    port = listener.sockets[0].getsockname()[1]
+    try:
+        async with TableBrowser(interfaces=LOOPBACK) as browser:
+            await advertiser.publish(summary, port, ["127.0.0.1"], fingerprint)
+            await next_event(browser, table_id, "added")
+            (name,) = [n for n, t in browser.tables.items() if t.id == table_id]
+            cache = browser._zc.zeroconf.cache
+            heard = [r for r in cache.async_entries_with_name(name)
+                     if not isinstance(r, DNSPointer)]  # its SRV and TXT
+            (server,) = {r.server for r in heard if isinstance(r, DNSService)}
+            heard += cache.async_entries_with_name(server)  # its address
+            await advertiser.withdraw(table_id)
+            await next_event(browser, table_id, "removed")
+
+            late = DNSOutgoing(_FLAGS_QR_RESPONSE | _FLAGS_AA)
+            for record in heard:
+                late.add_answer_at_time(record, 0)
+            for packet in late.packets():
+                browser._zc.zeroconf.record_manager.async_updates_from_response(
+                    DNSIncoming(packet))
+            with pytest.raises(TimeoutError):  # from the cache, it was listed at once
+                await asyncio.wait_for(next_event(browser, table_id, "added"), 3.0)
+            assert table_id not in {t.id for t in browser.tables.values()}
+    finally:
+        await advertiser.close()
+        listener.close()
