@@ -13,8 +13,8 @@ after another, then closes them one after another, announcing each on zeroconf. 
 - the lobby's CPU over 10 s of a steady list; the goal is about 0;
 - seconds from a table's creation at its host to its row in the open lobby (median, p99, max;
   the goal is under 1 s, p99 under 2 s), and from opening a lobby to its first row;
-- the rows left listed 30 s after their table closed (ghosts: a goodbye lost), counted
-  instead of waited for;
+- the rows left listed 30 s after their table closed (ghosts), counted instead of waited
+  for;
 - seconds from opening a lobby's discovery afresh (`Backend.browse`, what the lobby lists) to
   the host's first row, `--fresh` times, 1.5 s apart (a responder answers a record at most
   once a second): median, p99, max; the goal is a p99 under 2 s (issue 42: about 14 s on a
