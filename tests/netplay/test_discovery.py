@@ -61,6 +61,20 @@ async def test_loopback_table_appears_changes_and_vanishes(tmp_path):
         assert gone.id == table_id
 
 
+@contextlib.asynccontextmanager
+async def advertiser_at_a_port():
+    """An advertiser of the test's own, and something listening at the port it announces
+    (browsers drop a host that does not answer): the advertiser and that port."""
+    advertiser = Advertiser(LOOPBACK)
+    await advertiser.start()
+    listener = await asyncio.start_server(lambda r, w: w.close(), "127.0.0.1", 0)
+    try:
+        yield advertiser, listener.sockets[0].getsockname()[1]
+    finally:
+        await advertiser.close()
+        listener.close()
+
+
 async def test_a_phase_seen_before_is_announced_again(tmp_path):
     """Play again: `playing` after `over` repeats an earlier TXT record but for its `seq`, so
     browsers see the table playing again instead of keeping it `over`."""
@@ -68,23 +82,15 @@ async def test_a_phase_seen_before_is_announced_again(tmp_path):
     fingerprint = secrets.token_hex(32)  # this test's own: tests on other workers share loopback
     summary = {"id": table_id, "name": "Again", "game": "holmes", "players": 2,
                "seats_taken": 2, "seats_free": 0, "phase": "playing"}
-    advertiser = Advertiser(LOOPBACK)
-    await advertiser.start()
-    # Something must listen at the announced port: browsers drop a host that does not answer.
-    listener = await asyncio.start_server(lambda r, w: w.close(), "127.0.0.1", 0)
-    port = listener.sockets[0].getsockname()[1]
-    try:
-        async with TableBrowser(interfaces=LOOPBACK) as browser:
-            await advertiser.publish(summary, port, ["127.0.0.1"], fingerprint)
-            assert (await next_event(browser, table_id, "added")).phase == "playing"
-            await advertiser.publish({**summary, "phase": "over"}, port, ["127.0.0.1"], fingerprint)
-            assert (await next_event(browser, table_id, "changed")).phase == "over"
-            await advertiser.publish(summary, port, ["127.0.0.1"], fingerprint)
-            again = await next_event(browser, table_id, "changed")
-            assert (again.phase, again.seq) == ("playing", 2)
-    finally:
-        await advertiser.close()
-        listener.close()
+    async with advertiser_at_a_port() as (advertiser, port), \
+            TableBrowser(interfaces=LOOPBACK) as browser:
+        await advertiser.publish(summary, port, ["127.0.0.1"], fingerprint)
+        assert (await next_event(browser, table_id, "added")).phase == "playing"
+        await advertiser.publish({**summary, "phase": "over"}, port, ["127.0.0.1"], fingerprint)
+        assert (await next_event(browser, table_id, "changed")).phase == "over"
+        await advertiser.publish(summary, port, ["127.0.0.1"], fingerprint)
+        again = await next_event(browser, table_id, "changed")
+        assert (again.phase, again.seq) == ("playing", 2)
 
 
 async def test_a_locator_finds_a_host_by_its_identity(tmp_path):
@@ -362,32 +368,24 @@ async def test_a_tables_records_heard_after_its_goodbye_do_not_list_it_again(tmp
     fingerprint = secrets.token_hex(32)
     summary = {"id": table_id, "name": "Closed", "game": "holmes", "players": 2,
                "seats_taken": 1, "seats_free": 1, "phase": "waiting"}
-    advertiser = Advertiser(LOOPBACK)
-    await advertiser.start()
-    listener = await asyncio.start_server(lambda r, w: w.close(), "127.0.0.1", 0)
-    port = listener.sockets[0].getsockname()[1]
-    try:
-        async with TableBrowser(interfaces=LOOPBACK) as browser:
-            await advertiser.publish(summary, port, ["127.0.0.1"], fingerprint)
-            await next_event(browser, table_id, "added")
-            (name,) = [n for n, t in browser.tables.items() if t.id == table_id]
-            cache = browser._zc.zeroconf.cache
-            heard = [r for r in cache.async_entries_with_name(name)
-                     if not isinstance(r, DNSPointer)]  # its SRV and TXT
-            (server,) = {r.server for r in heard if isinstance(r, DNSService)}
-            heard += cache.async_entries_with_name(server)  # its address
-            await advertiser.withdraw(table_id)
-            await next_event(browser, table_id, "removed")
+    async with advertiser_at_a_port() as (advertiser, port), \
+            TableBrowser(interfaces=LOOPBACK) as browser:
+        await advertiser.publish(summary, port, ["127.0.0.1"], fingerprint)
+        await next_event(browser, table_id, "added")
+        (name,) = [n for n, t in browser.tables.items() if t.id == table_id]
+        cache = browser._zc.zeroconf.cache
+        heard = [r for r in cache.async_entries_with_name(name)
+                 if not isinstance(r, DNSPointer)]  # its SRV and TXT
+        (server,) = {r.server for r in heard if isinstance(r, DNSService)}
+        heard += cache.async_entries_with_name(server)  # its address
+        await advertiser.withdraw(table_id)
+        await next_event(browser, table_id, "removed")
 
-            late = DNSOutgoing(_FLAGS_QR_RESPONSE | _FLAGS_AA)
-            for record in heard:
-                late.add_answer_at_time(record, 0)
-            for packet in late.packets():
-                browser._zc.zeroconf.record_manager.async_updates_from_response(
-                    DNSIncoming(packet))
-            with pytest.raises(TimeoutError):  # from the cache, it was listed at once
-                await asyncio.wait_for(next_event(browser, table_id, "added"), 3.0)
-            assert table_id not in {t.id for t in browser.tables.values()}
-    finally:
-        await advertiser.close()
-        listener.close()
+        late = DNSOutgoing(_FLAGS_QR_RESPONSE | _FLAGS_AA)
+        for record in heard:
+            late.add_answer_at_time(record, 0)
+        for packet in late.packets():
+            browser._zc.zeroconf.record_manager.async_updates_from_response(DNSIncoming(packet))
+        with pytest.raises(TimeoutError):  # from the cache, it was listed at once
+            await asyncio.wait_for(next_event(browser, table_id, "added"), 3.0)
+        assert table_id not in {t.id for t in browser.tables.values()}
