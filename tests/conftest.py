@@ -21,6 +21,7 @@ WORKERS_BEYOND_CORES = 1
 apps drawing, bots' pace), and a worker that waits leaves its core to another's work."""
 
 
+@pytest.hookimpl(optionalhook=True)  # a run without xdist has no such hook
 def pytest_xdist_auto_num_workers(config):
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None  # xdist's own hook reads it
