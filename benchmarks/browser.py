@@ -17,9 +17,10 @@ figure is a floor. Every server listens on 127.0.0.1.
 
 `--phone`: the same figures for a phone's page (Playwright's phone emulation, upright, a
 finger's pointer) and a tap: on the quick-play form (Ctrl+G, or the bar's "Play vs bots"), a
-tap on a game's line picks it and shows its summary and settings; the clock stops when the
-page shows the summary. The terminal, at the phone page's size (its narrow layouts), presses
-the game's digit, which does the same, and its clock stops when its output holds the summary.
+tap on Bot pace's value opens its list, and the clock stops when the page shows the list. The
+terminal, at the phone page's size (its narrow layouts), presses Enter on the same setting,
+which opens the same list, and its clock stops when its output holds it. A tap's work is a
+dialog's, heavier than a letter's: the bar of buttons is made again for the list's keys.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
 
 from playwright.async_api import async_playwright  # noqa: E402
+from rich.cells import cell_len  # noqa: E402
 from support.browser import PHONE, Guest, launch, start_serve  # noqa: E402
 
 NAME_ASKED = "What name should the other players see?"
@@ -52,11 +54,6 @@ put off)."""
 WORD = "zyzzyva"
 """Typed into the name box letter by letter, then erased: from its second letter on, the word
 so far is nowhere else on the screen. Each of those letters is one sample."""
-GAMES_TAPPED = (("1. Time Bomb", "1", "Sherlock's team"), ("3. Moriarty", "3", "Cops and Robbers"))
-"""The phone's taps, in turns: a game's line on the quick-play form, the digit a terminal
-presses for it, and the first words of its summary, which the form shows once it is picked.
-Each game's line is found afresh before its tap: the form, centred, moves as its settings
-change."""
 TARGET_RATIO = 2.0
 SESSION_P99 = 0.100
 TIMEOUT = 30.0
@@ -157,7 +154,7 @@ class Keys:
     """A letter typed into the name box: a page's key against a terminal's."""
 
     what = "a letter typed into the name box"
-    unit = "keys"
+    action = "key"
 
     @staticmethod
     def terminal_samples(terminal: Terminal, words: int) -> list[float]:
@@ -187,27 +184,28 @@ class Keys:
 
 
 class Taps:
-    """A game picked on the quick-play form: a phone page's tap against a terminal's digit."""
+    """A list opened on the quick-play form: a phone page's tap on Bot pace's value against a
+    terminal's Enter on it."""
 
-    what = "a game picked on the quick-play form"
-    unit = "taps"
+    what = "Bot pace's list opened on the quick-play form"
+    action = "tap"
 
     @staticmethod
     def terminal_samples(terminal: Terminal, words: int) -> list[float]:
         terminal.press(b"\x07")  # Ctrl+G
         terminal.wait_for("Bot pace")
         terminal.drain()
-        terminal.press(GAMES_TAPPED[-1][1].encode())
-        terminal.wait_for(GAMES_TAPPED[-1][2])
+        terminal.press(b"\x1b[Z" * 3)  # Shift+Tab from the games, past Cancel and Play
         terminal.drain()
         samples = []
-        for _ in range(words):
-            for _, digit, summary in GAMES_TAPPED:
-                start = time.perf_counter()
-                terminal.press(digit.encode())
-                terminal.wait_for(summary)
-                samples.append(time.perf_counter() - start)
-                terminal.drain()
+        for _ in range(words * TAPS_PER_ROUND):
+            start = time.perf_counter()
+            terminal.press(b"\r")
+            terminal.wait_for(LIST_SHOWN)
+            samples.append(time.perf_counter() - start)
+            terminal.drain()
+            terminal.press(b"\r")  # the highlighted pace, as it was: the list closes
+            terminal.drain()
         return samples
 
     @staticmethod
@@ -215,28 +213,46 @@ class Taps:
         """A new phone of its own, named by its keyboard, on the quick-play form by a tap."""
         context = await browser.new_context(ignore_https_errors=True, **PHONE)
         guest = await Guest.open(context, url)
-        await guest.give_name_by_phone(name)
+        await guest.give_name(name, by_phone=True)
         await guest.tap_for("Play vs bots", "Bot pace")
-        # The last game picked, so that the first tap changes the summary as every other does.
-        line, _, summary = GAMES_TAPPED[-1]
-        await guest.tap_for(line, summary)
         return guest
 
     @staticmethod
     async def page_samples(guest: Guest) -> list[float]:
-        """Each game of GAMES_TAPPED tapped in turn, once the form holds still: 2 samples."""
+        """Bot pace's list opened by a tap on its value, then closed by a tap on Fast, once the
+        screen holds still each time: TAPS_PER_ROUND samples."""
         samples = []
-        for line, _, summary in GAMES_TAPPED:
-            await guest.held_still(SETTLE_BEFORE_TAP)
-            point = await guest.cell_point(*await guest.where(line))
+        while len(samples) < TAPS_PER_ROUND:
+            lines = (await guest.held_still(SETTLE_BEFORE_TAP)).splitlines()
+            row = next(i for i, line in enumerate(lines) if "Bot pace" in line)
+            point = await guest.cell_point(cell_len(lines[row][:lines[row].rfind("▼")]), row)
             start = time.perf_counter()
             await guest.page.touchscreen.tap(*point)
-            await guest.wait_for(summary, poll=0)
+            try:
+                await guest.wait_for(LIST_SHOWN, timeout=MISSED_AFTER, poll=0)
+            except AssertionError:
+                Taps.missed += 1  # the form moved under the finger: no sample, tapped again
+                continue
             samples.append(time.perf_counter() - start)
+            await guest.held_still(SETTLE_BEFORE_TAP)
+            if fast := await guest.where("│Fast"):  # else the list has closed already
+                await guest.tap_cell(*fast)
         return samples
 
+    missed = 0
+    """Taps that opened nothing: the screen held still for SETTLE_BEFORE_TAP, then moved (the
+    bar of buttons, made again after the list closed, changes the form's height: the form is
+    centred)."""
 
+
+TAPS_PER_ROUND = 6
+"""Lists opened in a round: as many as a word's keys timed."""
+LIST_SHOWN = "Slow"
+"""Bot pace's slowest pace: on the screen only while its list is open (the list is closed on
+Fast, or left as it was in the terminal, so the value shown is never Slow)."""
 SETTLE_BEFORE_TAP = 0.3
+MISSED_AFTER = 5.0
+"""Seconds after which a tap that opened no list is counted as missed."""
 """Seconds the phone's screen holds still before a tap (the terminal waits as long for its
 output to stop)."""
 
@@ -268,16 +284,18 @@ async def measure(args: argparse.Namespace) -> None:
             terminal = terminal_samples(mode, columns, rows, args.words)
             ratio = percentile(page, 0.99) / percentile(terminal, 0.99)
             device = "a phone's page" if args.phone else "a page"
-            print(f"{mode.unit[:-1]} to screen ({mode.what}), {device} at {columns}x{rows}:")
-            print(f"  page:     {milliseconds(page, mode.unit)}")
+            print(f"{mode.action} to screen ({mode.what}), {device} at {columns}x{rows}:")
+            print(f"  page:     {milliseconds(page, mode.action + 's')}")
             print(f"  terminal: {milliseconds(terminal, 'keys')}")
             print(f"  page p99 / terminal p99: {ratio:.2f}x (target <= {TARGET_RATIO:.0f}x)")
+            if mode is Taps:
+                print(f"  taps that missed the list (tapped again, not timed): {Taps.missed}")
 
             (app,) = served.app_processes()
             print(f"memory per browser session: {rss_kib(app) / 1024:.1f} MiB (its app's "
                   f"RSS); the server itself {rss_kib(served.process.pid) / 1024:.1f} MiB")
 
-            served_well = 0
+            served_well, missed = 0, False
             for step in steps:
                 while len(guests) < step:
                     guests.append(await mode.ready(browser, served.url,
@@ -287,14 +305,15 @@ async def measure(args: argparse.Namespace) -> None:
                     samples += await mode.page_samples(guests[word % step])
                 apps = served.app_processes()
                 mean_rss = statistics.mean(rss_kib(pid) for pid in apps) / 1024
-                print(f"{step:3d} sessions: {mode.unit[:-1]} to screen "
-                      f"{milliseconds(samples, mode.unit)}, {mean_rss:.1f} MiB per session, "
+                print(f"{step:3d} sessions: {mode.action} to screen "
+                      f"{milliseconds(samples, mode.action + 's')}, {mean_rss:.1f} MiB per session, "
                       f"load {os.getloadavg()[0]:.2f}")
-                if percentile(samples, 0.99) < SESSION_P99:
+                # Every step is taken (how the time grows says something too); the figure
+                # is the last step of those met one after another from the first.
+                missed = missed or percentile(samples, 0.99) >= SESSION_P99
+                if not missed:
                     served_well = step
-                else:
-                    break
-            print(f"sessions served with {mode.unit[:-1]}-to-screen p99 < "
+            print(f"sessions served with {mode.action}-to-screen p99 < "
                   f"{SESSION_P99 * 1000:.0f} ms: {served_well} of the {max(steps)} tried, "
                   f"on {os.cpu_count()} cores")
             await browser.close()

@@ -66,7 +66,7 @@ async def test_the_code_gaslight_serve_prints_opens_the_page_on_a_phone(served, 
     (address,) = read_text(code_on("\n".join(served.output)))
     assert address == served.url
     guest = await phone(browser, address)
-    await guest.give_name_by_phone("Ann")
+    await guest.give_name("Ann", by_phone=True)
     columns, rows = await guest.size()
     assert 46 <= columns < 60 and rows >= 40  # the narrow layouts, at a readable size
     font = await guest.page.evaluate("() => document.getElementById('terminal').dataset.fontSize")
@@ -117,7 +117,7 @@ async def test_a_time_bomb_game_on_an_upright_phone_is_played_by_taps(served, br
     the phone's keyboard with its Enter, hiding the hand, the rules, the keys, a cut (a tap on
     a player, then on a wire) and leaving, on a page with no physical keyboard."""
     guest = await phone(browser, served.url, device)
-    await guest.give_name_by_phone("Ann")
+    await guest.give_name("Ann", by_phone=True)
     screen = await bots_table(guest)
     assert "too small" not in screen
     for name in ("Ann (you)", "Bot 2", "Bot 3", "Bot 4", "Bot 5"):
@@ -159,7 +159,7 @@ async def test_a_phone_on_its_side_shows_the_table_and_its_buttons(served, brows
     """844x390: the table at 80 columns or more, no too-small notice, every player, and the
     buttons of a finger under it."""
     guest = await phone(browser, served.url, PHONE_ON_ITS_SIDE)
-    await guest.give_name_by_phone("Ann")
+    await guest.give_name("Ann", by_phone=True)
     columns, rows = await guest.size()
     assert columns >= 80 and rows >= 24
     screen = await bots_table(guest)
@@ -236,7 +236,7 @@ async def test_a_machinations_round_on_an_upright_phone_with_its_secret_vote_tap
     """A bot proposes a crew, the phone's vote is two taps (the bar's Vote, then Approve), and
     the vote's outcome follows on the board, the phone's own vote said to it alone."""
     guest = await phone(browser, served.url)
-    await guest.give_name_by_phone("Ann")
+    await guest.give_name("Ann", by_phone=True)
     await against_bots(guest, "3. Moriarty", ("First proposer", "seat 2"))
     await guest.wait_for("Bot 2 proposes with")
     await guest.tap_for("Vote  ", "1 Approve:")  # the dialog's line, not the coach's words
@@ -250,7 +250,7 @@ async def test_a_holmes_day_is_played_by_taps(served, browser):
     """Holmes against the bot, its first day: each turn the bar's Choose, then a tap on the
     dialog's first choice, until Day 2 begins."""
     guest = await phone(browser, served.url)
-    await guest.give_name_by_phone("Ann")
+    await guest.give_name("Ann", by_phone=True)
     await against_bots(guest, "4. Holmes")
     while "Day 2/" not in (screen := await guest.wait_for("Choose  ", "Day 2/", timeout=60)):
         await guest.tap_for("Choose  ", "Your choice")
@@ -261,7 +261,7 @@ async def test_a_holmes_day_is_played_by_taps(served, browser):
 async def test_a_reloaded_phone_page_takes_its_seat_back(served, browser):
     """page.reload() mid-game: the new page's app is back at the same seat, the same role."""
     guest = await phone(browser, served.url)
-    await guest.give_name_by_phone("Ann")
+    await guest.give_name("Ann", by_phone=True)
     screen = await bots_table(guest)
     role = next(line for line in screen.splitlines() if "Role:" in line)
     await guest.page.reload(wait_until="domcontentloaded")
@@ -281,7 +281,7 @@ async def test_an_evolution_round_with_the_variante_is_played_by_taps(served, br
     Decide and the first choice when a bomb's power asks the phone, until round 2 begins
     (25-33 s at load 7: three settings tapped, then five cuts at the bots' fastest pace)."""
     guest = await phone(browser, served.url)
-    await guest.give_name_by_phone("Ann")
+    await guest.give_name("Ann", by_phone=True)
     await against_bots(guest, "2. Time Bomb Évolution", ("Variante", "yes"),
                        ("First cutter", "seat 1"))
     screen = await guest.wait_for("dealt: claim?", timeout=60)
@@ -364,7 +364,7 @@ async def test_a_time_bomb_game_from_a_phone_to_its_end_against_a_person_in_a_te
         async with tom.run_test(size=(100, 30), message_hook=waiter.hook) as pilot:
             table = await waiter.until(pilot, lambda: play_screen(tom), "Tom at the table")
             ann = await phone(browser, served.url)
-            await ann.give_name_by_phone("Ann")
+            await ann.give_name("Ann", by_phone=True)
             await sit_by_taps(ann, ours, host)
             await ann.wait_for("Ann (you)")
             async with asyncio.timeout(120):

@@ -221,15 +221,9 @@ class Guest:
             screen, last = await self.screen(), screen
         return screen
 
-    async def give_name(self, name: str) -> None:
+    async def give_name(self, name: str, *, by_phone: bool = False) -> None:
+        """The name typed, or as a phone's keyboard gives it: its text at once; then Enter."""
         await self.wait_for("What name should the other players see?")
-        await self.type(name)
-        await self.press("Enter")
-        await self.wait_for(f"Playing as {name}")
-
-    async def give_name_by_phone(self, name: str) -> None:
-        """The name a phone's keyboard gives: its text, then its Enter."""
-        await self.wait_for("What name should the other players see?")
-        await self.insert(name)
+        await (self.insert(name) if by_phone else self.type(name))
         await self.press("Enter")
         await self.wait_for(f"Playing as {name}")
