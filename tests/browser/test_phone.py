@@ -138,7 +138,7 @@ async def test_a_time_bomb_game_on_an_upright_phone_is_played_by_taps(served, br
 
     screen = await guest.tap_for("Hide", "Role and wires hidden")
     assert "Wires:" not in screen and "Show" in screen
-    await guest.tap_for("Show", "Wires:")
+    await guest.tap_for("Show", "Wires:", last=True)  # the bar's, not the panel's words
 
     await guest.tap_for("Rules", "Your role")
     await guest.tap("Close", last=True)
