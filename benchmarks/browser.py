@@ -1,7 +1,7 @@
 """Browser play (`gaslight serve`): key to screen in a page against the same app in a
 terminal, memory per browser session, and how many sessions this machine serves.
 
-    uv run python benchmarks/browser.py [--words 10] [--steps 1,2,4,6,8,10]
+    uv run python benchmarks/browser.py [--words 10] [--steps 1,2,4,6,8,10] [--phone]
 
 Key to screen: a letter typed into the name box that Ctrl+R opens over the lobby (NAME_ASKED),
 from the key press to the first screen that shows it. In the page, the key is Playwright's and
@@ -14,6 +14,13 @@ apart. Sessions: pages with the name box open, added step by step, typing in tur
 largest step whose key-to-screen p99 stays under 100 ms is the figure. Headless Chromium
 runs on the same two cores here (a guest's browser is on the guest's device), so the
 figure is a floor. Every server listens on 127.0.0.1.
+
+`--phone`: the same figures for a phone's page (Playwright's phone emulation, upright, a
+finger's pointer) and a tap: on the quick-play form (Ctrl+G, or the bar's "Play vs bots"), a
+tap on Bot pace's value opens its list, and the clock stops when the page shows the list. The
+terminal, at the phone page's size (its narrow layouts), presses Enter on the same setting,
+which opens the same list, and its clock stops when its output holds it. A tap's work is a
+dialog's, heavier than a letter's: the bar of buttons is made again for the list's keys.
 """
 
 from __future__ import annotations
@@ -36,7 +43,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
 
 from playwright.async_api import async_playwright  # noqa: E402
-from support.browser import Guest, launch, start_serve  # noqa: E402
+from rich.cells import cell_len  # noqa: E402
+from support.browser import PHONE, Guest, launch, start_serve  # noqa: E402
 
 NAME_ASKED = "What name should the other players see?"
 """The box Ctrl+R opens over the lobby to change one's name: the keys are typed there, in the
@@ -56,9 +64,9 @@ def percentile(samples: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def milliseconds(samples: list[float]) -> str:
+def milliseconds(samples: list[float], unit: str = "keys") -> str:
     return (f"p50 {percentile(samples, 0.5) * 1000:.2f} ms, "
-            f"p99 {percentile(samples, 0.99) * 1000:.2f} ms ({len(samples)} keys)")
+            f"p99 {percentile(samples, 0.99) * 1000:.2f} ms ({len(samples)} {unit})")
 
 
 def rss_kib(pid: int) -> int:
@@ -110,31 +118,7 @@ class Terminal:
         os.close(self.fd)
 
 
-def terminal_samples(columns: int, rows: int, words: int) -> list[float]:
-    terminal = Terminal(columns, rows)
-    try:
-        terminal.wait_for("Tables on your network")
-        terminal.drain(1.0)
-        terminal.press(b"\x12")  # Ctrl+R
-        terminal.wait_for(NAME_ASKED)
-        terminal.drain()
-        samples = []
-        for _ in range(words):
-            terminal.press(WORD[0].encode())
-            terminal.drain()
-            for end in range(2, len(WORD) + 1):
-                start = time.perf_counter()
-                terminal.press(WORD[end - 1].encode())
-                terminal.wait_for(WORD[:end])
-                samples.append(time.perf_counter() - start)
-            terminal.press(b"\x7f" * len(WORD))
-            terminal.drain()
-        return samples
-    finally:
-        terminal.close()
-
-
-# -- the page -------------------------------------------------------------------------------
+# -- what is timed: a page's keys, or a phone's taps ----------------------------------------
 
 
 async def asked_name(browser, url: str, name: str) -> Guest:
@@ -150,6 +134,7 @@ async def asked_name(browser, url: str, name: str) -> Guest:
 
 
 async def type_word(guest: Guest) -> list[float]:
+    """One word typed and erased: 6 samples."""
     await guest.act(WORD[0])
     samples = []
     for end in range(2, len(WORD) + 1):
@@ -165,49 +150,172 @@ async def type_word(guest: Guest) -> list[float]:
     return samples
 
 
+class Keys:
+    """A letter typed into the name box: a page's key against a terminal's."""
+
+    what = "a letter typed into the name box"
+    action = "key"
+
+    @staticmethod
+    def terminal_samples(terminal: Terminal, words: int) -> list[float]:
+        terminal.press(b"\x12")  # Ctrl+R
+        terminal.wait_for(NAME_ASKED)
+        terminal.drain()
+        samples = []
+        for _ in range(words):
+            terminal.press(WORD[0].encode())
+            terminal.drain()
+            for end in range(2, len(WORD) + 1):
+                start = time.perf_counter()
+                terminal.press(WORD[end - 1].encode())
+                terminal.wait_for(WORD[:end])
+                samples.append(time.perf_counter() - start)
+            terminal.press(b"\x7f" * len(WORD))
+            terminal.drain()
+        return samples
+
+    @staticmethod
+    async def ready(browser, url: str, name: str) -> Guest:
+        return await asked_name(browser, url, name)
+
+    @staticmethod
+    async def page_samples(guest: Guest) -> list[float]:
+        return await type_word(guest)
+
+
+class Taps:
+    """A list opened on the quick-play form: a phone page's tap on Bot pace's value against a
+    terminal's Enter on it."""
+
+    what = "Bot pace's list opened on the quick-play form"
+    action = "tap"
+
+    @staticmethod
+    def terminal_samples(terminal: Terminal, words: int) -> list[float]:
+        terminal.press(b"\x07")  # Ctrl+G
+        terminal.wait_for("Bot pace")
+        terminal.drain()
+        terminal.press(b"\x1b[Z" * 3)  # Shift+Tab from the games, past Cancel and Play
+        terminal.drain()
+        samples = []
+        for _ in range(words * TAPS_PER_ROUND):
+            start = time.perf_counter()
+            terminal.press(b"\r")
+            terminal.wait_for(LIST_SHOWN)
+            samples.append(time.perf_counter() - start)
+            terminal.drain()
+            terminal.press(b"\r")  # the highlighted pace, as it was: the list closes
+            terminal.drain()
+        return samples
+
+    @staticmethod
+    async def ready(browser, url: str, name: str) -> Guest:
+        """A new phone of its own, named by its keyboard, on the quick-play form by a tap."""
+        context = await browser.new_context(ignore_https_errors=True, **PHONE)
+        guest = await Guest.open(context, url)
+        await guest.give_name(name, by_phone=True)
+        await guest.tap_for("Play vs bots", "Bot pace")
+        return guest
+
+    @staticmethod
+    async def page_samples(guest: Guest) -> list[float]:
+        """Bot pace's list opened by a tap on its value, then closed by a tap on Fast, once the
+        screen holds still each time: TAPS_PER_ROUND samples."""
+        samples = []
+        while len(samples) < TAPS_PER_ROUND:
+            lines = (await guest.held_still(SETTLE_BEFORE_TAP)).splitlines()
+            row = next(i for i, line in enumerate(lines) if "Bot pace" in line)
+            point = await guest.cell_point(cell_len(lines[row][:lines[row].rfind("▼")]), row)
+            start = time.perf_counter()
+            await guest.page.touchscreen.tap(*point)
+            try:
+                await guest.wait_for(LIST_SHOWN, timeout=MISSED_AFTER, poll=0)
+            except AssertionError:
+                Taps.missed += 1  # the form moved under the finger: no sample, tapped again
+                continue
+            samples.append(time.perf_counter() - start)
+            await guest.held_still(SETTLE_BEFORE_TAP)
+            if fast := await guest.where("│Fast"):  # else the list has closed already
+                await guest.tap_cell(*fast)
+        return samples
+
+    missed = 0
+    """Taps that opened nothing: the screen held still for SETTLE_BEFORE_TAP, then moved (the
+    bar of buttons, made again after the list closed, changes the form's height: the form is
+    centred)."""
+
+
+TAPS_PER_ROUND = 6
+"""Lists opened in a round: as many as a word's keys timed."""
+LIST_SHOWN = "Slow"
+"""Bot pace's slowest pace: on the screen only while its list is open (the list is closed on
+Fast, or left as it was in the terminal, so the value shown is never Slow)."""
+SETTLE_BEFORE_TAP = 0.3
+MISSED_AFTER = 5.0
+"""Seconds after which a tap that opened no list is counted as missed."""
+"""Seconds the phone's screen holds still before a tap (the terminal waits as long for its
+output to stop)."""
+
+
+def terminal_samples(mode, columns: int, rows: int, words: int) -> list[float]:
+    terminal = Terminal(columns, rows)
+    try:
+        terminal.wait_for("Tables on your network")
+        terminal.drain(1.0)
+        return mode.terminal_samples(terminal, words)
+    finally:
+        terminal.close()
+
+
 async def measure(args: argparse.Namespace) -> None:
+    mode = Taps if args.phone else Keys
     steps = [int(step) for step in args.steps.split(",")]
     served = start_serve(Path(tempfile.mkdtemp(prefix="gaslight-bench-serve-")),
                          "--max-sessions", str(max(steps)), "--per-device", str(max(steps)))
     try:
         async with async_playwright() as playwright:
             browser = await launch(playwright)
-            guests = [await asked_name(browser, served.url, "Guest 1")]
-            columns, rows = await guests[0].page.evaluate(
-                "() => [window.gaslightTerminal.cols, window.gaslightTerminal.rows]")
+            guests = [await mode.ready(browser, served.url, "Guest 1")]
+            columns, rows = await guests[0].size()
 
             page = []
             for _ in range(args.words):
-                page += await type_word(guests[0])
-            terminal = terminal_samples(columns, rows, args.words)
+                page += await mode.page_samples(guests[0])
+            terminal = terminal_samples(mode, columns, rows, args.words)
             ratio = percentile(page, 0.99) / percentile(terminal, 0.99)
-            print(f"key to screen (a letter typed into the name box), {columns}x{rows}:")
-            print(f"  page:     {milliseconds(page)}")
-            print(f"  terminal: {milliseconds(terminal)}")
+            device = "a phone's page" if args.phone else "a page"
+            print(f"{mode.action} to screen ({mode.what}), {device} at {columns}x{rows}:")
+            print(f"  page:     {milliseconds(page, mode.action + 's')}")
+            print(f"  terminal: {milliseconds(terminal, 'keys')}")
             print(f"  page p99 / terminal p99: {ratio:.2f}x (target <= {TARGET_RATIO:.0f}x)")
+            if mode is Taps:
+                print(f"  taps that missed the list (tapped again, not timed): {Taps.missed}")
 
             (app,) = served.app_processes()
             print(f"memory per browser session: {rss_kib(app) / 1024:.1f} MiB (its app's "
                   f"RSS); the server itself {rss_kib(served.process.pid) / 1024:.1f} MiB")
 
-            served_well = 0
+            served_well, missed = 0, False
             for step in steps:
                 while len(guests) < step:
-                    guests.append(await asked_name(browser, served.url,
+                    guests.append(await mode.ready(browser, served.url,
                                                    f"Guest {len(guests) + 1}"))
                 samples = []
                 for word in range(args.words):
-                    samples += await type_word(guests[word % step])
+                    samples += await mode.page_samples(guests[word % step])
                 apps = served.app_processes()
                 mean_rss = statistics.mean(rss_kib(pid) for pid in apps) / 1024
-                print(f"{step:3d} sessions: key to screen {milliseconds(samples)}, "
-                      f"{mean_rss:.1f} MiB per session, load {os.getloadavg()[0]:.2f}")
-                if percentile(samples, 0.99) < SESSION_P99:
+                print(f"{step:3d} sessions: {mode.action} to screen "
+                      f"{milliseconds(samples, mode.action + 's')}, {mean_rss:.1f} MiB per session, "
+                      f"load {os.getloadavg()[0]:.2f}")
+                # Every step is taken (how the time grows says something too); the figure
+                # is the last step of those met one after another from the first.
+                missed = missed or percentile(samples, 0.99) >= SESSION_P99
+                if not missed:
                     served_well = step
-                else:
-                    break
-            print(f"sessions served with key-to-screen p99 < {SESSION_P99 * 1000:.0f} ms: "
-                  f"{served_well} of the {max(steps)} tried, on {os.cpu_count()} cores")
+            print(f"sessions served with {mode.action}-to-screen p99 < "
+                  f"{SESSION_P99 * 1000:.0f} ms: {served_well} of the {max(steps)} tried, "
+                  f"on {os.cpu_count()} cores")
             await browser.close()
     finally:
         served.stop()
@@ -217,9 +325,12 @@ async def measure(args: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--words", type=int, default=10,
-                        help="words typed per measure, 6 keys timed in each (default 10)")
+                        help="rounds per measure: a word of 6 keys timed, or with --phone "
+                             "2 taps (default 10)")
     parser.add_argument("--steps", default="1,2,4,6,8,10",
                         help="sessions at once, step by step")
+    parser.add_argument("--phone", action="store_true",
+                        help="a phone's page and taps, against the terminal's keys")
     asyncio.run(measure(parser.parse_args()))
 
 

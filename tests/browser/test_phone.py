@@ -10,6 +10,8 @@ the bots play fast.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import itertools
 import re
 import secrets
 
@@ -22,11 +24,18 @@ if not CHROMIUM.exists():
                 allow_module_level=True)
 
 from playwright.async_api import async_playwright  # noqa: E402
+from support.flows import Waiter, pair, play_screen  # noqa: E402
 from support.qr_reading import code_on, read_png, read_text  # noqa: E402
 
-pytestmark = pytest.mark.xdist_group("browser")
+from netplay.host import Host  # noqa: E402
+from netplay.protocol import Act  # noqa: E402
+from tui.address import Address  # noqa: E402
+from tui.app import create_app  # noqa: E402
+from tui.backend import Backend  # noqa: E402
+from tui.games.timebomb_evolution.model import QUESTIONS  # noqa: E402
+from tui.screens.end import EndScreen  # noqa: E402
 
-NAME_ASKED = "What name should the other players see?"
+pytestmark = pytest.mark.xdist_group("browser")
 
 
 @pytest.fixture
@@ -49,14 +58,6 @@ async def phone(browser, url: str, device=PHONE) -> Guest:
     return await Guest.open(context, url)
 
 
-async def named(guest: Guest, name: str) -> None:
-    """The name a phone's keyboard gives: its text, then its Enter."""
-    await guest.wait_for(NAME_ASKED)
-    await guest.insert(name)
-    await guest.press("Enter")
-    await guest.wait_for(f"Playing as {name}")
-
-
 async def test_the_code_gaslight_serve_prints_opens_the_page_on_a_phone(served, browser):
     """The QR code in the server's output reads back as the address it printed, and a phone
     opening it gets a page laid out for its width: 46 columns of a readable font, the whole
@@ -65,7 +66,7 @@ async def test_the_code_gaslight_serve_prints_opens_the_page_on_a_phone(served, 
     (address,) = read_text(code_on("\n".join(served.output)))
     assert address == served.url
     guest = await phone(browser, address)
-    await named(guest, "Ann")
+    await guest.give_name("Ann", by_phone=True)
     columns, rows = await guest.size()
     assert 46 <= columns < 60 and rows >= 40  # the narrow layouts, at a readable size
     font = await guest.page.evaluate("() => document.getElementById('terminal').dataset.fontSize")
@@ -116,7 +117,7 @@ async def test_a_time_bomb_game_on_an_upright_phone_is_played_by_taps(served, br
     the phone's keyboard with its Enter, hiding the hand, the rules, the keys, a cut (a tap on
     a player, then on a wire) and leaving, on a page with no physical keyboard."""
     guest = await phone(browser, served.url, device)
-    await named(guest, "Ann")
+    await guest.give_name("Ann", by_phone=True)
     screen = await bots_table(guest)
     assert "too small" not in screen
     for name in ("Ann (you)", "Bot 2", "Bot 3", "Bot 4", "Bot 5"):
@@ -137,7 +138,7 @@ async def test_a_time_bomb_game_on_an_upright_phone_is_played_by_taps(served, br
 
     screen = await guest.tap_for("Hide", "Role and wires hidden")
     assert "Wires:" not in screen and "Show" in screen
-    await guest.tap_for("Show", "Wires:")
+    await guest.tap_for("Show", "Wires:", last=True)  # the bar's, not the panel's words
 
     await guest.tap_for("Rules", "Your role")
     await guest.tap("Close", last=True)
@@ -158,7 +159,7 @@ async def test_a_phone_on_its_side_shows_the_table_and_its_buttons(served, brows
     """844x390: the table at 80 columns or more, no too-small notice, every player, and the
     buttons of a finger under it."""
     guest = await phone(browser, served.url, PHONE_ON_ITS_SIDE)
-    await named(guest, "Ann")
+    await guest.give_name("Ann", by_phone=True)
     columns, rows = await guest.size()
     assert columns >= 80 and rows >= 24
     screen = await bots_table(guest)
@@ -180,7 +181,7 @@ async def against_bots(guest: Guest, listed: str, *settings: tuple[str, str]) ->
     and shows its settings; the Play button plays."""
     await guest.tap_for("Play vs bots", "Bot pace")
     await guest.tap(listed)
-    await still(guest)
+    await guest.held_still()
     for label, choice in (*settings, ("Bot pace", "Fast")):
         await choose(guest, label, choice)
     await guest.tap("Play  ")
@@ -193,8 +194,8 @@ async def choose(guest: Guest, label: str, choice: str) -> None:
     lines, at = [], None
     for attempt in range(60):
         if attempt % 15 == 0:  # a tap that found the form still moving is tapped again
-            lines = (await still(guest)).splitlines()
-            row = next(i for i, line in enumerate(lines) if f" {label}  " in line)
+            lines = (await guest.held_still()).splitlines()
+            row = next(i for i, line in enumerate(lines) if setting_row(line, label))
             after = lines[row].find(label) + len(label)
             value = after + len(lines[row][after:]) - len(lines[row][after:].lstrip())
             before = lines
@@ -215,14 +216,10 @@ async def choose(guest: Guest, label: str, choice: str) -> None:
     raise AssertionError(f"{label} never showed {choice!r}:\n" + await guest.screen())
 
 
-async def still(guest: Guest) -> str:
-    """The screen once it has held still for a moment (the lobby behind a form moves it as
-    its tables come and go)."""
-    screen, last = await guest.screen(), None
-    while screen != last:
-        await asyncio.sleep(0.3)
-        screen, last = await guest.screen(), screen
-    return screen
+def setting_row(line: str, label: str) -> bool:
+    """`line` is the form's row of the setting `label`: the label starts it (the game's
+    summary above may hold the same word, as Évolution's holds "Variante")."""
+    return line.strip("█│ ").removeprefix("▸ ").startswith(f"{label}  ")
 
 
 async def tap_first_choice(guest: Guest, title: str) -> str:
@@ -239,7 +236,7 @@ async def test_a_machinations_round_on_an_upright_phone_with_its_secret_vote_tap
     """A bot proposes a crew, the phone's vote is two taps (the bar's Vote, then Approve), and
     the vote's outcome follows on the board, the phone's own vote said to it alone."""
     guest = await phone(browser, served.url)
-    await named(guest, "Ann")
+    await guest.give_name("Ann", by_phone=True)
     await against_bots(guest, "3. Moriarty", ("First proposer", "seat 2"))
     await guest.wait_for("Bot 2 proposes with")
     await guest.tap_for("Vote  ", "1 Approve:")  # the dialog's line, not the coach's words
@@ -253,7 +250,7 @@ async def test_a_holmes_day_is_played_by_taps(served, browser):
     """Holmes against the bot, its first day: each turn the bar's Choose, then a tap on the
     dialog's first choice, until Day 2 begins."""
     guest = await phone(browser, served.url)
-    await named(guest, "Ann")
+    await guest.give_name("Ann", by_phone=True)
     await against_bots(guest, "4. Holmes")
     while "Day 2/" not in (screen := await guest.wait_for("Choose  ", "Day 2/", timeout=60)):
         await guest.tap_for("Choose  ", "Your choice")
@@ -264,7 +261,7 @@ async def test_a_holmes_day_is_played_by_taps(served, browser):
 async def test_a_reloaded_phone_page_takes_its_seat_back(served, browser):
     """page.reload() mid-game: the new page's app is back at the same seat, the same role."""
     guest = await phone(browser, served.url)
-    await named(guest, "Ann")
+    await guest.give_name("Ann", by_phone=True)
     screen = await bots_table(guest)
     role = next(line for line in screen.splitlines() if "Role:" in line)
     await guest.page.reload(wait_until="domcontentloaded")
@@ -272,3 +269,137 @@ async def test_a_reloaded_phone_page_takes_its_seat_back(served, browser):
     await guest.tap("Rejoin")  # the new page's lobby offers the seat back
     screen = await guest.wait_for("Role:")
     assert role in screen and "Ann (you)" in screen
+
+
+ROUND_ONE_OVER = ("Round 2/", "You won", "You lost")
+"""The status line once the first round has ended: the second begins, or a bomb ended it."""
+
+
+async def test_an_evolution_round_with_the_variante_is_played_by_taps(served, browser):
+    """Time Bomb Évolution with the Variante set on the quick-play form by taps, the phone
+    cutting first: no claim, then each turn a tap on a player and on a wire, or on the bar's
+    Decide and the first choice when a bomb's power asks the phone, until round 2 begins
+    (25-33 s at load 7: three settings tapped, then five cuts at the bots' fastest pace)."""
+    guest = await phone(browser, served.url)
+    await guest.give_name("Ann", by_phone=True)
+    await against_bots(guest, "2. Time Bomb Évolution", ("Variante", "yes"),
+                       ("First cutter", "seat 1"))
+    screen = await guest.wait_for("dealt: claim?", timeout=60)
+    assert "Variante" in screen  # the Bombs panel's title
+    await guest.tap("No claim")
+    targets, cuts = itertools.cycle(("Bot 2  ", "Bot 3  ", "Bot 4  ")), 0
+    async with asyncio.timeout(90):
+        while True:
+            screen = await guest.screen()
+            if any(over in screen for over in ROUND_ONE_OVER):
+                break
+            if "your choice" in screen:
+                screen = await guest.tap_for("Decide", "│ 1 ")
+                (question,) = (q[:20] for q in QUESTIONS.values() if q[:20] in screen)
+                await tap_first_choice(guest, question)
+            elif "your cut" in screen:
+                with contextlib.suppress(AssertionError):  # a player the cut may not reach
+                    await guest.tap_for(next(targets), "1 ▮")
+                    await guest.tap("1 ▮")
+                    await guest.wait_for("Ann ✂", timeout=5)
+                    cuts += 1
+            else:
+                await asyncio.sleep(0.1)
+    assert cuts >= 1  # the first cut at least, by taps
+
+
+# -- a phone against a person in a terminal ----------------------------------------------------
+
+
+async def sit_by_taps(guest: Guest, table: str, host: Host) -> None:
+    """From the lobby, by taps alone: each row of the tables' list is tapped until the lobby's
+    hint names `table` (a narrow list cuts its names; another Gaslight on this machine may
+    list tables on loopback too), tapped again to join, and the host's code given from the
+    phone's keyboard."""
+    await guest.wait_for(f"{table}: ", "Tables on your network")
+    lines = (await guest.held_still()).splitlines()
+    # The list's box, then its header (whose words a narrow list cuts too), then its rows.
+    first = next(i for i, line in enumerate(lines) if "Tables on your network" in line) + 2
+    for row in range(first, first + ROWS_TO_SEARCH):
+        await guest.tap_cell(4, row)
+        if f"{table}: " in await guest.held_still():
+            break
+    else:
+        raise AssertionError(f"no row of the lobby is {table}:\n{await guest.screen()}")
+    asked = f"Table code for 127.0.0.1:{host.address[1]}"
+    for _ in range(3):  # the highlighted row, tapped again, joins (the lobby may ask twice)
+        await guest.tap_cell(4, row)
+        with contextlib.suppress(AssertionError):
+            await guest.wait_for(asked, timeout=5)
+            break
+    else:
+        raise AssertionError(f"tapping {table} never joined it:\n{await guest.screen()}")
+    await guest.insert(host.table_code)
+    await guest.press("Enter")
+
+
+ROWS_TO_SEARCH = 20
+"""Rows of the lobby's list a phone taps through for the test's own table."""
+
+
+async def test_a_time_bomb_game_from_a_phone_to_its_end_against_a_person_in_a_terminal(
+        served, browser, tmp_path):
+    """A LAN host's table of four: Tom in a terminal (an app under Pilot, his moves his app's
+    own), Ann on a phone who finds the table in her lobby by taps and gives its code from her
+    keyboard, and two bots. Ann cuts by taps (a player, then a wire) whenever the cutter's
+    turn is hers, until both see the end: Tom his end screen, Ann who won (at the bots'
+    fastest pace, a whole game of up to 16 cuts: 25 s at load 7)."""
+    host = Host(data_dir=tmp_path / "lan", advertise=True, interfaces=["127.0.0.1"])
+    _, port = await host.start("127.0.0.1", 0)
+    ours = f"Baker Street {secrets.token_hex(3)}"  # no other table's name, on any host
+    # No claims, so every turn is a cut; Tom, in seat 1, cuts first. An option changed, so
+    # the lobby's hint names the table when its row is highlighted.
+    host.create_table("timebomb", 4, {"first_player": 0, "claims": False}, name=ours, bots=2,
+                      bot_pace="fast", start_when_full=True)
+    backend = Backend(interfaces=["127.0.0.1"], data_dir=tmp_path / "tom", discover=False)
+    pair(backend, host)
+    tom = create_app(backend, player_name="Tom", initial=(Address("127.0.0.1", port), False))
+    waiter = Waiter()
+    try:
+        async with tom.run_test(size=(100, 30), message_hook=waiter.hook) as pilot:
+            table = await waiter.until(pilot, lambda: play_screen(tom), "Tom at the table")
+            ann = await phone(browser, served.url)
+            await ann.give_name("Ann", by_phone=True)
+            await sit_by_taps(ann, ours, host)
+            await ann.wait_for("Ann (you)")
+            async with asyncio.timeout(120):
+                _, cuts = await asyncio.gather(tom_plays(tom, table), ann_plays(ann))
+            assert isinstance(tom.screen, EndScreen)
+    finally:
+        await host.stop()
+    assert cuts >= 1  # Tom's first cut is Ann's (his app's first move): she cuts next
+
+
+async def tom_plays(tom, table) -> None:
+    """Tom's turns, each the first move his app offers, until his end screen."""
+    acted = None
+    while not isinstance(tom.screen, EndScreen):
+        view = table.view
+        if view is not None and view is not acted and table.seat in view["to_act"] \
+                and table.board.legal:
+            acted = view
+            table.send(Act(table.board.legal[0]))
+        await asyncio.sleep(0.05)
+
+
+async def ann_plays(ann: Guest) -> int:
+    """Ann's turns by taps, each on the next player in turn with wires left and on their first
+    wire, until the page says who won: how many wires she cut."""
+    targets, cuts = itertools.cycle(("Tom  ", "Bot 3  ", "Bot 4  ")), 0
+    while True:
+        screen = await ann.screen()
+        if "You won" in screen or "You lost" in screen:
+            return cuts
+        if "your cut" in screen:
+            with contextlib.suppress(AssertionError):  # a player with no wire left refuses
+                await ann.tap(next(targets))
+                await ann.wait_for("1 ▮", timeout=3)
+                await ann.tap("1 ▮")
+                cuts += 1
+        else:
+            await asyncio.sleep(0.1)

@@ -111,13 +111,13 @@ class Guest:
     async def screen(self) -> str:
         return await self.page.evaluate(SCREEN)
 
-    async def wait_for(self, *texts: str, timeout: float = TIMEOUT) -> str:
-        """The screen, once it shows one of `texts`."""
+    async def wait_for(self, *texts: str, timeout: float = TIMEOUT, poll: float = 0.05) -> str:
+        """The screen, once it shows one of `texts` (looked at every `poll` seconds)."""
         screen = ""
         try:
             async with asyncio.timeout(timeout):
                 while not any(text in screen for text in texts):
-                    await asyncio.sleep(0.05)
+                    await asyncio.sleep(poll)
                     screen = await self.screen()
         except TimeoutError:
             raise AssertionError(f"the page never showed {texts!r}; it shows:\n{screen}") from None
@@ -146,11 +146,14 @@ class Guest:
 
     async def tap_cell(self, column: int, row: int) -> None:
         """A finger on the middle of a cell of the terminal."""
+        await self.page.touchscreen.tap(*await self.cell_point(column, row))
+
+    async def cell_point(self, column: int, row: int) -> tuple[float, float]:
+        """The page's point in the middle of a cell of the terminal."""
         box = await self.page.locator(".xterm-screen").bounding_box()
         columns, rows = await self.size()
         width, height = box["width"] / columns, box["height"] / rows
-        await self.page.touchscreen.tap(box["x"] + (column + 0.5) * width,
-                                        box["y"] + (row + 0.5) * height)
+        return box["x"] + (column + 0.5) * width, box["y"] + (row + 0.5) * height
 
     async def where(self, text: str, *, last: bool = False) -> tuple[int, int] | None:
         """The cell in the middle of `text` on the screen (its first showing, or its last)."""
@@ -209,8 +212,18 @@ class Guest:
                         break
         return screen
 
-    async def give_name(self, name: str) -> None:
+    async def held_still(self, quiet: float = 0.3) -> str:
+        """The screen once it has held still for `quiet` seconds (the lobby behind a form
+        moves it as its tables come and go)."""
+        screen, last = await self.screen(), None
+        while screen != last:
+            await asyncio.sleep(quiet)
+            screen, last = await self.screen(), screen
+        return screen
+
+    async def give_name(self, name: str, *, by_phone: bool = False) -> None:
+        """The name typed, or as a phone's keyboard gives it: its text at once; then Enter."""
         await self.wait_for("What name should the other players see?")
-        await self.type(name)
+        await (self.insert(name) if by_phone else self.type(name))
         await self.press("Enter")
         await self.wait_for(f"Playing as {name}")

@@ -154,6 +154,9 @@ async def test_a_touch_screens_buttons_are_the_footers_keys_and_a_tap_presses_on
         await pilot.click(buttons(application)["Hide"])
         await settle(pilot)
         assert table.board.secret_hidden and "Show" in buttons(application)
+        # The hidden panel names the button that shows it again, not a key the page lacks.
+        hidden = str(table.board.query_one("#tb-secret").content)
+        assert hidden.endswith("the Show button shows them") and "Ctrl" not in hidden
 
 
 async def test_under_a_narrow_board_the_log_and_the_chat_take_turns_and_count_what_is_new():

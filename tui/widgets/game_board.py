@@ -333,6 +333,16 @@ class GameBoard(Widget):
         """The view is the referee's (a replay's "everything"): every hand and role in it."""
         return self.view is not None and self.view.get("viewer") == REFEREE
 
+    def key_named(self, keys: str, action: str) -> str:
+        """How the board's words name a key: as `keys` ("Ctrl+E"), or on a touch screen, which
+        has no such key, as the button the bar of buttons shows for `action` ("the Show
+        button")."""
+        if not self.app.has_class("-touch"):
+            return keys
+        words = next(binding.description for bindings in self._bindings.key_to_bindings.values()
+                     for binding in bindings if binding.action == action)
+        return f"the {words} button"
+
     def show_secret(self, panel: Static, *, watching: str, hidden: str,
                     shown: Callable[[], RenderableType],
                     everything: Callable[[], RenderableType]) -> None:

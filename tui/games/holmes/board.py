@@ -234,7 +234,8 @@ class HolmesBoard(GameBoard):
             text = Text(model.outcome_text)
         elif self.your_turn:  # the keys only when there is a choice: not in a replay
             text = Text(f"Your turn: {model.prompt}"
-                        + (" · Enter or Ctrl+K to choose" if model.choices else ""))
+                        + (f" · {self.key_named('Enter or Ctrl+K', 'choose')} to choose"
+                           if model.choices else ""))
         else:
             text = Text(f"Waiting for {model.waiting_for or 'the table'}: {model.prompt}")
         update_changed(prompt, text)

@@ -114,7 +114,7 @@ class MachinationsBoard(GameBoard):
             self.show_secret(
                 self.query_one("#mm-secret", Static),
                 watching="You watch: roles stay hidden until they are revealed.",
-                hidden="Role hidden · Ctrl+E shows it",
+                hidden=f"Role hidden · {self.key_named('Ctrl+E', 'unhide')} shows it",
                 shown=self.secret_text,
                 everything=lambda: "Every player's role shows in their row below.",
             )
@@ -224,9 +224,9 @@ class MachinationsBoard(GameBoard):
         model = self.model
         if model is not None and self.your_turn and not (model.crews or model.targets):
             if model.can_vote:
-                return "Your vote first: press Ctrl+T."
+                return f"Your vote first: press {self.key_named('Ctrl+T', 'vote')}."
             if model.cards:
-                return "Your heist card first: press Ctrl+K."
+                return f"Your heist card first: press {self.key_named('Ctrl+K', 'play')}."
         if model is not None and model.crews and seat is not None and seat < len(model.players):
             return (f"{model.players[seat].name} cannot join this crew: no eligible crew of "
                     "this size has them with the players you picked.")

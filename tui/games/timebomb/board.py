@@ -110,7 +110,7 @@ class TimeBombBoard(GameBoard):
             self.show_secret(
                 self.query_one("#tb-secret", Static),
                 watching="You watch: roles and hands stay hidden until the end.",
-                hidden="Role and wires hidden · Ctrl+E shows them",
+                hidden=f"Role and wires hidden · {self.key_named('Ctrl+E', 'unhide')} shows them",
                 shown=self.secret_text,
                 everything=self.everything_text,
             )

@@ -183,7 +183,8 @@ class TimeBombEvolutionBoard(TimeBombBoard):
         if model.pending_kind and model.pending_seat is not None:
             if self.your_choice:  # Ctrl+D only when it decides: not in a replay
                 text.append(f"\n… Your choice: {WAITING[model.pending_kind]}"
-                            + (" · press Ctrl+D" if model.decisions else ""), style="bold")
+                            + (f" · press {self.key_named('Ctrl+D', 'decide')}" if model.decisions
+                               else ""), style="bold")
             else:
                 who = names.get(model.pending_seat, "?")
                 text.append(f"\n… {who} is choosing: {WAITING[model.pending_kind]}",
@@ -231,7 +232,8 @@ class TimeBombEvolutionBoard(TimeBombBoard):
         model = self.model
         if self.your_choice and model is not None and model.decisions:
             # A row picked while the table waits on this seat's choice: say what it waits on.
-            return f"Your choice first: {WAITING[model.pending_kind]}. Press Ctrl+D."
+            return (f"Your choice first: {WAITING[model.pending_kind]}. "
+                    f"Press {self.key_named('Ctrl+D', 'decide')}.")
         return super().refusal(seat)
 
     def turn_text(self) -> str:
