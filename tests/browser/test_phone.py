@@ -24,16 +24,9 @@ if not CHROMIUM.exists():
                 allow_module_level=True)
 
 from playwright.async_api import async_playwright  # noqa: E402
-from support.flows import Waiter, pair, play_screen  # noqa: E402
 from support.qr_reading import code_on, read_png, read_text  # noqa: E402
 
-from netplay.host import Host  # noqa: E402
-from netplay.protocol import Act  # noqa: E402
-from tui.address import Address  # noqa: E402
-from tui.app import create_app  # noqa: E402
-from tui.backend import Backend  # noqa: E402
 from tui.games.timebomb_evolution.model import QUESTIONS  # noqa: E402
-from tui.screens.end import EndScreen  # noqa: E402
 
 pytestmark = pytest.mark.xdist_group("browser")
 
@@ -306,100 +299,3 @@ async def test_an_evolution_round_with_the_variante_is_played_by_taps(served, br
             else:
                 await asyncio.sleep(0.1)
     assert cuts >= 1  # the first cut at least, by taps
-
-
-# -- a phone against a person in a terminal ----------------------------------------------------
-
-
-async def sit_by_taps(guest: Guest, table: str, host: Host) -> None:
-    """From the lobby, by taps alone: each row of the tables' list is tapped until the lobby's
-    hint names `table` (a narrow list cuts its names; another Gaslight on this machine may
-    list tables on loopback too), tapped again to join, and the host's code given from the
-    phone's keyboard."""
-    await guest.wait_for(f"{table}: ", "Tables on your network")
-    lines = (await guest.held_still()).splitlines()
-    # The list's box, then its header (whose words a narrow list cuts too), then its rows.
-    first = next(i for i, line in enumerate(lines) if "Tables on your network" in line) + 2
-    for row in range(first, first + ROWS_TO_SEARCH):
-        await guest.tap_cell(4, row)
-        if f"{table}: " in await guest.held_still():
-            break
-    else:
-        raise AssertionError(f"no row of the lobby is {table}:\n{await guest.screen()}")
-    asked = f"Table code for 127.0.0.1:{host.address[1]}"
-    for _ in range(3):  # the highlighted row, tapped again, joins (the lobby may ask twice)
-        await guest.tap_cell(4, row)
-        with contextlib.suppress(AssertionError):
-            await guest.wait_for(asked, timeout=5)
-            break
-    else:
-        raise AssertionError(f"tapping {table} never joined it:\n{await guest.screen()}")
-    await guest.insert(host.table_code)
-    await guest.press("Enter")
-
-
-ROWS_TO_SEARCH = 20
-"""Rows of the lobby's list a phone taps through for the test's own table."""
-
-
-async def test_a_time_bomb_game_from_a_phone_to_its_end_against_a_person_in_a_terminal(
-        served, browser, tmp_path):
-    """A LAN host's table of four: Tom in a terminal (an app under Pilot, his moves his app's
-    own), Ann on a phone who finds the table in her lobby by taps and gives its code from her
-    keyboard, and two bots. Ann cuts by taps (a player, then a wire) whenever the cutter's
-    turn is hers, until both see the end: Tom his end screen, Ann who won (at the bots'
-    fastest pace, a whole game of up to 16 cuts: 25 s at load 7)."""
-    host = Host(data_dir=tmp_path / "lan", advertise=True, interfaces=["127.0.0.1"])
-    _, port = await host.start("127.0.0.1", 0)
-    ours = f"Baker Street {secrets.token_hex(3)}"  # no other table's name, on any host
-    # No claims, so every turn is a cut; Tom, in seat 1, cuts first. An option changed, so
-    # the lobby's hint names the table when its row is highlighted.
-    host.create_table("timebomb", 4, {"first_player": 0, "claims": False}, name=ours, bots=2,
-                      bot_pace="fast", start_when_full=True)
-    backend = Backend(interfaces=["127.0.0.1"], data_dir=tmp_path / "tom", discover=False)
-    pair(backend, host)
-    tom = create_app(backend, player_name="Tom", initial=(Address("127.0.0.1", port), False))
-    waiter = Waiter()
-    try:
-        async with tom.run_test(size=(100, 30), message_hook=waiter.hook) as pilot:
-            table = await waiter.until(pilot, lambda: play_screen(tom), "Tom at the table")
-            ann = await phone(browser, served.url)
-            await ann.give_name("Ann", by_phone=True)
-            await sit_by_taps(ann, ours, host)
-            await ann.wait_for("Ann (you)")
-            async with asyncio.timeout(120):
-                _, cuts = await asyncio.gather(tom_plays(tom, table), ann_plays(ann))
-            assert isinstance(tom.screen, EndScreen)
-    finally:
-        await host.stop()
-    assert cuts >= 1  # Tom's first cut is Ann's (his app's first move): she cuts next
-
-
-async def tom_plays(tom, table) -> None:
-    """Tom's turns, each the first move his app offers, until his end screen."""
-    acted = None
-    while not isinstance(tom.screen, EndScreen):
-        view = table.view
-        if view is not None and view is not acted and table.seat in view["to_act"] \
-                and table.board.legal:
-            acted = view
-            table.send(Act(table.board.legal[0]))
-        await asyncio.sleep(0.05)
-
-
-async def ann_plays(ann: Guest) -> int:
-    """Ann's turns by taps, each on the next player in turn with wires left and on their first
-    wire, until the page says who won: how many wires she cut."""
-    targets, cuts = itertools.cycle(("Tom  ", "Bot 3  ", "Bot 4  ")), 0
-    while True:
-        screen = await ann.screen()
-        if "You won" in screen or "You lost" in screen:
-            return cuts
-        if "your cut" in screen:
-            with contextlib.suppress(AssertionError):  # a player with no wire left refuses
-                await ann.tap(next(targets))
-                await ann.wait_for("1 ▮", timeout=3)
-                await ann.tap("1 ▮")
-                cuts += 1
-        else:
-            await asyncio.sleep(0.1)
