@@ -4,6 +4,7 @@ connected players and bots, with every state each player and a spectator receive
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from dataclasses import dataclass, field
 
 from support.bot_games import play_seat  # noqa: F401 (the replay tests import it from here)
@@ -15,6 +16,8 @@ from netplay.protocol import (
     Error,
     FetchRecord,
     ListReplays,
+    Ping,
+    Pong,
     RecordPart,
     ReplayList,
     ReplayStep,
@@ -65,7 +68,19 @@ async def play_game(host: Host, game: str, players: int, people: int, seed: int,
         watch_to_end(spectator, played.states["spectator"]),
         *(play_seat(conn, played.states[conn.seat], seed + conn.seat) for conn in conns)),
         TIMEOUT * 3)
+    for conn in [*conns, spectator]:
+        await settled(conn)
     return played
+
+
+async def settled(conn: Connection) -> None:
+    """Once the host has answered all `conn` sent, drop what is still to be read: a move a
+    seat sent as the game ended is turned down after the last state ("no game is running at
+    this table"), and that answer must not be read as the refusal of a later request."""
+    await conn.ask(Ping(), lambda msg: isinstance(msg, Pong))
+    with contextlib.suppress(TimeoutError):
+        while True:
+            await conn.next_message(timeout=0)
 
 
 async def listing(conn: Connection, tokens: list[str] | None = None) -> list[dict]:
