@@ -235,7 +235,7 @@ async def test_a_machinations_round_on_an_upright_phone_with_its_secret_vote_tap
     await guest.tap_for("Vote  ", "1 Approve:")  # the dialog's line, not the coach's words
     await guest.tap("1 Approve:")
     # The votes are shown once all are in: Ann's among the yeses.
-    screen = await guest.wait_for(" · passed · yes ", " · failed · yes ")
+    screen = await guest.wait_for(" · approved · yes ", " · failed · yes ")
     assert "yes Ann" in screen
 
 

@@ -173,7 +173,7 @@ async def play_time_bomb_to_the_end(guest: Guest, say: str) -> str:
             say = ""
         elif "Enter: claim it" in screen:
             await guest.act("Enter")
-        elif "face-down wires:" in screen:
+        elif "✂ Cut one of" in screen:  # the wire dialog, its title "… face-down wires"
             await guest.act("1")
             await guest.act("Enter")
         elif "your cut" in screen:
