@@ -102,11 +102,8 @@ async def offered_dialogs(game_id: str) -> list[ChoicePanel]:
             keep(screen)  # one the board opens of itself: a claim at a deal, a decision
             # Each key's action, then Enter on the board's list (a row taken), as the keys
             # would, without drawing the screen between: a dialog is built when it opens.
-            for action in dialog_actions(board):
-                board.close_dialog("")
-                await board.run_action(action)
-                keep(screen)
             board.close_dialog("")
+            await read_key_dialogs(board, lambda: keep(screen))
             rows = board.choices
             if rows is not None:
                 rows.take()
@@ -115,6 +112,14 @@ async def offered_dialogs(game_id: str) -> list[ChoicePanel]:
                     await take_every_row(board, lambda: keep(screen))
             board.close_dialog("")
     return list(found.values())
+
+
+async def read_key_dialogs(board, keep) -> None:
+    """Run each board key's action that may open a dialog, reading and closing what opens."""
+    for action in dialog_actions(board):
+        await board.run_action(action)
+        keep()
+        board.close_dialog("")
 
 
 async def take_every_row(board, keep) -> None:
@@ -128,10 +133,7 @@ async def take_every_row(board, keep) -> None:
         rows.taken(index)
         keep()
         board.close_dialog("")
-    for action in dialog_actions(board):
-        await board.run_action(action)
-        keep()
-        board.close_dialog("")
+    await read_key_dialogs(board, keep)
 
 
 def words(panel: ChoicePanel) -> tuple[str, ...]:
